@@ -1,0 +1,5 @@
+"""``python -m clashkit``: the command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,422 @@
+"""Cards and card sets (R1.3, R5.5, R6, R9; ``interfaces.md`` §1).
+
+A :class:`Card` is one row of ``data/cards.csv``.  A :class:`CardSet` numbers
+the cards ``0 … n-1`` and keeps their values in flat tuples indexed by that
+id, which is all the engine ever looks at: the game state holds card ids, never
+card objects.
+
+Loading is strict: a bad row is refused with the file, the row, the column and
+the reason, and nothing is half-loaded.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from .errors import CardFileError
+from .vocab import (
+    ABILITY_BITS,
+    DIRECTION_BITS,
+    Ability,
+    Direction,
+    Effect,
+    Kind,
+    TargetSide,
+)
+
+COLUMNS = (
+    "name",
+    "deck",
+    "kind",
+    "cost",
+    "attack",
+    "health",
+    "abilities",
+    "aura",
+    "effect",
+    "target",
+    "notes",
+)
+#: Effects that take an amount (``damage 2``) and the one that takes an ability.
+_AMOUNT_EFFECTS = {Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER}
+KEEP_NAMES = ("BASTION", "FORT")
+
+
+@dataclass(frozen=True, slots=True)
+class Aura:
+    """R6.8: the ability an Aura grants and the directions it reaches."""
+
+    ability: Ability
+    directions: tuple[Direction, ...]
+
+    def __str__(self) -> str:
+        return f"{self.ability}@{'+'.join(self.directions)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the set: a creature or an incantation (R1.3)."""
+
+    name: str
+    kind: Kind
+    cost: int
+    attack: int | None = None
+    health: int | None = None
+    abilities: tuple[Ability, ...] = ()
+    aura: Aura | None = None
+    effect: Effect | None = None
+    amount: int = 0
+    grants: Ability | None = None
+    target: TargetSide | None = None
+    deck: int | None = None
+    notes: str = ""
+
+    @property
+    def is_creature(self) -> bool:
+        return self.kind is Kind.CREATURE
+
+    @property
+    def effect_text(self) -> str:
+        """The effect as written in the card file (``damage 2``, ``grant rage``)."""
+        if self.effect is None:
+            return ""
+        if self.effect in _AMOUNT_EFFECTS:
+            return f"{self.effect} {self.amount}"
+        if self.effect is Effect.GRANT:
+            return f"{self.effect} {self.grants}"
+        return str(self.effect)
+
+    def describe(self) -> str:
+        """A one-line text for people: ``OGRE 3 mana 2/4 splash``."""
+        if self.is_creature:
+            extra = [str(a) for a in self.abilities]
+            if self.aura is not None:
+                extra.append(f"aura {self.aura}")
+            tail = f" {', '.join(extra)}" if extra else ""
+            return f"{self.name} {self.cost} mana {self.attack}/{self.health}{tail}"
+        return f"{self.name} {self.cost} mana: {self.effect_text} ({self.target})"
+
+
+class CardSet:
+    """Cards numbered ``0 … n-1`` with their values in flat per-id tuples.
+
+    ``cards.id("OGRE")`` gives an id; ``cards[id]`` the :class:`Card`.  The
+    tuples (``cost``, ``attack``, ``health``, ``mask`` …) are what the rules
+    read in their hot loops.
+    """
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        self.cards: tuple[Card, ...] = tuple(cards)
+        self.names: tuple[str, ...] = tuple(c.name for c in self.cards)
+        self._ids: dict[str, int] = {}
+        for i, card in enumerate(self.cards):
+            if card.name in self._ids:
+                raise CardFileError(f"duplicate card name {card.name!r}")
+            if card.name in KEEP_NAMES:
+                raise CardFileError(f"{card.name!r} is the keep's name (R1.1), not a card's")
+            self._ids[card.name] = i
+        cs = self.cards
+        self.cost = tuple(c.cost for c in cs)
+        self.is_creature = tuple(c.is_creature for c in cs)
+        self.attack = tuple(c.attack or 0 for c in cs)
+        self.health = tuple(c.health or 0 for c in cs)
+        self.mask = tuple(sum(ABILITY_BITS[a] for a in c.abilities) for c in cs)
+        self.aura_mask = tuple(ABILITY_BITS[c.aura.ability] if c.aura else 0 for c in cs)
+        self.aura_dirs = tuple(
+            sum(DIRECTION_BITS[d] for d in c.aura.directions) if c.aura else 0 for c in cs
+        )
+        self.effect = tuple(c.effect for c in cs)
+        self.amount = tuple(c.amount for c in cs)
+        self.grant_mask = tuple(ABILITY_BITS[c.grants] if c.grants else 0 for c in cs)
+        self.target = tuple(c.target for c in cs)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self):
+        return iter(self.cards)
+
+    def __getitem__(self, card_id: int) -> Card:
+        return self.cards[card_id]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._ids
+
+    def __repr__(self) -> str:
+        return f"<CardSet of {len(self)} cards>"
+
+    def id(self, name: str) -> int:
+        """The id of the card called ``name`` (a ``KeyError`` names it if unknown)."""
+        try:
+            return self._ids[name]
+        except KeyError:
+            raise KeyError(f"unknown card {name!r}") from None
+
+    def card(self, name: str) -> Card:
+        return self.cards[self.id(name)]
+
+    def deck(self, number: int) -> list[str]:
+        """The names of starter deck ``number`` (R7.1), in file order."""
+        return [c.name for c in self.cards if c.deck == number]
+
+    @property
+    def decks(self) -> dict[int, list[str]]:
+        """Every starter deck of the set, by number."""
+        numbers = sorted({c.deck for c in self.cards if c.deck is not None})
+        return {n: self.deck(n) for n in numbers}
+
+    def with_cards(self, extra: Iterable[Card]) -> CardSet:
+        """This set with ``extra`` cards added; a card of the same name replaces the old one."""
+        extra = list(extra)
+        replaced = {c.name for c in extra}
+        return CardSet([c for c in self.cards if c.name not in replaced] + extra)
+
+
+# --- Reading a card from text fields -------------------------------------------------
+
+
+def _int(value: object, column: str, *, minimum: int) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{column} must be an integer, not {value!r}")
+    if isinstance(value, int):
+        number = value
+    else:
+        text = str(value).strip()
+        try:
+            number = int(text)
+        except ValueError:
+            raise ValueError(f"{column} must be an integer, not {text!r}") from None
+    if number < minimum:
+        raise ValueError(f"{column} must be at least {minimum}, not {number}")
+    return number
+
+
+def _choice(enum, value: object, column: str):
+    text = str(value).strip().lower()
+    try:
+        return enum(text)
+    except ValueError:
+        allowed = ", ".join(e.value for e in enum)
+        raise ValueError(f"unknown {column} {text!r} (one of {allowed})") from None
+
+
+def _split(value: object, sep: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return [part.strip() for part in str(value).split(sep) if part.strip()]
+
+
+def parse_aura(value: object) -> Aura | None:
+    """``protection@front+behind`` (or a ``{ability, directions}`` table) as an :class:`Aura`."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, Mapping):
+        unknown = set(value) - {"ability", "directions"}
+        if unknown:
+            raise ValueError(f"aura has unknown keys {sorted(unknown)} (ability, directions)")
+        ability_text, dirs = value.get("ability", ""), _split(value.get("directions"), "+")
+    else:
+        ability_text, _, dir_text = str(value).partition("@")
+        dirs = _split(dir_text, "+")
+    ability = _choice(Ability, ability_text, "aura ability")
+    if not dirs:
+        raise ValueError(f"aura {value!r} names no direction (front, behind, side)")
+    directions = tuple(_choice(Direction, d, "aura direction") for d in dirs)
+    if len(set(directions)) != len(directions):
+        raise ValueError(f"aura {value!r} repeats a direction")
+    return Aura(ability, directions)
+
+
+def parse_effect(text: object) -> tuple[Effect, int, Ability | None]:
+    """``damage 2`` → (DAMAGE, 2, None); ``grant rage`` → (GRANT, 0, RAGE) (R5.5)."""
+    words = str(text).split()
+    if not words:
+        raise ValueError("an incantation needs an effect (R5.5)")
+    effect = _choice(Effect, words[0], "effect")
+    args = words[1:]
+    if effect in _AMOUNT_EFFECTS:
+        if len(args) != 1:
+            raise ValueError(f"effect {effect} needs one amount, as in '{effect} 2'")
+        return effect, _int(args[0], f"{effect} amount", minimum=0), None
+    if effect is Effect.GRANT:
+        if len(args) != 1:
+            raise ValueError("effect grant needs one ability, as in 'grant rage'")
+        return effect, 0, _choice(Ability, args[0], "granted ability")
+    if args:
+        raise ValueError(f"effect {effect} takes no argument, got {' '.join(args)!r}")
+    return effect, 0, None
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip()) or value == []
+
+
+def card_from_fields(fields: Mapping[str, object]) -> Card:
+    """Build a card from one row's fields; raises ``ValueError("column: reason")``.
+
+    Values may be text (a CSV row) or already typed (a TOML table).
+    """
+
+    def fail(column: str, reason: str):
+        return ValueError(f"column {column}: {reason}")
+
+    def need(column: str):
+        value = fields.get(column)
+        if _blank(value):
+            raise fail(column, "is empty")
+        return value
+
+    name = str(need("name")).strip()
+    if name != name.upper():
+        raise fail("name", f"{name!r} must be upper-case")
+    if name in KEEP_NAMES:
+        raise fail("name", f"{name!r} is the keep (R1.1), not a card")
+    try:
+        kind = _choice(Kind, need("kind"), "kind")
+    except ValueError as e:
+        raise fail("kind", str(e)) from None
+    deck = None
+    if not _blank(fields.get("deck")):
+        try:
+            deck = _int(fields["deck"], "deck", minimum=1)
+        except ValueError as e:
+            raise fail("deck", str(e)) from None
+    try:
+        cost = _int(need("cost"), "cost", minimum=0)
+    except ValueError as e:
+        raise fail("cost", str(e)) from None
+    notes = "" if _blank(fields.get("notes")) else str(fields["notes"])
+    if kind is Kind.CREATURE:
+        for column in ("effect", "target"):
+            if not _blank(fields.get(column)):
+                raise fail(column, "is for incantations; a creature leaves it empty")
+        try:
+            attack = _int(need("attack"), "attack", minimum=0)
+        except ValueError as e:
+            raise fail("attack", str(e)) from None
+        try:
+            health = _int(need("health"), "health", minimum=1)
+        except ValueError as e:
+            raise fail("health", str(e)) from None
+        try:
+            abilities = tuple(_choice(Ability, a, "ability") for a in _split(fields.get("abilities"), ";"))
+        except ValueError as e:
+            raise fail("abilities", str(e)) from None
+        if len(set(abilities)) != len(abilities):
+            raise fail("abilities", "repeats an ability")
+        try:
+            aura = parse_aura(fields.get("aura"))
+        except ValueError as e:
+            raise fail("aura", str(e)) from None
+        return Card(name, kind, cost, attack, health, abilities, aura, deck=deck, notes=notes)
+    for column in ("attack", "health", "abilities", "aura"):
+        if not _blank(fields.get(column)):
+            raise fail(column, "is for creatures; an incantation leaves it empty")
+    try:
+        effect, amount, grants = parse_effect(need("effect"))
+    except ValueError as e:
+        raise fail("effect", str(e)) from None
+    try:
+        target = _choice(TargetSide, need("target"), "target")
+    except ValueError as e:
+        raise fail("target", str(e)) from None
+    return Card(
+        name, kind, cost, effect=effect, amount=amount, grants=grants, target=target,
+        deck=deck, notes=notes,
+    )
+
+
+# --- Card files ---------------------------------------------------------------------
+
+
+def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
+    """Parse card-file text (``interfaces.md`` §1); errors name ``source``, row and column."""
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise CardFileError(f"{source}: header lacks column(s) {', '.join(missing)}")
+    unknown = [c for c in header if c not in COLUMNS]
+    if unknown:
+        raise CardFileError(f"{source}: unknown column(s) {', '.join(unknown)}")
+    cards: list[Card] = []
+    seen: dict[str, int] = {}
+    for row in reader:
+        line = reader.line_num
+        if None in row:
+            raise CardFileError(f"{source}, row {line}: more fields than columns")
+        if all(_blank(v) for v in row.values()):
+            continue
+        try:
+            card = card_from_fields(row)
+        except ValueError as e:
+            raise CardFileError(f"{source}, row {line}, {e}") from None
+        if card.name in seen:
+            raise CardFileError(
+                f"{source}, row {line}, column name: duplicate name {card.name!r} "
+                f"(first on row {seen[card.name]})"
+            )
+        seen[card.name] = line
+        cards.append(card)
+    if not cards:
+        raise CardFileError(f"{source}: no cards")
+    return cards
+
+
+def load_cards(path: str | Path) -> CardSet:
+    """Load a card file strictly; see ``interfaces.md`` §1."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise CardFileError(f"{path}: cannot read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise CardFileError(f"{path}: not UTF-8 text") from None
+    return CardSet(read_cards_csv(text, source=str(path)))
+
+
+def shipped_cards_path() -> Path:
+    """The starter set: ``data/cards.csv`` of a source checkout, else the installed copy."""
+    checkout = Path(__file__).resolve().parent.parent / "data" / "cards.csv"
+    if checkout.is_file():
+        return checkout
+    return Path(str(resources.files("clashkit") / "_data" / "cards.csv"))
+
+
+_STARTER: CardSet | None = None
+
+
+def starter_set() -> CardSet:
+    """The 32 shipped cards of R9 (loaded once; values provisional)."""
+    global _STARTER
+    if _STARTER is None:
+        _STARTER = load_cards(shipped_cards_path())
+    return _STARTER
+
+
+def starter_decks() -> dict[int, list[str]]:
+    """The four preconstructed decks of R7.1, by number."""
+    return starter_set().decks
+
+
+__all__ = [
+    "Aura",
+    "Card",
+    "CardSet",
+    "card_from_fields",
+    "load_cards",
+    "parse_aura",
+    "parse_effect",
+    "read_cards_csv",
+    "shipped_cards_path",
+    "starter_decks",
+    "starter_set",
+]
+

@@ -1,0 +1,49 @@
+"""The ``clashkit`` command line.
+
+Every command turns clashkit's own errors — malformed files, illegal actions,
+bad options — into one line on stderr and exit status 2, with nothing on
+stdout.  Each command lives in its own module under :mod:`clashkit.commands`
+and registers itself on :data:`main`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .errors import ClashkitError
+
+
+class _Group(click.Group):
+    """A click group whose errors are one readable line and exit status 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Exit as e:
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            click.echo("clashkit: aborted", err=True)
+            sys.exit(130)
+        except click.ClickException as e:
+            click.echo(f"clashkit: error: {e.format_message()}", err=True)
+            sys.exit(2)
+        except ClashkitError as e:
+            click.echo(f"clashkit: error: {e}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="clashkit")
+def main() -> None:
+    """Play, step through and simulate Clash of Decks (rules: see rules.md)."""
+
+
+def _register() -> None:
+    from .commands import register
+
+    register(main)
+
+
+_register()

@@ -1,0 +1,186 @@
+"""Legal actions and applying them: the rules engine's two entry points.
+
+``legal_actions(state)`` lists what the active player may do now, in a fixed
+order: plays in hand order (creatures into upper then lower, incantations on
+every creature in play, A before B, upper before lower, bridge outward), then
+the one :class:`~clashkit.actions.Proceed` action.  ``apply(state, action)``
+checks an action against the rules — raising
+:class:`~clashkit.errors.IllegalActionError` naming the rule it breaks — and
+carries it out in place.
+"""
+
+from __future__ import annotations
+
+from . import events as ev
+from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, Play, Proceed, format_place, parse_action, play
+from .errors import IllegalActionError
+from .hand import check_keep, is_playable, playable_indices, return_to_hand, take_from_hand
+from .incantations import resolve, targets
+from .lanes import enter_play
+from .siege import begin_siege, next_in_order, take_turn
+from .state import OVER, SIEGE, SUMMON, GameState
+from .turn import end_turn
+from .vocab import KEEP, LANES, PLAYERS
+
+
+def can_cast_now(state: GameState) -> bool:
+    """R3.6, R3.11: incantations in the summon phase, and in the siege unless the option forbids it."""
+    return state.phase == SUMMON or (state.phase == SIEGE and state.rules.incantations_in_siege)
+
+
+def proceed_action(state: GameState) -> Proceed:
+    """The action that moves the turn on from here."""
+    if state.phase == SUMMON:
+        return BEGIN_SIEGE
+    return ATTACK if next_in_order(state) is not None else END_TURN
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every legal action of the active player, in the fixed order of this module's docstring."""
+    if state.phase == OVER:
+        return []
+    player = state.active
+    if state.solo and player == 1:  # R8.3: the AI's summon phase plays itself
+        return [proceed_action(state)]
+    cards = state.cards
+    hand = state.hands[player]
+    mana = state.mana
+    summon = state.phase == SUMMON
+    cast = can_cast_now(state)
+    others = len(hand) - 1
+    places = None
+    out: list[Action] = []
+    for index in playable_indices(hand):
+        card = hand[index]
+        if cards.cost[card] > mana:
+            continue
+        name = cards.names[card]
+        if cards.is_creature[card]:
+            if summon and others > 1:  # R3.4
+                out.append(play(name, index, 0))
+                out.append(play(name, index, 1))
+        elif cast:
+            if places is None:
+                places = targets(state)
+            for place in places:
+                out.append(play(name, index, None, place))
+    out.append(proceed_action(state))
+    return out
+
+
+def check(state: GameState, action: Action) -> None:
+    """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal now."""
+    if state.phase == OVER:
+        raise IllegalActionError("R4.9", "the game is over")
+    player = state.active
+    if isinstance(action, Proceed):
+        expected = proceed_action(state)
+        if action is expected or action == expected:
+            return
+        if action == BEGIN_SIEGE:
+            raise IllegalActionError("R1.6", "the siege has begun already")
+        if action == ATTACK:
+            if state.phase == SUMMON:
+                raise IllegalActionError("R1.6", "begin the siege before attacking")
+            raise IllegalActionError("R3.9", "every creature has had its turn in this siege; end the turn")
+        if state.phase == SUMMON:
+            raise IllegalActionError("R1.6", "the siege comes before the end of the turn")
+        lane, position = next_in_order(state)
+        name = state.cards.names[state.lanes[player][lane][position].card]
+        raise IllegalActionError(
+            "R3.9", f"every creature takes its turn in the siege; {name} at {format_place(player, lane, position)} has not"
+        )
+    if not isinstance(action, Play):
+        raise TypeError(f"not an action: {action!r}")
+    if state.solo and player == 1:
+        raise IllegalActionError("R8.3", "the AI has no hand; its summon phase plays itself")
+    cards = state.cards
+    hand = state.hands[player]
+    index = action.index
+    if not 0 <= index < len(hand):
+        raise IllegalActionError("R3.2", f"there is no card at index {index} of {PLAYERS[player]}'s hand")
+    card = hand[index]
+    if card == KEEP:
+        raise IllegalActionError("R3.2", "the keep is never played")
+    name = cards.names[card]
+    if name != action.card:
+        raise IllegalActionError("R3.2", f"the card at index {index} is {name}, not {action.card}")
+    if not is_playable(hand, index):
+        raise IllegalActionError("R3.2", f"{name} is not among the 4 leftmost cards besides the keep")
+    if cards.is_creature[card]:
+        if state.phase != SUMMON:
+            raise IllegalActionError("R3.5", "creatures can be played only in the summon phase")
+        if action.lane is None or action.target is not None:
+            raise IllegalActionError("R3.5", f"{name} is a creature: name a lane (upper or lower)")
+        if cards.cost[card] > state.mana:
+            raise IllegalActionError("R3.3", f"{name} costs {cards.cost[card]} mana, only {state.mana} left")
+        if len(hand) == 2:
+            raise IllegalActionError("R3.4", "cannot play the last card besides the keep")
+        return
+    if not can_cast_now(state):
+        raise IllegalActionError("R3.11", "incantations_in_siege is false: incantations only in the summon phase")
+    if action.target is None:
+        raise IllegalActionError("R5.1", f"{name} is an incantation: name a target creature (e.g. B.upper.0)")
+    if cards.cost[card] > state.mana:
+        raise IllegalActionError("R3.3", f"{name} costs {cards.cost[card]} mana, only {state.mana} left")
+    if not any(state.lanes[p][lane] for p in (0, 1) for lane in (0, 1)):
+        raise IllegalActionError("R5.1", "an incantation needs a creature in play to target")
+    tp, tl, tpos = action.target
+    if tp not in (0, 1) or tl not in (0, 1) or not 0 <= tpos < len(state.lanes[tp][tl]):
+        raise IllegalActionError("R5.1", f"there is no creature at {format_place(tp, tl, tpos)}")
+
+
+def apply(state: GameState, action: Action | str) -> None:
+    """Check ``action`` (or its text) and carry it out, in place."""
+    if isinstance(action, str):
+        action = parse_action(action, state)
+    check(state, action)
+    if isinstance(action, Proceed):
+        if action.step == "siege":
+            begin_siege(state)
+        elif action.step == "attack":
+            take_turn(state)
+        else:
+            end_turn(state)
+        return
+    if action.target is None:
+        play_creature(state, action.index, action.lane)
+    else:
+        play_incantation(state, action.index, *action.target)
+
+
+def play_creature(state: GameState, index: int, lane: int) -> None:
+    """R3.3, R3.5, R3.7, R3.8: pay, take the card from the hand, enter play behind the lane."""
+    player = state.active
+    card = take_from_hand(state, player, index)
+    state.mana -= state.cards.cost[card]
+    state.turn_stats[0] += 1
+    if state.log is not None:
+        ev.record(state, ev.CARD_PLAYED, card=card, lane=lane, position=index, target_player=player)
+    enter_play(state, player, lane, card)
+    check_keep(state, player)
+
+
+def play_incantation(state: GameState, index: int, player: int, lane: int, position: int) -> None:
+    """R3.3, R5.1–R5.2: pay, resolve on the target, return to the rightmost place; then R3.8."""
+    caster = state.active
+    card = take_from_hand(state, caster, index)
+    state.mana -= state.cards.cost[card]
+    state.turn_stats[0] += 1
+    if state.log is not None:
+        target_card = state.lanes[player][lane][position].card
+        ev.record(
+            state, ev.CARD_PLAYED, card=card, lane=lane, position=index,
+            target_player=player, target_card=target_card,
+        )
+    resolve(state, card, player, lane, position)
+    return_to_hand(state, caster, card)
+    check_keep(state, caster)
+
+
+def describe_action(action: Action) -> str:
+    """The text form of an action (``str(action)``)."""
+    return str(action)
+
+
+__all__ = ["apply", "can_cast_now", "check", "legal_actions", "proceed_action", "LANES"]

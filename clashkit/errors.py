@@ -1,0 +1,41 @@
+"""The errors clashkit raises.
+
+Two families, as in python-chess: *malformed input* (a card file, a scenario, a
+deck, an option that cannot be read) and *illegal actions* (well-formed, but
+the rules forbid them).  Both are ``ValueError`` subclasses and both carry one
+readable line; the command line prints it and exits with status 2.
+"""
+
+from __future__ import annotations
+
+
+class ClashkitError(ValueError):
+    """Base class of every error clashkit raises on purpose."""
+
+
+class InputError(ClashkitError):
+    """Malformed input: the message names the place (file, row, column, key)."""
+
+
+class CardFileError(InputError):
+    """A card file (``interfaces.md`` §1) that cannot be loaded."""
+
+
+class ScenarioError(InputError):
+    """A scenario file (``interfaces.md`` §2) that cannot be loaded."""
+
+
+class OptionError(InputError):
+    """An unknown rules option or solo setting, or a value out of range (R10.3, R8.9)."""
+
+
+class DeckError(InputError):
+    """A deck that breaks its format (R7)."""
+
+
+class IllegalActionError(ClashkitError):
+    """A well-formed action the rules forbid; ``rule`` names the rule it breaks."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(f"{rule}: {message}")

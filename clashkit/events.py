@@ -1,0 +1,153 @@
+"""Events: one row per atomic step, emitted by the rules as they apply (``interfaces.md`` §4).
+
+The engine never builds a Python object per event.  An :class:`EventLog`
+appends each step as 15 small integers to one flat ``array('h')``; the trace
+module turns that buffer into a polars frame column by column.  A state whose
+``log`` is ``None`` records nothing, and the rules skip the call entirely.
+"""
+
+from __future__ import annotations
+
+from array import array
+from enum import StrEnum
+
+
+class EventKind(StrEnum):
+    """What happened in one step; the values are the ``kind`` categories of the events frame."""
+
+    TURN_STARTED = "turn_started"  # R1.6
+    MANA_GAINED = "mana_gained"  # R3.1, R8.2 (amount = mana)
+    CARD_PLAYED = "card_played"  # R3.3 (position = index in hand)
+    CREATURE_ENTERED = "creature_entered"  # R3.5, R8.3
+    INCANTATION_RESOLVED = "incantation_resolved"  # R5.2, R8.4
+    SIEGE_STARTED = "siege_started"  # R3.9
+    ATTACK_SKIPPED = "attack_skipped"  # R3.10: its turn came and it could not attack
+    CREATURE_MOVED = "creature_moved"  # R6.7 Sprint, R5.5 shift (position = new place)
+    ATTACK = "attack"  # R4.1 (target_card -1 = the keep; amount = damage)
+    DAMAGE = "damage"  # R4.3, R5.5 (target = the creature hit)
+    PROTECTION_USED = "protection_used"  # R6.4
+    CREATURE_DESTROYED = "creature_destroyed"  # R4.3
+    CARD_RETURNED = "card_returned"  # R4.4, R5.2 (position = index in hand)
+    CARD_DISCARDED = "card_discarded"  # R8.5: to the AI discard
+    KEEP_MOVED = "keep_moved"  # R4.7 (amount = places moved)
+    KEEP_FLIPPED = "keep_flipped"  # R4.8, R8.7
+    AI_REVEAL = "ai_reveal"  # R8.3 (amount = revealed total so far)
+    AI_MILL = "ai_mill"  # R8.6 (target_card = the milled card)
+    AI_RESHUFFLE = "ai_reshuffle"  # R8.7 (amount = new pile size)
+    AI_LAST_TURN = "ai_last_turn"  # R8.7 (amount 1 = pending, 2 = under way)
+    REGENERATION = "regeneration"  # R3.12
+    GAME_WON = "game_won"  # R4.9, R8.7, R8.8 (target_player = winner)
+    GAME_UNFINISHED = "game_unfinished"  # R10.1
+
+
+EVENT_KINDS: tuple[EventKind, ...] = tuple(EventKind)
+(
+    TURN_STARTED,
+    MANA_GAINED,
+    CARD_PLAYED,
+    CREATURE_ENTERED,
+    INCANTATION_RESOLVED,
+    SIEGE_STARTED,
+    ATTACK_SKIPPED,
+    CREATURE_MOVED,
+    ATTACK,
+    DAMAGE,
+    PROTECTION_USED,
+    CREATURE_DESTROYED,
+    CARD_RETURNED,
+    CARD_DISCARDED,
+    KEEP_MOVED,
+    KEEP_FLIPPED,
+    AI_REVEAL,
+    AI_MILL,
+    AI_RESHUFFLE,
+    AI_LAST_TURN,
+    REGENERATION,
+    GAME_WON,
+    GAME_UNFINISHED,
+) = range(len(EVENT_KINDS))
+
+#: The integer columns of one event, in buffer order.  ``-1`` means "none".
+FIELDS = (
+    "kind",
+    "turn",
+    "player",
+    "phase",
+    "card",
+    "lane",
+    "position",
+    "target_player",
+    "target_card",
+    "amount",
+    "mana_left",
+    "hand_health_a",
+    "hand_health_b",
+    "keep_a",
+    "keep_b",
+)
+WIDTH = len(FIELDS)
+
+
+class EventLog:
+    """The events of one game, as a flat ``array('h')`` of :data:`FIELDS`-wide rows."""
+
+    __slots__ = ("buffer",)
+
+    def __init__(self) -> None:
+        self.buffer = array("h")
+
+    def __len__(self) -> int:
+        return len(self.buffer) // WIDTH
+
+    def copy(self) -> EventLog:
+        other = EventLog()
+        other.buffer = array("h", self.buffer)
+        return other
+
+    def truncate(self, rows: int) -> None:
+        """Forget every event after the first ``rows`` (used by step-back in widgets)."""
+        del self.buffer[rows * WIDTH :]
+
+    def rows(self, start: int = 0) -> list[tuple[int, ...]]:
+        """The events from ``start`` on as tuples of :data:`FIELDS` (for small logs and tests)."""
+        b = self.buffer
+        return [tuple(b[i : i + WIDTH]) for i in range(start * WIDTH, len(b), WIDTH)]
+
+
+def record(
+    state,
+    kind: int,
+    card: int = -1,
+    lane: int = -1,
+    position: int = -1,
+    target_player: int = -1,
+    target_card: int = -1,
+    amount: int = 0,
+) -> None:
+    """Append one event to ``state.log`` (callers check ``state.log is not None`` first)."""
+    hand_a = state.hands[0]
+    if state.solo:
+        health_b = len(state.pile) - 1
+    else:
+        hand_b = state.hands[1]
+        health_b = len(hand_b) - 1 - hand_b.index(-1)
+    forts = state.forts
+    state.log.buffer.extend(
+        (
+            kind,
+            state.turn,
+            state.active,
+            state.phase,
+            card,
+            lane,
+            position,
+            target_player,
+            target_card,
+            amount,
+            state.mana,
+            len(hand_a) - 1 - hand_a.index(-1),
+            health_b,
+            forts[0],
+            forts[1],
+        )
+    )

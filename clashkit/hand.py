@@ -1,0 +1,90 @@
+"""The hand and the keep (R1.4, R1.5, R3.2, R3.4, R3.7, R3.8, R4.4, R4.7–R4.9).
+
+Your hand is your life: the cards right of the keep are your hand-health, a
+hit slides the keep right, a destroyed creature comes back on the right and
+heals you.  In solo mode the AI has no hand; its keep lives at the bottom of
+the AI pile, and the AI-side versions of these steps are in :mod:`clashkit.solo`.
+"""
+
+from __future__ import annotations
+
+from . import events as ev
+from .state import OVER, GameState
+from .vocab import KEEP
+
+#: R3.2: how many cards left of the hand (the keep skipped) are playable.
+PLAYABLE = 4
+
+
+def playable_indices(hand: list[int]) -> list[int]:
+    """R3.2: hand indices of the playable cards, the 4 leftmost besides the keep."""
+    out = []
+    for i, card in enumerate(hand):
+        if card != KEEP:
+            out.append(i)
+            if len(out) == PLAYABLE:
+                break
+    return out
+
+
+def is_playable(hand: list[int], index: int) -> bool:
+    """R3.2: whether the card at ``index`` is among the playable cards."""
+    if not 0 <= index < len(hand) or hand[index] == KEEP:
+        return False
+    return index - (1 if hand.index(KEEP) < index else 0) < PLAYABLE
+
+
+def take_from_hand(state: GameState, player: int, index: int) -> int:
+    """R3.7: remove a card; the cards right of it shift one place left."""
+    return state.hands[player].pop(index)
+
+
+def return_to_hand(state: GameState, player: int, card: int) -> None:
+    """R4.4, R5.2: a card comes back in the rightmost place (the owner heals by 1)."""
+    hand = state.hands[player]
+    hand.append(card)
+    if state.log is not None:
+        ev.record(state, ev.CARD_RETURNED, target_player=player, target_card=card, position=len(hand) - 1)
+
+
+def check_keep(state: GameState, player: int) -> None:
+    """R3.8: whenever the keep is the rightmost card, it is destroyed at once."""
+    hand = state.hands[player]
+    if hand[-1] == KEEP:
+        destroy_keep(state, player)
+
+
+def damage_keep(state: GameState, player: int, amount: int) -> None:
+    """R4.7: the keep moves ``amount`` places right, stopping at the rightmost place."""
+    hand = state.hands[player]
+    at = hand.index(KEEP)
+    moved = min(amount, len(hand) - 1 - at)
+    if moved:
+        del hand[at]
+        hand.insert(at + moved, KEEP)
+    state.turn_stats[1] += moved
+    if state.log is not None:
+        ev.record(state, ev.KEEP_MOVED, target_player=player, position=at + moved, amount=moved)
+    if at + moved == len(hand) - 1:
+        destroy_keep(state, player)
+
+
+def destroy_keep(state: GameState, player: int) -> None:
+    """R4.8: the Bastion flips to the Fort and goes leftmost; R4.9: the Fort falls, the game is lost."""
+    hand = state.hands[player]
+    if state.forts[player]:
+        win(state, 1 - player)
+        return
+    state.forts[player] = True
+    hand.remove(KEEP)
+    hand.insert(0, KEEP)
+    if state.log is not None:
+        ev.record(state, ev.KEEP_FLIPPED, target_player=player)
+
+
+def win(state: GameState, player: int) -> None:
+    """R4.9, R8.7, R8.8: the game ends at once and ``player`` wins."""
+    state.winner = player
+    state.phase = OVER
+    if state.log is not None:
+        ev.record(state, ev.GAME_WON, target_player=player)

@@ -1,0 +1,148 @@
+"""The rules configuration: every named option of R10.3 in one place.
+
+:class:`Rules` holds the duel options and the turn limit; :class:`SoloSettings`
+the AI settings of R8.9.  Both are frozen; their defaults are the rulebook's
+(and the quick game's).  ``RULES_VERSION`` is bumped whenever the engine's
+results change for the same inputs, and recorded in the games frame.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import OptionError
+from .vocab import Ability
+
+RULES_VERSION = 1
+
+#: R8.9: abilities the solo AI may give every creature of its own.
+AI_ABILITIES = (
+    Ability.SPLASH,
+    Ability.PIERCE,
+    Ability.RAGE,
+    Ability.PROTECTION,
+    Ability.BLOODLUST,
+)
+
+
+def _one_of(name: str, value: object, allowed: tuple) -> None:
+    if value not in allowed:
+        shown = " | ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in allowed)
+        raise OptionError(f"{name} = {value!r} is not allowed (R10.3: {shown})")
+
+
+@dataclass(frozen=True, slots=True)
+class SoloSettings:
+    """R8.9: the AI settings of a custom solo game; the defaults are the quick game's."""
+
+    ai_fixed_mana: int = 6
+    ai_mana_per_creature: int = 1
+    ai_first: bool = False
+    ai_starts_as_fort: bool = False
+    ai_pile_damage: str = "full"
+    ai_ability: str | None = None
+
+    def __post_init__(self) -> None:
+        _one_of("ai_fixed_mana", self.ai_fixed_mana, (6, 7, 8, 9, 10))
+        _one_of("ai_mana_per_creature", self.ai_mana_per_creature, (1, 2))
+        _one_of("ai_first", self.ai_first, (False, True))
+        _one_of("ai_starts_as_fort", self.ai_starts_as_fort, (False, True))
+        _one_of("ai_pile_damage", self.ai_pile_damage, ("full", "minus_one", "one"))
+        _one_of("ai_ability", self.ai_ability, (None, *(a.value for a in AI_ABILITIES)))
+
+    @property
+    def points(self) -> int:
+        """R8.9: the difficulty points of these settings."""
+        return (
+            (2 if self.ai_mana_per_creature == 2 else 0)
+            + (self.ai_fixed_mana - 6)
+            + (1 if self.ai_first else 0)
+            - (1 if self.ai_starts_as_fort else 0)
+            + (2 if self.ai_pile_damage != "full" else 0)
+            + (1 if self.ai_ability else 0)
+        )
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], *, where: str = "[solo]") -> SoloSettings:
+        """Settings from a TOML table or ``K=V`` pairs; unknown keys are refused."""
+        values = dict(values)
+        if values.get("ai_ability") in ("none", ""):
+            values["ai_ability"] = None
+        return _from_mapping(cls, values, where)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """R10.3: the named options, with the rulebook's defaults."""
+
+    incantations_in_siege: bool = True
+    protection: str = "first_attack"
+    bloodlust_trigger: str = "primary"
+    ai_incantation_side: str = "declared"
+    ai_last_turn: str = "next"
+    first_player: str = "coin"
+    turn_limit: int = 200
+    solo: SoloSettings = field(default_factory=SoloSettings)
+
+    def __post_init__(self) -> None:
+        _one_of("incantations_in_siege", self.incantations_in_siege, (True, False))
+        _one_of("protection", self.protection, ("first_attack", "first_damage"))
+        _one_of("bloodlust_trigger", self.bloodlust_trigger, ("primary", "any"))
+        _one_of("ai_incantation_side", self.ai_incantation_side, ("declared", "either"))
+        _one_of("ai_last_turn", self.ai_last_turn, ("next", "current"))
+        _one_of("first_player", self.first_player, ("coin", "last_drafter"))
+        if isinstance(self.turn_limit, bool) or not isinstance(self.turn_limit, int) or self.turn_limit < 1:
+            raise OptionError(f"turn_limit = {self.turn_limit!r} must be a whole number ≥ 1 (R10.1)")
+        if not isinstance(self.solo, SoloSettings):
+            raise OptionError("solo must be a SoloSettings (R8.9)")
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], *, where: str = "[rules]") -> Rules:
+        """Options from a TOML table or ``K=V`` pairs; unknown keys are refused."""
+        return _from_mapping(cls, dict(values), where)
+
+    def replace(self, **changes: Any) -> Rules:
+        return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "solo"}
+        out.update({f.name: getattr(self.solo, f.name) for f in dataclasses.fields(self.solo)})
+        return out
+
+
+def _from_mapping(cls, values: dict[str, Any], where: str):
+    names = [f.name for f in dataclasses.fields(cls) if f.name != "solo"]
+    unknown = sorted(set(values) - set(names))
+    if unknown:
+        raise OptionError(f"{where}: unknown option {unknown[0]!r} (known: {', '.join(names)})")
+    try:
+        return cls(**values)
+    except OptionError as e:
+        raise OptionError(f"{where}: {e}") from None
+
+
+def parse_option_value(text: str) -> Any:
+    """``K=V`` text from the command line: booleans, integers and ``none`` are read as such."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    try:
+        return int(lowered)
+    except ValueError:
+        return text.strip()
+
+
+def parse_settings(text: str, *, where: str = "--settings") -> dict[str, Any]:
+    """``"ai_fixed_mana=8,ai_first=true"`` → a dict (values typed by :func:`parse_option_value`)."""
+    out: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"{where}: {part!r} is not KEY=VALUE")
+        out[key.strip()] = parse_option_value(value)
+    return out

@@ -1,0 +1,229 @@
+"""The game state: hands with the keep, lanes, mana, the siege's progress, the AI pile.
+
+The state is a handful of lists of small integers and one small record per
+creature in play, so that the rules (plain functions in the rule modules) stay
+fast and could be mirrored in arrays.  It is mutable; :meth:`GameState.clone`
+copies it for look-ahead and for stepping back.
+
+Hands are lists of card ids, left to right, with :data:`~clashkit.vocab.KEEP`
+(``-1``) for the keep (R1.4).  ``lanes[player][lane]`` lists the creatures of
+one side of one lane from the bridge outward (R1.2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from .cards import CardSet
+from .events import EventLog
+from .rules import Rules
+from .vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, Phase
+
+#: Phase codes, in ``Phase`` order.
+PHASES: tuple[Phase, ...] = tuple(Phase)
+SETUP, MANA, SUMMON, SIEGE, END, OVER = range(len(PHASES))
+#: R8.7: the AI's last turn.
+NO_LAST_TURN, LAST_TURN_PENDING, LAST_TURN_UNDER_WAY = 0, 1, 2
+
+#: R4.6: a chooser gets (state, owner, destroyed card ids in default order) and
+#: returns the same ids in the order they return.
+ReturnOrder = Callable[["GameState", int, list[int]], list[int]]
+
+
+class Creature:
+    """One creature in play (R3.5, R10.0): its card, damage and this turn's marks."""
+
+    __slots__ = (
+        "card",
+        "attack",
+        "health",
+        "mask",
+        "aura_mask",
+        "aura_dirs",
+        "damage",
+        "new",
+        "protection_used",
+        "took_turn",
+        "attack_mod",
+        "granted",
+        "sprint_bonus",
+    )
+
+    def __init__(self, cards: CardSet, card: int, *, new: bool = True) -> None:
+        self.card = card
+        self.attack = cards.attack[card]
+        self.health = cards.health[card]
+        self.mask = cards.mask[card]
+        self.aura_mask = cards.aura_mask[card]
+        self.aura_dirs = cards.aura_dirs[card]
+        self.damage = 0
+        self.new = new
+        self.protection_used = False
+        self.took_turn = False  # R3.9: has had its turn in this siege
+        self.attack_mod = 0  # R5.5 weaken / empower, until end of turn
+        self.granted = 0  # R5.5 grant, until end of turn
+        self.sprint_bonus = 0  # R6.7, until end of the siege phase
+
+    def copy(self) -> Creature:
+        other = Creature.__new__(Creature)
+        for name in Creature.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+    def __repr__(self) -> str:
+        marks = [f"damage={self.damage}"] if self.damage else []
+        marks += [m for m in ("new", "protection_used", "took_turn") if getattr(self, m)]
+        return f"Creature({self.card}{', ' if marks else ''}{', '.join(marks)})"
+
+
+class GameState:
+    """Everything on the table at one moment of a game."""
+
+    __slots__ = (
+        "cards",
+        "rules",
+        "solo",
+        "hands",
+        "forts",
+        "lanes",
+        "active",
+        "turn",
+        "phase",
+        "mana",
+        "mana_gained",
+        "siege_lane",
+        "winner",
+        "pile",
+        "discard",
+        "ai_last_turn",
+        "ai_bits",
+        "rng",
+        "log",
+        "return_order",
+        "first_player",
+        "turn_stats",
+    )
+
+    def __init__(
+        self,
+        cards: CardSet,
+        rules: Rules | None = None,
+        *,
+        mode: Mode = Mode.DUEL,
+        seed: int = 0,
+        record: bool = True,
+    ) -> None:
+        self.cards = cards
+        self.rules = rules if rules is not None else Rules()
+        self.solo = Mode(mode) is Mode.SOLO
+        self.hands: list[list[int]] = [[KEEP], [KEEP]]
+        self.forts = [False, False]  # R1.1: which keeps show their Fort side
+        self.lanes: list[list[list[Creature]]] = [[[], []], [[], []]]
+        self.active = 0
+        self.turn = 1
+        self.phase = SETUP
+        self.mana = 0
+        self.mana_gained = 0
+        self.siege_lane = 0  # R3.9: the lane the siege is in (2 = both done)
+        self.winner: int | None = None
+        self.pile: list[int] = []  # R8.1: the AI pile, top first, keep last
+        self.discard: list[int] = []  # R8.5
+        self.ai_last_turn = NO_LAST_TURN
+        ability = self.rules.solo.ai_ability
+        self.ai_bits = ABILITY_BITS[Ability(ability)] if (self.solo and ability) else 0
+        self.rng = random.Random(seed)
+        self.log: EventLog | None = EventLog() if record else None
+        self.return_order: ReturnOrder | None = None
+        self.first_player = 0
+        #: Per-turn counters for the turns frame: cards played, damage to the
+        #: opposing keep, creatures destroyed (reset at the start of each turn).
+        self.turn_stats = [0, 0, 0]
+
+    # --- Reading the state ---------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def hand_health(self, player: int) -> int:
+        """R1.5: cards right of the keep; for the solo AI, cards above its keep (R8.6)."""
+        if self.solo and player == 1:
+            return len(self.pile) - 1
+        hand = self.hands[player]
+        return len(hand) - 1 - hand.index(KEEP)
+
+    def keep(self, player: int) -> Keep:
+        return Keep.FORT if self.forts[player] else Keep.BASTION
+
+    def creatures(self, player: int) -> int:
+        """How many creatures ``player`` has in play."""
+        lanes = self.lanes[player]
+        return len(lanes[0]) + len(lanes[1])
+
+    def in_play(self):
+        """Every creature in play as ``(player, lane, position, creature)``."""
+        for p in (0, 1):
+            for lane in (0, 1):
+                for pos, creature in enumerate(self.lanes[p][lane]):
+                    yield p, lane, pos, creature
+
+    def clone(self, *, record: bool | None = None) -> GameState:
+        """A deep copy; ``record`` (default: as this state) keeps or drops the event log."""
+        other = GameState.__new__(GameState)
+        other.cards = self.cards
+        other.rules = self.rules
+        other.solo = self.solo
+        other.hands = [self.hands[0][:], self.hands[1][:]]
+        other.forts = self.forts[:]
+        other.lanes = [[[c.copy() for c in side] for side in lanes] for lanes in self.lanes]
+        other.active = self.active
+        other.turn = self.turn
+        other.phase = self.phase
+        other.mana = self.mana
+        other.mana_gained = self.mana_gained
+        other.siege_lane = self.siege_lane
+        other.winner = self.winner
+        other.pile = self.pile[:]
+        other.discard = self.discard[:]
+        other.ai_last_turn = self.ai_last_turn
+        other.ai_bits = self.ai_bits
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        if record is None:
+            record = self.log is not None
+        other.log = (self.log.copy() if self.log is not None else EventLog()) if record else None
+        other.return_order = self.return_order
+        other.first_player = self.first_player
+        other.turn_stats = self.turn_stats[:]
+        return other
+
+    # --- Engine entry points (see clashkit.engine) -----------------------------------
+
+    def legal_actions(self):
+        from .engine import legal_actions
+
+        return legal_actions(self)
+
+    def apply(self, action) -> GameState:
+        """Apply ``action`` in place (an :class:`~clashkit.actions.Action` or its text)."""
+        from .engine import apply
+
+        apply(self, action)
+        return self
+
+    def describe(self) -> str:
+        from .render import describe_state
+
+        return describe_state(self)
+
+    def _repr_html_(self) -> str:
+        from .render import state_html
+
+        return state_html(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState turn {self.turn} {PLAYERS[self.active]} {PHASES[self.phase]}"
+            f" mana {self.mana} hand-health {self.hand_health(0)}/{self.hand_health(1)}>"
+        )

@@ -1,0 +1,80 @@
+"""The turn's frame: the mana phase and the end of turn (R2.3, R3.1, R3.12, R8.1, R8.2, R10.1).
+
+:func:`start_turn` gives the active player their mana and opens the summon
+phase — for the solo AI it also plays the AI's whole summon phase (R8.3) and
+opens its siege, since the AI makes no choices.  :func:`end_turn`
+regenerates every creature and hands the turn over, or ends the game at the
+turn limit.
+"""
+
+from __future__ import annotations
+
+from . import events as ev
+from .siege import begin_siege
+from .state import END, MANA, OVER, SUMMON, GameState
+
+#: R2.3: the first player's first turn gains this much mana.
+FIRST_TURN_MANA = 6
+
+
+def start_turn(state: GameState) -> None:
+    """R3.1 / R8.2: the mana phase, then the summon phase opens."""
+    state.phase = MANA
+    state.turn_stats = [0, 0, 0]
+    if state.log is not None:
+        ev.record(state, ev.TURN_STARTED)
+    if state.solo and state.active == 1:
+        from .solo import ai_mana, ai_summon, begin_ai_turn
+
+        begin_ai_turn(state)
+        state.mana = state.mana_gained = ai_mana(state)
+        if state.log is not None:
+            ev.record(state, ev.MANA_GAINED, amount=state.mana)
+        state.phase = SUMMON
+        ai_summon(state)
+        if state.winner is None:
+            begin_siege(state)
+        return
+    # R2.3, R8.1: the game's first turn brings 6 mana; every other turn R3.1.
+    mana = FIRST_TURN_MANA if state.turn == 1 else len(state.hands[state.active])
+    state.mana = state.mana_gained = mana
+    if state.log is not None:
+        ev.record(state, ev.MANA_GAINED, amount=mana)
+    state.phase = SUMMON
+
+
+def regenerate(state: GameState) -> None:
+    """R3.12: damage back to 0, until-end-of-turn effects end, Protection re-armed, nothing new."""
+    for lanes in state.lanes:
+        for side in lanes:
+            for creature in side:
+                creature.damage = 0
+                creature.attack_mod = 0
+                creature.granted = 0
+                creature.sprint_bonus = 0
+                creature.protection_used = False
+                creature.new = False
+                creature.took_turn = False
+    state.mana = 0
+    if state.log is not None:
+        ev.record(state, ev.REGENERATION)
+
+
+def end_turn(state: GameState) -> None:
+    """R3.12, R8.7, R10.1: regenerate, then the other player's turn (or the end of the game)."""
+    state.phase = END
+    regenerate(state)
+    if state.solo and state.active == 1:
+        from .solo import end_ai_turn
+
+        end_ai_turn(state)
+        if state.winner is not None:
+            return
+    if state.turn >= state.rules.turn_limit:
+        state.phase = OVER
+        if state.log is not None:
+            ev.record(state, ev.GAME_UNFINISHED)
+        return
+    state.turn += 1
+    state.active = 1 - state.active
+    start_turn(state)
