@@ -13,6 +13,7 @@ one side of one lane from the bridge outward (R1.2).
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable
 
 from .cards import CardSet
@@ -103,6 +104,7 @@ class GameState:
         "return_order",
         "first_player",
         "turn_stats",
+        "turn_log",
     )
 
     def __init__(
@@ -137,8 +139,11 @@ class GameState:
         self.return_order: ReturnOrder | None = None
         self.first_player = 0
         #: Per-turn counters for the turns frame: cards played, damage to the
-        #: opposing keep, creatures destroyed (reset at the start of each turn).
-        self.turn_stats = [0, 0, 0]
+        #: opposing keep, creatures destroyed, and the active player's hand size
+        #: and hand-health when the turn began (reset at the start of each turn).
+        self.turn_stats = [0, 0, 0, 0, 0]
+        #: One row per finished turn (see ``clashkit.turn.TURN_FIELDS``), or None.
+        self.turn_log: array | None = array("h") if record else None
 
     # --- Reading the state ---------------------------------------------------------
 
@@ -196,6 +201,7 @@ class GameState:
         other.return_order = self.return_order
         other.first_player = self.first_player
         other.turn_stats = self.turn_stats[:]
+        other.turn_log = None if self.turn_log is None or not record else array("h", self.turn_log)
         return other
 
     # --- Engine entry points (see clashkit.engine) -----------------------------------

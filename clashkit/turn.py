@@ -16,11 +16,62 @@ from .state import END, MANA, OVER, SUMMON, GameState
 #: R2.3: the first player's first turn gains this much mana.
 FIRST_TURN_MANA = 6
 
+#: The integer columns of one row of ``state.turn_log`` (the turns frame).
+TURN_FIELDS = (
+    "turn",
+    "player",
+    "mana_gained",
+    "mana_spent",
+    "cards_played",
+    "hand_size_start",
+    "hand_health_start",
+    "hand_size_end",
+    "hand_health_end",
+    "keep_end",
+    "creatures_a",
+    "creatures_b",
+    "keep_damage",
+    "creatures_destroyed",
+)
+TURN_WIDTH = len(TURN_FIELDS)
+
+
+def hand_size(state: GameState, player: int) -> int:
+    """Cards in hand, the keep included (R3.1); for the solo AI, cards in its pile."""
+    return len(state.pile) if state.solo and player == 1 else len(state.hands[player])
+
+
+def record_turn(state: GameState) -> None:
+    """Close the active player's turn in ``state.turn_log`` (at its end, or when the game ends in it)."""
+    if state.turn_log is None:
+        return
+    player = state.active
+    stats = state.turn_stats
+    state.turn_log.extend(
+        (
+            state.turn,
+            player,
+            state.mana_gained,
+            state.mana_gained - state.mana,
+            stats[0],
+            stats[3],
+            stats[4],
+            hand_size(state, player),
+            state.hand_health(player),
+            state.forts[player],
+            len(state.lanes[0][0]) + len(state.lanes[0][1]),
+            len(state.lanes[1][0]) + len(state.lanes[1][1]),
+            stats[1],
+            stats[2],
+        )
+    )
+
 
 def start_turn(state: GameState) -> None:
     """R3.1 / R8.2: the mana phase, then the summon phase opens."""
     state.phase = MANA
-    state.turn_stats = [0, 0, 0]
+    player = state.active
+    state.turn_stats = [0, 0, 0, hand_size(state, player), state.hand_health(player)]
     if state.log is not None:
         ev.record(state, ev.TURN_STARTED)
     if state.solo and state.active == 1:
@@ -62,6 +113,7 @@ def regenerate(state: GameState) -> None:
 
 def end_turn(state: GameState) -> None:
     """R3.12, R8.7, R10.1: regenerate, then the other player's turn (or the end of the game)."""
+    record_turn(state)
     state.phase = END
     regenerate(state)
     if state.solo and state.active == 1:

@@ -1,0 +1,158 @@
+"""Whole games: setup (R2, R8.1), the game loop, and the end (R4.9, R8.7, R10.1).
+
+:func:`new_duel` deals two 8-card hands with the keep leftmost (R2.2) and
+flips the coin (R2.3); :func:`new_solo` builds the player's hand and the AI
+pile (R8.1).  :func:`play` runs the loop: at every decision the active
+player's policy chooses among the legal actions; the solo AI's turns play
+themselves.  Every random draw comes from the state's one generator (R10.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import CardSet, starter_set
+from .engine import apply, check, legal_actions
+from .errors import DeckError
+from .policies import Policy, get_policy
+from .rules import Rules
+from .state import GameState
+from .turn import TURN_WIDTH, record_turn, start_turn
+from .vocab import KEEP, Mode
+
+
+def _ids(cards: CardSet, deck: Sequence[int | str], where: str) -> list[int]:
+    out = []
+    for card in deck:
+        if isinstance(card, str):
+            if card not in cards:
+                raise DeckError(f"{where}: unknown card {card!r}")
+            card = cards.id(card)
+        out.append(card)
+    return out
+
+
+def deal_hand(state: GameState, deck: Sequence[int]) -> list[int]:
+    """R2.2: shuffle the cards into a hand, then put the keep, Bastion side up, leftmost."""
+    hand = list(deck)
+    state.rng.shuffle(hand)
+    return [KEEP, *hand]
+
+
+def new_duel(
+    deck_a: Sequence[int | str],
+    deck_b: Sequence[int | str],
+    *,
+    cards: CardSet | None = None,
+    rules: Rules | None = None,
+    seed: int = 0,
+    record: bool = True,
+    first_player: int | None = None,
+) -> GameState:
+    """R2: a duel ready for the first player's first turn (6 mana, R2.3)."""
+    cards = cards if cards is not None else starter_set()
+    state = GameState(cards, rules, mode=Mode.DUEL, seed=seed, record=record)
+    a, b = _ids(cards, deck_a, "deck A"), _ids(cards, deck_b, "deck B")
+    for name, deck in (("A", a), ("B", b)):
+        if len(deck) != 8:
+            raise DeckError(f"deck {name}: a duel hand has 8 cards (R2.1), got {len(deck)}")
+    state.hands[0] = deal_hand(state, a)
+    state.hands[1] = deal_hand(state, b)
+    begin(state, first_player)
+    return state
+
+
+def new_solo(
+    player_deck: Sequence[int | str],
+    ai_cards: Sequence[int | str],
+    *,
+    cards: CardSet | None = None,
+    rules: Rules | None = None,
+    seed: int = 0,
+    record: bool = True,
+) -> GameState:
+    """R8.1: the player's hand, the AI pile (shuffled, keep at the bottom); the player starts
+    with 6 mana unless ``ai_first`` (R8.9)."""
+    cards = cards if cards is not None else starter_set()
+    state = GameState(cards, rules, mode=Mode.SOLO, seed=seed, record=record)
+    mine, ai = _ids(cards, player_deck, "player deck"), _ids(cards, ai_cards, "AI cards")
+    if len(mine) != 8:
+        raise DeckError(f"player deck: a hand has 8 cards (R8.1), got {len(mine)}")
+    if not ai:
+        raise DeckError("AI cards: the AI pile needs at least one card (R8.1)")
+    state.hands[0] = deal_hand(state, mine)
+    state.hands[1] = []
+    pile = list(ai)
+    state.rng.shuffle(pile)
+    state.pile = [*pile, KEEP]
+    state.forts[1] = state.rules.solo.ai_starts_as_fort
+    begin(state, 1 if state.rules.solo.ai_first else 0)
+    return state
+
+
+def begin(state: GameState, first_player: int | None = None) -> None:
+    """R2.3: the coin flip (unless decided), then the first turn's mana phase."""
+    if first_player is None:
+        first_player = state.rng.randrange(2)
+    state.first_player = state.active = first_player
+    state.turn = 1
+    start_turn(state)
+
+
+def play(
+    state: GameState,
+    policy_a: Policy | str,
+    policy_b: Policy | str | None = None,
+    *,
+    max_steps: int | None = None,
+    trusted: bool = True,
+) -> GameState:
+    """Play ``state`` to its end (or ``max_steps`` decisions) with one policy per player.
+
+    In solo mode ``policy_b`` is ignored: the AI plays itself.  With
+    ``trusted`` the actions a policy returns are assumed to come from the
+    legal list it was given and are not checked again.
+    """
+    policies = (get_policy(policy_a), get_policy(policy_b if policy_b is not None else policy_a))
+    state.return_order = lambda s, owner, cards: policies[owner].order_returns(s, owner, cards)
+    steps = 0
+    while not state.over:
+        legal = legal_actions(state)
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            action = policies[state.active].choose(state, legal)
+            if not trusted:
+                check(state, action)
+        apply(state, action) if not trusted else _apply_trusted(state, action)
+        steps += 1
+        if max_steps is not None and steps >= max_steps:
+            return state
+    finish(state)
+    return state
+
+
+def _apply_trusted(state: GameState, action) -> None:
+    from .engine import play_creature, play_incantation
+    from .actions import Proceed
+    from .siege import begin_siege, take_turn
+    from .turn import end_turn
+
+    if type(action) is Proceed:
+        step = action.step
+        if step == "attack":
+            take_turn(state)
+        elif step == "siege":
+            begin_siege(state)
+        else:
+            end_turn(state)
+    elif action.target is None:
+        play_creature(state, action.index, action.lane)
+    else:
+        play_incantation(state, action.index, *action.target)
+
+
+def finish(state: GameState) -> None:
+    """Close the last turn's row when the game ended inside a turn (R4.9)."""
+    if state.turn_log is not None and len(state.turn_log) // TURN_WIDTH < state.turn:
+        record_turn(state)

@@ -1,0 +1,40 @@
+"""Policies (bots): :class:`Policy` and the shipped ones, by name.
+
+``get_policy("greedy")`` makes one; :data:`POLICIES` lists the names.
+"""
+
+from __future__ import annotations
+
+from ..errors import OptionError
+from .base import Policy
+from .random_policy import RandomPolicy
+
+POLICIES: dict[str, type[Policy]] = {
+    "random": RandomPolicy,
+}
+
+
+def get_policy(spec: str | Policy) -> Policy:
+    """A policy from its name (``random``, ``greedy``, ``search``, ``search:budget=64``) or itself."""
+    if isinstance(spec, Policy):
+        return spec
+    name, _, options = str(spec).partition(":")
+    cls = POLICIES.get(name.strip().lower())
+    if cls is None:
+        raise OptionError(f"unknown policy {spec!r} (one of {', '.join(POLICIES)})")
+    kwargs = {}
+    for part in filter(None, options.split(",")):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise OptionError(f"policy option {part!r} is not KEY=VALUE")
+        try:
+            kwargs[key.strip()] = int(value)
+        except ValueError:
+            kwargs[key.strip()] = value.strip()
+    try:
+        return cls(**kwargs)
+    except TypeError as e:
+        raise OptionError(f"policy {name!r}: {e}") from None
+
+
+__all__ = ["POLICIES", "Policy", "RandomPolicy", "get_policy"]

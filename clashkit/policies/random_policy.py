@@ -1,0 +1,30 @@
+"""``random``: uniform over the legal actions, at every decision and every format choice."""
+
+from __future__ import annotations
+
+from ..actions import Action
+from ..state import GameState
+from .base import Policy
+
+
+class RandomPolicy(Policy):
+    """Picks uniformly with the game's generator (R10.2)."""
+
+    name = "random"
+
+    def choose(self, state: GameState, legal: list[Action]) -> Action:
+        return legal[state.rng.randrange(len(legal))]
+
+    def order_returns(self, state, owner, cards):
+        cards = list(cards)
+        state.rng.shuffle(cards)
+        return cards
+
+    def pick(self, cards, offered, mine, rng):
+        return offered[rng.randrange(len(offered))]
+
+    def choose_ten(self, cards, rng):
+        return rng.sample(range(len(cards)), 10)
+
+    def ban(self, cards, theirs, mine, rng):
+        return theirs[rng.randrange(len(theirs))]
