@@ -75,7 +75,14 @@ def new_solo(
     with 6 mana unless ``ai_first`` (R8.9)."""
     cards = cards if cards is not None else starter_set()
     state = GameState(cards, rules, mode=Mode.SOLO, seed=seed, record=record)
-    mine, ai = _ids(cards, player_deck, "player deck"), _ids(cards, ai_cards, "AI cards")
+    deal_solo(state, player_deck, ai_cards)
+    return state
+
+
+def deal_solo(state: GameState, player_deck: Sequence[int | str], ai_cards: Sequence[int | str]) -> None:
+    """R8.1 on a fresh solo state: the player's hand (R2.2), the AI pile shuffled with its keep
+    at the bottom, then the first turn — all with the state's generator (R10.2)."""
+    mine, ai = _ids(state.cards, player_deck, "player deck"), _ids(state.cards, ai_cards, "AI cards")
     if len(mine) != 8:
         raise DeckError(f"player deck: a hand has 8 cards (R8.1), got {len(mine)}")
     if not ai:
@@ -87,7 +94,6 @@ def new_solo(
     state.pile = [*pile, KEEP]
     state.forts[1] = state.rules.solo.ai_starts_as_fort
     begin(state, 1 if state.rules.solo.ai_first else 0)
-    return state
 
 
 def begin(state: GameState, first_player: int | None = None) -> None:
@@ -114,7 +120,10 @@ def play(
     legal list it was given and are not checked again.
     """
     policies = (get_policy(policy_a), get_policy(policy_b if policy_b is not None else policy_a))
-    state.return_order = lambda s, owner, cards: policies[owner].order_returns(s, owner, cards)
+    # R4.6: the owner chooses; the solo AI makes no choices, so its returns keep the default order.
+    state.return_order = lambda s, owner, cards: (
+        cards if s.solo and owner == 1 else policies[owner].order_returns(s, owner, cards)
+    )
     steps = 0
     while not state.over:
         legal = legal_actions(state)

@@ -1,47 +1,201 @@
-"""Solo difficulty (R8.9): levels, their points, and a default combination of settings per level.
+"""Solo difficulty (R8.9): the points table, the levels, and a default combination of settings per level.
 
-``solo_settings(level=3)`` gives the documented default combination for Hard;
-``solo_settings(level=3, settings={...})`` checks that explicit settings add
-up to the level's points, unless ``free=True``.
+A custom solo game picks a level — Easy 1, Medium 2, Hard 3, Heroic 4,
+Mythic 5 points (level 5 is also called Legendary; clashkit adds 0, the quick
+game) — and AI settings whose difficulty points add up to it::
+
+    >>> from clashkit.levels import solo_settings, points
+    >>> solo_settings(level=3)                    # the documented default for Hard
+    SoloSettings(ai_fixed_mana=8, ai_mana_per_creature=1, ai_first=True, ai_starts_as_fort=False, ai_pile_damage='full', ai_ability=None)
+    >>> points({"ai_fixed_mana": 9, "ai_starts_as_fort": True})
+    2
+    >>> solo_settings(level=2, settings={"ai_fixed_mana": 9})
+    Traceback (most recent call last):
+    ...
+    clashkit.errors.OptionError: R8.9: these settings are worth 3 difficulty points (ai_fixed_mana=9 +3), but level 2 (Medium) needs 2; change them or ask for free-form settings
+
+Settings that do not add up to the level are refused unless ``free=True``
+(the command line's free-form switch).  The default combinations of
+:data:`DEFAULT_LEVELS` were chosen from the calibration in
+:mod:`clashkit.calibration` (README, "Solo difficulty") so that the player's
+win rate falls as the level rises.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from .errors import OptionError
-from .rules import SoloSettings
+from .rules import AI_ABILITIES, SoloSettings
 
-#: R8.9: level number → name (level 5 is also called "Legendary").
+#: R8.9: level number → name (level 5 is also called "Legendary"; 0 is the quick game).
 LEVELS: dict[int, str] = {0: "Quick", 1: "Easy", 2: "Medium", 3: "Hard", 4: "Heroic", 5: "Mythic"}
+#: Names accepted for a level, lower-case.
+LEVEL_NAMES: dict[str, int] = {name.lower(): n for n, name in LEVELS.items()} | {"legendary": 5}
 
-#: The default combination of settings for each level (the setting names of R10.3).
+#: R8.9: every setting (the names of R10.3) → its choices → their difficulty points,
+#: in the rulebook's row order; each setting's first choice is the quick game's.
+POINTS: dict[str, dict[Any, int]] = {
+    "ai_mana_per_creature": {1: 0, 2: 2},
+    "ai_fixed_mana": {6: 0, 7: 1, 8: 2, 9: 3, 10: 4},
+    "ai_first": {False: 0, True: 1},
+    "ai_starts_as_fort": {False: 0, True: -1},
+    "ai_pile_damage": {"full": 0, "minus_one": 2, "one": 2},
+    "ai_ability": {None: 0, **{a.value: 1 for a in AI_ABILITIES}},
+}
+
+#: R8.9: the rulebook's words for each row and choice of the points table.
+SETTING_LABELS: dict[str, str] = {
+    "ai_mana_per_creature": "variable mana (per player creature)",
+    "ai_fixed_mana": "fixed mana",
+    "ai_first": "first player",
+    "ai_starts_as_fort": "AI keep",
+    "ai_pile_damage": "player's siege damage to the AI pile",
+    "ai_ability": "ability given to every AI creature",
+}
+CHOICE_LABELS: dict[str, dict[Any, str]] = {
+    "ai_mana_per_creature": {1: "+1", 2: "+2"},
+    "ai_fixed_mana": {n: str(n) for n in range(6, 11)},
+    "ai_first": {False: "the player", True: "the AI"},
+    "ai_starts_as_fort": {False: "starts as Bastion", True: "starts directly as Fort"},
+    "ai_pile_damage": {
+        "full": "full attack value",
+        "minus_one": "reduced: 1 less per attack",
+        "one": "reduced: exactly 1 per attack",
+    },
+    "ai_ability": {None: "none", **{a.value: a.value for a in AI_ABILITIES}},
+}
+
+#: The default combination of settings for each level, as the settings that
+#: differ from the quick game's.  Chosen from the calibration (README, "Solo
+#: difficulty"): each level uses the settings that measured as the strongest
+#: per point, so that the player's win rate falls level by level.
 DEFAULT_LEVELS: dict[int, dict[str, Any]] = {
     0: {},
     1: {"ai_fixed_mana": 7},
     2: {"ai_fixed_mana": 8},
-    3: {"ai_fixed_mana": 8, "ai_ability": "protection"},
-    4: {"ai_fixed_mana": 8, "ai_pile_damage": "minus_one"},
-    5: {"ai_fixed_mana": 9, "ai_pile_damage": "minus_one"},
+    3: {"ai_fixed_mana": 8, "ai_first": True},
+    4: {"ai_fixed_mana": 9, "ai_first": True},
+    5: {"ai_fixed_mana": 10, "ai_first": True},
 }
 
 
+def _as_settings(settings: SoloSettings | Mapping[str, Any]) -> SoloSettings:
+    if isinstance(settings, SoloSettings):
+        return settings
+    return SoloSettings.from_mapping(settings, where="settings")
+
+
+def points_breakdown(settings: SoloSettings | Mapping[str, Any]) -> list[tuple[str, Any, int]]:
+    """R8.9: ``(setting, value, points)`` for every setting that differs from the quick game."""
+    chosen = _as_settings(settings)
+    out = []
+    for name, choices in POINTS.items():
+        value = getattr(chosen, name)
+        if value != next(iter(choices)):
+            out.append((name, value, choices[value]))
+    return out
+
+
+def points(settings: SoloSettings | Mapping[str, Any]) -> int:
+    """R8.9: the difficulty points of a combination of settings."""
+    return sum(p for _, _, p in points_breakdown(settings))
+
+
+def parse_level(level: int | str) -> int:
+    """A level from its number (``3``, ``"3"``) or its name (``"hard"``, ``"legendary"``)."""
+    if isinstance(level, str):
+        text = level.strip().lower()
+        if text in LEVEL_NAMES:
+            return LEVEL_NAMES[text]
+        if text.lstrip("-").isdigit():
+            level = int(text)
+    if isinstance(level, int) and not isinstance(level, bool) and level in LEVELS:
+        return level
+    known = ", ".join(f"{n} {name}" for n, name in LEVELS.items())
+    raise OptionError(f"level {level!r} is not a level (R8.9: {known}; 5 is also called Legendary)")
+
+
+def level_settings(level: int | str) -> SoloSettings:
+    """The documented default combination of settings for ``level``."""
+    return SoloSettings.from_mapping(DEFAULT_LEVELS[parse_level(level)], where=f"level {level}")
+
+
+def check_level(settings: SoloSettings | Mapping[str, Any], level: int | str) -> SoloSettings:
+    """R8.9: the settings, if their points add up to ``level``; else an :class:`OptionError` saying why."""
+    chosen = _as_settings(settings)
+    level = parse_level(level)
+    worth = points(chosen)
+    if worth != level:
+        parts = ", ".join(f"{name}={_text(value)} {p:+d}" for name, value, p in points_breakdown(chosen))
+        raise OptionError(
+            f"R8.9: these settings are worth {worth} difficulty points ({parts or 'the quick game'}), "
+            f"but level {level} ({LEVELS[level]}) needs {level}; change them or ask for free-form settings"
+        )
+    return chosen
+
+
 def solo_settings(
-    level: int | None = None,
-    settings: Mapping[str, Any] | None = None,
+    level: int | str | None = None,
+    settings: SoloSettings | Mapping[str, Any] | None = None,
     *,
     free: bool = False,
 ) -> SoloSettings:
-    """The AI settings for a level (R8.9), or explicit ``settings`` checked against it."""
-    if level is not None and level not in LEVELS:
-        raise OptionError(f"level {level!r} is not a level (R8.9: {', '.join(f'{k} {v}' for k, v in LEVELS.items())})")
+    """The AI settings of a solo game (R8.9).
+
+    - ``level`` alone: the level's default combination (:data:`DEFAULT_LEVELS`);
+    - ``settings`` (a mapping of R10.3 names, or a :class:`SoloSettings`),
+      with or without a level: exactly those, the rest as in the quick game;
+      with a level their points must add up to it unless ``free``;
+    - neither: the quick game.
+    """
     if settings is None:
-        return SoloSettings.from_mapping(DEFAULT_LEVELS[level or 0], where="level")
-    chosen = SoloSettings.from_mapping(settings, where="--settings")
-    if level is not None and not free and chosen.points != level:
-        raise OptionError(
-            f"R8.9: these settings are worth {chosen.points} difficulty points, "
-            f"but level {level} ({LEVELS[level]}) needs {level}; adjust them or allow free-form settings"
-        )
-    return chosen
+        return level_settings(0 if level is None else level)
+    chosen = _as_settings(settings)
+    if level is None or free:
+        if level is not None:
+            parse_level(level)
+        return chosen
+    return check_level(chosen, level)
+
+
+def settings_text(settings: SoloSettings | Mapping[str, Any]) -> str:
+    """``ai_fixed_mana=8,ai_first=true`` (the settings that differ from the quick game; ``-`` if none).
+
+    The text parses back with :func:`clashkit.rules.parse_settings`.
+    """
+    changed = points_breakdown(settings)
+    return ",".join(f"{name}={_text(value)}" for name, value, _ in changed) or "-"
+
+
+def all_settings() -> list[SoloSettings]:
+    """Every combination of the R8.9 table (720 of them)."""
+    out = [SoloSettings()]
+    for name, choices in POINTS.items():
+        out = [dataclasses.replace(s, **{name: value}) for s in out for value in choices]
+    return out
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return "none" if value is None else str(value)
+
+
+__all__ = [
+    "CHOICE_LABELS",
+    "DEFAULT_LEVELS",
+    "LEVELS",
+    "POINTS",
+    "SETTING_LABELS",
+    "all_settings",
+    "check_level",
+    "level_settings",
+    "parse_level",
+    "points",
+    "points_breakdown",
+    "settings_text",
+    "solo_settings",
+]

@@ -29,17 +29,22 @@ def ai_summon(state: GameState) -> None:
     """R8.3–R8.4: reveal cards until their total cost reaches the AI's mana.
 
     Lanes alternate upper, lower, … for each revealed card; an incantation
-    with no target counts for nothing and is discarded.
+    with no target counts for nothing and is discarded.  ``state.mana`` shows
+    the mana not yet covered by the revealed total (floored at 0).
     """
     cards = state.cards
+    mana = state.mana
     total = 0
     slot = 0
-    while total < state.mana and len(state.pile) > 1:
+    while total < mana and len(state.pile) > 1:
         card = state.pile.pop(0)
         lane = slot & 1
         slot += 1
         if state.log is not None:
             ev.record(state, ev.AI_REVEAL, card=card, lane=lane, target_player=AI, amount=total)
+        # R8.3, R8.7: a reveal that leaves the Bastion alone flips it at once, before the
+        # revealed card takes effect; revealing goes on from the new pile.
+        check_pile(state)
         if cards.is_creature[card]:
             enter_play(state, AI, lane, card)
             total += cards.cost[card]
@@ -51,9 +56,7 @@ def ai_summon(state: GameState) -> None:
             state.discard.append(card)
             if state.log is not None:
                 ev.record(state, ev.CARD_DISCARDED, target_player=AI, target_card=card, amount=len(state.discard))
-        check_pile(state)
-        if state.winner is not None:
-            return
+        state.mana = mana - total if total < mana else 0
 
 
 def ai_target(state: GameState, card: int, lane: int) -> tuple[int, int] | None:
