@@ -9,8 +9,6 @@ the table in a notebook (``GameState._repr_html_``).
 
 from __future__ import annotations
 
-from html import escape
-
 from . import events as ev
 from .events import EVENT_KINDS, FIELDS
 from .state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, PHASES, GameState
@@ -179,33 +177,7 @@ def describe_state(state: GameState) -> str:
 
 
 def state_html(state: GameState) -> str:
-    """An HTML table of the state: hands with the keep and hand-health, lanes with damage, mana."""
-    rows = []
-    for player in (0, 1):
-        d = player_dict(state, player)
-        name = PLAYERS[player].value
-        if "hand" in d:
-            cards = "".join(
-                f'<span class="ck-card{" ck-keep" if c in ("BASTION", "FORT") else ""}">{escape(c)}</span>'
-                for c in d["hand"]
-            )
-            label = f"hand (hand-health {d['hand_health']})"
-        else:
-            cards = "".join(f'<span class="ck-card">{escape(c)}</span>' for c in d["pile"])
-            label = f"AI pile ({d['hand_health']} above the keep)"
-        rows.append(f"<tr><th>{name} {label}</th><td>{cards}</td></tr>")
-        for lane in LANES:
-            slots = "".join(
-                f'<span class="ck-card ck-creature">{escape(c["card"])}'
-                + (f' <b>−{c["damage"]}</b>' if c["damage"] else "")
-                + "</span>"
-                for c in d[lane.value]
-            )
-            rows.append(f"<tr><th>{name} {lane.value}</th><td>│ {slots}</td></tr>")
-    style = (
-        "<style>.ck-card{display:inline-block;border:1px solid #888;border-radius:4px;"
-        "padding:1px 5px;margin:1px;font:12px monospace}.ck-keep{background:#fd6;font-weight:bold}"
-        ".ck-creature{background:#eef}</style>"
-    )
-    head = escape(describe_state(state).splitlines()[0])
-    return f'{style}<div><b>{head}</b><table>{"".join(rows)}</table></div>'
+    """The table as HTML (see :mod:`clashkit.board`): hands, keeps, lanes, marks, mana."""
+    from .board import board_html
+
+    return board_html(state)
