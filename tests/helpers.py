@@ -1,0 +1,123 @@
+"""Helpers for the rules tests: run a scenario's siege and read the table back compactly.
+
+A rules test loads a position (a TOML file in ``tests/scenarios/`` or an inline
+string), runs it exactly as ``clashkit siege`` does — summon-phase actions,
+then the siege with its windows, stopping before regeneration — and compares
+the whole table with :func:`board`, so every test asserts exact hands (left to
+right, keep included), lanes (card and damage), hand-health and winner.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from clashkit.render import state_dict
+from clashkit.scenario import Scenario, load_scenario, parse_scenario, run_siege
+from clashkit.state import GameState
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def scenario_path(name: str) -> Path:
+    """``tests/scenarios/<name>.toml``."""
+    path = SCENARIOS / f"{name}.toml"
+    assert path.is_file(), f"no scenario {path}"
+    return path
+
+
+def load(name: str) -> Scenario:
+    """Load the scenario file ``tests/scenarios/<name>.toml``."""
+    return load_scenario(scenario_path(name))
+
+
+def parse(text: str) -> Scenario:
+    """Parse an inline scenario (indentation removed)."""
+    return parse_scenario(textwrap.dedent(text), source="<test>")
+
+
+def siege(name: str) -> dict:
+    """Run the siege of a scenario file; the ``siege --json`` object."""
+    return state_dict(run_siege(load(name)))
+
+
+def siege_text(text: str) -> dict:
+    """Run the siege of an inline scenario; the ``siege --json`` object."""
+    return state_dict(run_siege(parse(text)))
+
+
+def siege_state(name_or_text: str) -> GameState:
+    """The state at the end of the siege (to go on with the API, e.g. end the turn)."""
+    scenario = parse(name_or_text) if "\n" in name_or_text else load(name_or_text)
+    return run_siege(scenario)
+
+
+def _lane(entries: list[dict]) -> str:
+    return " ".join(e["card"] + (f"({e['damage']})" if e["damage"] else "") for e in entries)
+
+
+def board(out: dict | GameState) -> dict:
+    """The whole table as short strings, for one exact ``==`` per test.
+
+    ``{"winner": None, "A.hand": "X BASTION Y", "A.hand_health": 1,
+    "A.upper": "OGRE(2) IMP", "A.lower": "", ...}`` — lanes from the bridge
+    outward, a creature's damage in brackets when it has any.  The solo AI
+    shows ``B.pile`` (top first), ``B.discard`` and ``B.last_turn`` instead of
+    its hand.
+    """
+    if isinstance(out, GameState):
+        out = state_dict(out)
+    table: dict = {"winner": out["winner"]}
+    for player in ("A", "B"):
+        side = out[player]
+        if "hand" in side:
+            table[f"{player}.hand"] = " ".join(side["hand"])
+        else:
+            table[f"{player}.pile"] = " ".join(side["pile"])
+            table[f"{player}.discard"] = " ".join(side["discard"])
+            table[f"{player}.last_turn"] = side["last_turn"]
+        table[f"{player}.hand_health"] = side["hand_health"]
+        table[f"{player}.upper"] = _lane(side["upper"])
+        table[f"{player}.lower"] = _lane(side["lower"])
+    return table
+
+
+def attacks(out: dict | GameState) -> list[str]:
+    """Every attack of the siege in order: ``"A.SPRINTER upper -> B.WALL 3"``."""
+    if isinstance(out, GameState):
+        out = state_dict(out)
+    return [
+        f"{e['player']}.{e['card']} {e['lane']} -> {e['target_player']}.{e['target_card']} {e['amount']}"
+        for e in out["events"]
+        if e["kind"] == "attack"
+    ]
+
+
+def kinds(out: dict | GameState, *wanted: str) -> list[str]:
+    """The kinds of the events (only ``wanted`` ones if given), in order."""
+    if isinstance(out, GameState):
+        out = state_dict(out)
+    return [e["kind"] for e in out["events"] if not wanted or e["kind"] in wanted]
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m clashkit ARGS`` in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", "clashkit", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        timeout=120,
+    )
+
+
+def cli_json(*args: str) -> dict:
+    """``python -m clashkit ARGS`` that must succeed and print exactly one JSON object."""
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return json.loads(done.stdout)
