@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .actions import Proceed
 from .cards import CardSet, starter_set
-from .engine import apply, check, legal_actions
+from .engine import apply, check, legal_actions, play_creature, play_incantation
 from .errors import DeckError
 from .policies import Policy, get_policy
 from .rules import Rules
+from .siege import begin_siege, take_turn
 from .state import GameState
-from .turn import TURN_WIDTH, record_turn, start_turn
+from .turn import TURN_WIDTH, end_turn, record_turn, start_turn
 from .vocab import KEEP, Mode
 
 
@@ -142,11 +144,6 @@ def play(
 
 
 def _apply_trusted(state: GameState, action) -> None:
-    from .engine import play_creature, play_incantation
-    from .actions import Proceed
-    from .siege import begin_siege, take_turn
-    from .turn import end_turn
-
     if type(action) is Proceed:
         step = action.step
         if step == "attack":
