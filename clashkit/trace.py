@@ -2,17 +2,58 @@
 
 The schemas are declared here, once.  Closed vocabularies are ``pl.Enum``;
 card names are a ``pl.Enum`` of the card set's names plus the keep's
-(``BASTION``, ``FORT``), so a frame's card columns depend on its card set —
-:func:`events_schema` and :func:`turns_schema` take it.
+(``BASTION``, ``FORT``), so the events frame's card columns depend on its card
+set — :func:`events_schema` takes it.
+
+Frames are built from the engine's raw buffers, never from one Python object
+per event: a game's ``state.log.buffer`` (``array('h')``, one
+:data:`~clashkit.events.FIELDS`-wide row per event) and ``state.turn_log`` (one
+:data:`~clashkit.turn.TURN_FIELDS`-wide row per turn) are read with
+``numpy.frombuffer``, sliced into columns and handed to polars; integer codes
+become ``pl.Enum`` values through their physical codes, ``-1`` becoming null.
+
+One game::
+
+    >>> from clashkit.game import new_duel, play
+    >>> from clashkit.cards import starter_decks
+    >>> decks = starter_decks()
+    >>> state = play(new_duel(decks[1], decks[2], seed=3), "random")
+    >>> events, turns, games = game_frames(state, seed=3)
+    >>> events.schema == events_schema(state.cards), turns.height == state.turn
+    (True, True)
+
+Many games: :class:`GameRecords` collects the raw buffers of each finished
+game (cheaply, and picklable, so worker processes can send them back), and
+:meth:`GameRecords.build` turns them all into one :class:`Trace` at once.
+
+Events frame columns beyond the engine's fields: ``game`` (the game's number
+in its batch) and ``step`` (the event's index within its game, from 0).
+``target_card`` of an attack on a keep (R4.2) is the keep's name as it was
+when the attack landed, ``BASTION`` or ``FORT``.
+
+Dtypes are as narrow as the game allows (about 23 bytes an event row):
+``step`` is ``UInt16`` (a game holds at most 65,535 events), ``position``,
+``mana_left`` and the hand-healths are ``Int8``; a value outside a column's
+range is refused with an error naming the column rather than wrapped.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
 import polars as pl
 
 from .cards import KEEP_NAMES, CardSet
-from .events import EVENT_KINDS
+from .events import ATTACK, EVENT_KINDS, FIELDS, WIDTH
+from .records import GameRecords
 from .state import PHASES
+from .turn import TURN_FIELDS, TURN_WIDTH
 from .vocab import LANES, PLAYERS, Keep, Mode
 
 PLAYER = pl.Enum([p.value for p in PLAYERS])
@@ -21,7 +62,8 @@ PHASE = pl.Enum([p.value for p in PHASES])
 KIND = pl.Enum([k.value for k in EVENT_KINDS])
 KEEP_SIDE = pl.Enum([k.value for k in Keep])
 MODE = pl.Enum([m.value for m in Mode])
-FORMAT = pl.Enum(["preconstructed", "draft", "constructed", "custom"])
+FORMATS = ("preconstructed", "draft", "constructed", "custom")
+FORMAT = pl.Enum(list(FORMATS))
 
 
 def card_enum(cards: CardSet) -> pl.Enum:
@@ -34,7 +76,7 @@ def events_schema(cards: CardSet) -> pl.Schema:
     return pl.Schema(
         {
             "game": pl.UInt32,
-            "step": pl.UInt32,
+            "step": pl.UInt16,
             "turn": pl.UInt16,
             "player": PLAYER,
             "phase": PHASE,
@@ -45,9 +87,9 @@ def events_schema(cards: CardSet) -> pl.Schema:
             "target_player": PLAYER,
             "target_card": card,
             "amount": pl.Int16,
-            "mana_left": pl.Int16,
-            "hand_health_a": pl.Int16,
-            "hand_health_b": pl.Int16,
+            "mana_left": pl.Int8,
+            "hand_health_a": pl.Int8,
+            "hand_health_b": pl.Int8,
             "keep_a": KEEP_SIDE,
             "keep_b": KEEP_SIDE,
         }
@@ -92,3 +134,336 @@ GAMES_SCHEMA = pl.Schema(
         "level": pl.Int8,
     }
 )
+
+_F = {name: i for i, name in enumerate(FIELDS)}
+_T = {name: i for i, name in enumerate(TURN_FIELDS)}
+_NUMPY = {
+    pl.UInt16: np.uint16,
+    pl.UInt32: np.uint32,
+    pl.UInt64: np.uint64,
+    pl.Int8: np.int8,
+    pl.Int16: np.int16,
+}
+
+
+# --- Codes to columns -------------------------------------------------------------------
+
+
+def _enum(name: str, codes: np.ndarray, dtype: pl.Enum) -> pl.Series:
+    """Integer codes (index into ``dtype``'s categories; negative = null) as an Enum column."""
+    physical = pl.Series([], dtype=dtype).cat.physical().dtype
+    np_physical = {pl.UInt8: np.uint8, pl.UInt16: np.uint16}.get(physical, np.uint32)
+    if len(dtype.categories) <= np.iinfo(np_physical).max:
+        # A negative code wraps to the physical type's maximum, which is no
+        # category: the non-strict conversion makes it null.
+        return pl.Series(name, codes.astype(np_physical)).cat.to(dtype, strict=False)
+    values = pl.Series(name, np.where(codes < 0, 0, codes).astype(np_physical)).cat.to(dtype)
+    return _nulls_where(values, codes < 0)
+
+
+def _nulls_where(values: pl.Series, mask: np.ndarray) -> pl.Series:
+    if not mask.any():
+        return values
+    expr = pl.when(pl.lit(pl.Series(mask))).then(None).otherwise(pl.lit(values))
+    return pl.select(expr).to_series().alias(values.name)
+
+
+def _int(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> pl.Series:
+    """An integer column in ``dtype``, refusing (not wrapping) values outside its range."""
+    target = _NUMPY[dtype]
+    if len(values):
+        info = np.iinfo(target)
+        low, high = int(values.min()), int(values.max())
+        if high > info.max or low < (-1 if nullable else info.min):
+            raise OverflowError(
+                f"trace column {name!r} holds {high if high > info.max else low}, "
+                f"outside its type {dtype} ({info.min}…{info.max})"
+            )
+    column = pl.Series(name, values.astype(target, copy=False))
+    return _nulls_where(column, values < 0) if nullable else column
+
+
+def _repeat_ids(ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    return np.repeat(ids.astype(np.uint32, copy=False), counts)
+
+
+def events_from_buffer(
+    buffer: bytes | array | np.ndarray,
+    cards: CardSet,
+    *,
+    games: Sequence[int] | np.ndarray = (0,),
+    counts: Sequence[int] | np.ndarray | None = None,
+) -> pl.DataFrame:
+    """The events frame of raw event rows (``int16``, :data:`~clashkit.events.FIELDS` wide).
+
+    ``counts[i]`` rows belong to game ``games[i]``, in order; without
+    ``counts`` every row belongs to the one game ``games[0]``.
+    """
+    rows = np.frombuffer(buffer, dtype=np.int16) if not isinstance(buffer, np.ndarray) else buffer
+    rows = rows.reshape(-1, WIDTH)
+    total = rows.shape[0]
+    games = np.asarray(games, dtype=np.int64)
+    counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
+    if counts.sum() != total or len(counts) != len(games):
+        raise ValueError(f"event counts {counts.sum()} do not match the {total} rows of the buffer")
+    cols = np.ascontiguousarray(rows.T)
+    starts = np.cumsum(counts) - counts
+    step = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
+
+    card_dtype = card_enum(cards)
+    kind = cols[_F["kind"]]
+    target_player = cols[_F["target_player"]]
+    keep_a, keep_b = cols[_F["keep_a"]], cols[_F["keep_b"]]
+    target_card = cols[_F["target_card"]]
+    # R4.2: an attack on a keep names the keep, as it stood when the attack landed.
+    on_keep = (kind == ATTACK) & (target_card < 0)
+    if on_keep.any():
+        keep_code = len(cards) + np.where(target_player == 1, keep_b, keep_a)
+        target_card = np.where(on_keep, keep_code, target_card)
+
+    columns = [
+        pl.Series("game", _repeat_ids(games, counts)),
+        _int("step", step, pl.UInt16),
+        _int("turn", cols[_F["turn"]], pl.UInt16),
+        _enum("player", cols[_F["player"]], PLAYER),
+        _enum("phase", cols[_F["phase"]], PHASE),
+        _enum("kind", kind, KIND),
+        _enum("card", cols[_F["card"]], card_dtype),
+        _enum("lane", cols[_F["lane"]], LANE),
+        _int("position", cols[_F["position"]], pl.Int8, nullable=True),
+        _enum("target_player", target_player, PLAYER),
+        _enum("target_card", target_card, card_dtype),
+        pl.Series("amount", cols[_F["amount"]]),
+        _int("mana_left", cols[_F["mana_left"]], pl.Int8),
+        _int("hand_health_a", cols[_F["hand_health_a"]], pl.Int8),
+        _int("hand_health_b", cols[_F["hand_health_b"]], pl.Int8),
+        _enum("keep_a", keep_a, KEEP_SIDE),
+        _enum("keep_b", keep_b, KEEP_SIDE),
+    ]
+    return pl.DataFrame(columns)
+
+
+def turns_from_buffer(
+    buffer: bytes | array | np.ndarray,
+    *,
+    games: Sequence[int] | np.ndarray = (0,),
+    counts: Sequence[int] | np.ndarray | None = None,
+) -> pl.DataFrame:
+    """The turns frame of raw turn rows (``int16``, :data:`~clashkit.turn.TURN_FIELDS` wide)."""
+    rows = np.frombuffer(buffer, dtype=np.int16) if not isinstance(buffer, np.ndarray) else buffer
+    rows = rows.reshape(-1, TURN_WIDTH)
+    total = rows.shape[0]
+    games = np.asarray(games, dtype=np.int64)
+    counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
+    if counts.sum() != total or len(counts) != len(games):
+        raise ValueError(f"turn counts {counts.sum()} do not match the {total} rows of the buffer")
+    cols = np.ascontiguousarray(rows.T)
+    columns = [pl.Series("game", _repeat_ids(games, counts))]
+    for name in TURNS_SCHEMA.names()[1:]:
+        values = cols[_T[name]]
+        if name == "turn":
+            columns.append(_int(name, values, pl.UInt16))
+        elif name == "player":
+            columns.append(_enum(name, values, PLAYER))
+        elif name == "keep_end":
+            columns.append(_enum(name, values, KEEP_SIDE))
+        else:
+            columns.append(pl.Series(name, values))
+    return pl.DataFrame(columns)
+
+
+# --- Collecting many games --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """The three frames of one game or of a batch: ``events``, ``turns``, ``games``.
+
+    Unpacks as ``events, turns, games = trace``.  ``events`` is empty (with
+    its schema) when events were not recorded.
+    """
+
+    events: pl.DataFrame
+    turns: pl.DataFrame
+    games: pl.DataFrame
+
+    def __iter__(self) -> Iterator[pl.DataFrame]:
+        return iter((self.events, self.turns, self.games))
+
+    def __repr__(self) -> str:
+        return (
+            f"<Trace {self.games.height} games, {self.turns.height} turns, "
+            f"{self.events.height} events>"
+        )
+
+    @classmethod
+    def concat(cls, traces: Iterable[Trace]) -> Trace:
+        """Traces of the same card set one after the other (game numbers are kept as they are)."""
+        traces = list(traces)
+        if not traces:
+            raise ValueError("no traces to concatenate")
+        names = ("events", "turns", "games")
+        return cls(*(pl.concat([getattr(t, name) for t in traces]) for name in names))
+
+    def write_parquet(self, directory: str | os.PathLike, *, events: bool = True) -> list[Path]:
+        """Write ``games.parquet``, ``turns.parquet`` and (with ``events``) ``events.parquet``.
+
+        Every file is first written to a temporary name in ``directory`` and
+        renamed only once all of them are complete, so an error leaves no
+        half-written file behind.  Returns the paths written.
+        """
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        frames = {"games": self.games, "turns": self.turns}
+        if events:
+            frames["events"] = self.events
+        staged: list[tuple[Path, Path]] = []
+        try:
+            for name, frame in frames.items():
+                fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".parquet.tmp", dir=directory)
+                os.close(fd)
+                staged.append((Path(tmp), directory / f"{name}.parquet"))
+                frame.write_parquet(tmp)
+        except BaseException:
+            for tmp, _ in staged:
+                tmp.unlink(missing_ok=True)
+            raise
+        for tmp, final in staged:
+            os.replace(tmp, final)
+        return [final for _, final in staged]
+
+    @classmethod
+    def read_parquet(cls, directory: str | os.PathLike, cards: CardSet | None = None) -> Trace:
+        """Read what :meth:`write_parquet` wrote.
+
+        Without ``events.parquet`` the events frame is empty, with the schema
+        of ``cards`` (default: the shipped set).
+        """
+        directory = Path(directory)
+        path = directory / "events.parquet"
+        if path.exists():
+            events = pl.read_parquet(path)
+        else:
+            from .cards import starter_set
+
+            cards = cards if cards is not None else starter_set()
+            events = pl.DataFrame(schema=events_schema(cards))
+        turns = pl.read_parquet(directory / "turns.parquet")
+        return cls(events, turns, pl.read_parquet(directory / "games.parquet"))
+
+
+def build_trace(records: GameRecords, cards: CardSet) -> Trace:
+    """The three frames of every game in ``records``, in the order they were added."""
+    games = np.asarray(records.game, dtype=np.int64)
+    event_counts = np.asarray(records.event_counts, dtype=np.int64)
+    turn_counts = np.asarray(records.turn_counts, dtype=np.int64)
+    events = events_from_buffer(records.events, cards, games=games, counts=event_counts)
+    turns = turns_from_buffer(records.turns, games=games, counts=turn_counts)
+    return Trace(events, turns, _games_frame(records, games))
+
+
+def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
+    winner = np.asarray(records.winner, dtype=np.int16)
+    level = np.asarray(records.level, dtype=np.int8)
+    columns = [
+        _int("game", games, pl.UInt32),
+        pl.Series("seed", np.asarray(records.seed, dtype=np.uint64)),
+        _codes_enum("mode", records.mode, MODE),
+        _codes_enum("format", records.format, FORMAT),
+        _lists("deck_a", records.deck_a),
+        _lists("deck_b", records.deck_b),
+        pl.Series("policy_a", records.policy_a, dtype=pl.String),
+        pl.Series("policy_b", records.policy_b, dtype=pl.String),
+        _enum("first_player", np.asarray(records.first_player, dtype=np.int16), PLAYER),
+        _enum("winner", winner, PLAYER),
+        _int("turns", np.asarray(records.turns_played, dtype=np.int64), pl.UInt16),
+        pl.Series("finished", winner >= 0),
+        _int("rules_version", np.asarray(records.rules_version, dtype=np.int64), pl.UInt16),
+        _nulls_where(pl.Series("level", level), level < 0),
+    ]
+    return pl.DataFrame(columns)
+
+
+def _codes_enum(name: str, words: Sequence[str], dtype: pl.Enum) -> pl.Series:
+    index = {word: i for i, word in enumerate(dtype.categories)}
+    try:
+        codes = np.fromiter((index[w] for w in words), dtype=np.int16, count=len(words))
+    except KeyError as e:
+        raise ValueError(f"{name}: {e.args[0]!r} is not one of {list(dtype.categories)}") from None
+    return _enum(name, codes, dtype)
+
+
+def _lists(name: str, decks: Sequence[tuple[str, ...]]) -> pl.Series:
+    """A list-of-names column; decks repeat across a batch, so each distinct one is built once."""
+    distinct: dict[tuple[str, ...], int] = {}
+    codes = (distinct.setdefault(d, len(distinct)) for d in decks)
+    index = np.fromiter(codes, dtype=np.uint32, count=len(decks))
+    unique = pl.Series(name, [list(d) for d in distinct], dtype=pl.List(pl.String))
+    return unique.gather(pl.Series(index)) if len(decks) else unique.clear()
+
+
+def game_frames(
+    state,
+    *,
+    game: int = 0,
+    seed: int = 0,
+    format: str = "custom",
+    deck_a: Sequence[str] | None = None,
+    deck_b: Sequence[str] | None = None,
+    policy_a: str = "",
+    policy_b: str = "",
+    level: int | None = None,
+) -> Trace:
+    """The frames of one game; unpack as ``events, turns, games = game_frames(state)``.
+
+    Without ``deck_a`` / ``deck_b`` the decks are read from the state: every
+    card the player holds or has in play, in card-set order (duel only).
+    """
+    if deck_a is None or deck_b is None:
+        read = [_cards_of(state, p) for p in (0, 1)]
+        deck_a = read[0] if deck_a is None else deck_a
+        deck_b = read[1] if deck_b is None else deck_b
+    records = GameRecords()
+    records.add(
+        state,
+        game=game,
+        seed=seed,
+        format=format,
+        deck_a=deck_a,
+        deck_b=deck_b,
+        policy_a=policy_a,
+        policy_b=policy_b,
+        level=level,
+    )
+    return records.build(state.cards)
+
+
+def _cards_of(state, player: int) -> tuple[str, ...]:
+    """The cards ``player`` owns now: hand (or AI pile and discard) and creatures in play."""
+    if state.solo and player == 1:
+        ids = [c for c in state.pile if c >= 0] + list(state.discard)
+    else:
+        ids = [c for c in state.hands[player] if c >= 0]
+    ids += [creature.card for side in state.lanes[player] for creature in side]
+    return tuple(state.cards.names[c] for c in sorted(ids))
+
+
+__all__ = [
+    "FORMAT",
+    "GAMES_SCHEMA",
+    "KEEP_SIDE",
+    "KIND",
+    "LANE",
+    "MODE",
+    "PHASE",
+    "PLAYER",
+    "TURNS_SCHEMA",
+    "GameRecords",
+    "Trace",
+    "build_trace",
+    "card_enum",
+    "events_from_buffer",
+    "events_schema",
+    "game_frames",
+    "turns_from_buffer",
+]
