@@ -15,7 +15,7 @@ from . import events as ev
 from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, Play, Proceed, format_place, parse_action, play
 from .errors import IllegalActionError
 from .hand import check_keep, is_playable, playable_indices, return_to_hand, take_from_hand
-from .incantations import resolve, targets
+from .incantations import resolve
 from .lanes import enter_play
 from .siege import begin_siege, next_in_order, take_turn
 from .state import OVER, SIEGE, SUMMON, GameState
@@ -48,7 +48,7 @@ def legal_actions(state: GameState) -> list[Action]:
     summon = state.phase == SUMMON
     cast = can_cast_now(state)
     others = len(hand) - 1
-    places = None
+    lens = None
     out: list[Action] = []
     for index in playable_indices(hand):
         card = hand[index]
@@ -60,12 +60,35 @@ def legal_actions(state: GameState) -> list[Action]:
                 out.append(play(name, index, 0))
                 out.append(play(name, index, 1))
         elif cast:
-            if places is None:
-                places = targets(state)
-            for place in places:
-                out.append(play(name, index, None, place))
+            if lens is None:
+                lanes = state.lanes
+                lens = (len(lanes[0][0]), len(lanes[0][1]), len(lanes[1][0]), len(lanes[1][1]))
+            out.extend(_casts(name, index, lens))
     out.append(proceed_action(state))
     return out
+
+
+_casts_cache: dict[tuple, tuple[Play, ...]] = {}
+
+
+def _casts(name: str, index: int, lens: tuple[int, int, int, int]) -> tuple[Play, ...]:
+    """R5.1: the plays of one incantation on every creature in play, in :func:`targets` order.
+
+    They depend only on how many creatures each side of each lane holds, so
+    they are made once per (card, index, lane sizes).
+    """
+    key = (name, index, lens)
+    found = _casts_cache.get(key)
+    if found is None:
+        if len(_casts_cache) > 50_000:
+            _casts_cache.clear()
+        sides = ((0, 0, lens[0]), (0, 1, lens[1]), (1, 0, lens[2]), (1, 1, lens[3]))
+        found = _casts_cache[key] = tuple(
+            play(name, index, None, (player, lane, position))
+            for player, lane, size in sides
+            for position in range(size)
+        )
+    return found
 
 
 def check(state: GameState, action: Action) -> None:
