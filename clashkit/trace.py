@@ -40,7 +40,7 @@ range is refused with an error naming the column rather than wrapped.
 from __future__ import annotations
 
 import os
-import tempfile
+import uuid
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -320,9 +320,8 @@ class Trace:
         staged: list[tuple[Path, Path]] = []
         try:
             for name, frame in frames.items():
-                fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".parquet.tmp", dir=directory)
-                os.close(fd)
-                staged.append((Path(tmp), directory / f"{name}.parquet"))
+                tmp = directory / f".{name}.parquet.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+                staged.append((tmp, directory / f"{name}.parquet"))
                 frame.write_parquet(tmp)
         except BaseException:
             for tmp, _ in staged:
