@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import Proceed
+from .actions import ATTACK, Proceed
 from .cards import CardSet, starter_set
 from .engine import apply, check, legal_actions, play_creature, play_incantation
 from .errors import DeckError
 from .policies import Policy, get_policy
 from .rules import Rules
-from .siege import begin_siege, take_turn
-from .state import GameState
+from .siege import begin_siege, next_in_order, take_turn
+from .state import OVER, GameState
 from .turn import TURN_WIDTH, end_turn, record_turn, start_turn
 from .vocab import KEEP, Mode
 
@@ -131,6 +131,15 @@ def play(
         legal = legal_actions(state)
         if len(legal) == 1:
             action = legal[0]
+            if action is ATTACK and max_steps is None:
+                # R3.11: nothing to cast in this window means nothing later in this siege
+                # either (the active hand and mana stay as they are), so the rest of the
+                # siege order runs without asking anyone.
+                while True:
+                    take_turn(state)
+                    if state.phase == OVER or next_in_order(state) is None:
+                        break
+                continue
         else:
             action = policies[state.active].choose(state, legal)
             if not trusted:
