@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from ..errors import OptionError
 from .base import Policy
+from .greedy import GreedyPolicy
 from .random_policy import RandomPolicy
 
 POLICIES: dict[str, type[Policy]] = {
     "random": RandomPolicy,
+    "greedy": GreedyPolicy,
 }
 
 
@@ -37,4 +39,4 @@ def get_policy(spec: str | Policy) -> Policy:
         raise OptionError(f"policy {name!r}: {e}") from None
 
 
-__all__ = ["POLICIES", "Policy", "RandomPolicy", "get_policy"]
+__all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "get_policy"]
