@@ -45,7 +45,9 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z2 / games
     centre = (p + z2 / (2 * games)) / denominator
     half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= games else min(1.0, centre + half)
+    return low, high
 
 
 def wilson_exprs(wins: pl.Expr, games: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 #: Command modules; each defines ``command`` (a click command).
-MODULES = ("siege", "play")
+MODULES = ("siege", "simulate", "play")
 
 
 def register(group) -> None:
