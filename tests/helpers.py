@@ -121,3 +121,33 @@ def cli_json(*args: str) -> dict:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     return json.loads(done.stdout)
+
+
+def with_tables(name: str, **tables: dict) -> str:
+    """Scenario ``name``'s text with extra tables appended (``rules={...}``, ``solo={...}``).
+
+    The scenario must not have those tables already.
+    """
+    text = scenario_path(name).read_text()
+    for table, values in tables.items():
+        assert f"[{table}]" not in text, f"{name} has a [{table}] table already"
+        text += f"\n[{table}]\n" + "".join(f"{key} = {json.dumps(value)}\n" for key, value in values.items())
+    return text
+
+
+def siege_with(name: str, **tables: dict) -> dict:
+    """Run scenario ``name`` with extra ``[rules]`` / ``[solo]`` settings."""
+    return siege_text(with_tables(name, **tables))
+
+
+def run_turn_out(state: GameState) -> GameState:
+    """Let every creature of the active player take its siege turn (no incantations)."""
+    from clashkit.actions import ATTACK, BEGIN_SIEGE
+    from clashkit.engine import apply, legal_actions
+    from clashkit.state import SUMMON
+
+    if state.phase == SUMMON:
+        apply(state, BEGIN_SIEGE)
+    while not state.over and ATTACK in legal_actions(state):
+        apply(state, ATTACK)
+    return state

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import attacks, board, kinds, scenario_path, siege, siege_text
+from helpers import attacks, board, kinds, scenario_path, siege, siege_text, siege_with
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,11 +14,8 @@ from clashkit.vocab import ABILITY_BITS, DIRECTION_BITS, Ability, Direction, Kin
 
 
 def with_rules(name: str, **options: str) -> dict:
-    """Run scenario ``name`` with extra ``[rules]`` options (it must have no [rules] table)."""
-    text = scenario_path(name).read_text()
-    assert "[rules]" not in text
-    extra = "".join(f'{key} = "{value}"\n' for key, value in options.items())
-    return siege_text(text + "\n[rules]\n" + extra)
+    """Run scenario ``name`` with extra ``[rules]`` options."""
+    return siege_with(name, rules=options)
 
 
 # --- R6.1 Splash -------------------------------------------------------------------------
