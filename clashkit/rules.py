@@ -29,7 +29,8 @@ AI_ABILITIES = (
 
 
 def _one_of(name: str, value: object, allowed: tuple) -> None:
-    if value not in allowed:
+    # Compare types too: ``True == 1`` and ``6.0 == 6`` must not pass for each other.
+    if not any(value == a and type(value) is type(a) for a in allowed):
         shown = " | ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in allowed)
         raise OptionError(f"{name} = {value!r} is not allowed (R10.3: {shown})")
 
