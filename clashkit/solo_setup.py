@@ -159,7 +159,8 @@ def solo_setup(
     ``policy`` is the player's: it makes the draft picks (and is the policy
     to play the game with).  ``rules.solo`` holds the AI settings (R8.9); see
     :func:`clashkit.levels.solo_settings` for levels.  With ``ai_first`` the
-    AI's first turn has already been played when this returns (R8.1 ruling).
+    AI's first summon phase has been played when this returns and its siege
+    comes next (the AI's summon plays itself at the start of its turn, R8.3).
     """
     cards = cards if cards is not None else starter_set()
     state = GameState(cards, rules, mode=Mode.SOLO, seed=seed, record=record)

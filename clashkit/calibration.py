@@ -1,0 +1,270 @@
+"""Solo difficulty calibration (R8.9): how often a bot beats the AI under each setting.
+
+Do the difficulty points measure difficulty?  :func:`calibrate` plays the
+same seeded solo games (the player drafts against the AI, R8.1, unless told
+otherwise) under the quick game, under each setting of the R8.9 table at each
+of its values one at a time, and under the default combination of each level
+(:data:`clashkit.levels.DEFAULT_LEVELS`), and returns one row per
+configuration with the player's win rate and its 95% Wilson interval::
+
+    >>> from clashkit.calibration import calibrate
+    >>> frame = calibrate(n=2000, policy="greedy", jobs=2)       # doctest: +SKIP
+
+Game ``i`` of every configuration uses seed ``seed + i``, so the
+configurations are compared on the same drafts and shuffles (common random
+numbers) and the whole table is reproducible; the number of worker processes
+changes nothing in it.  ``python benchmarks/solo_calibration.py`` and
+``clashkit solo-levels --calibrate`` print it; the README's "Solo difficulty"
+section shows a run.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from .levels import DEFAULT_LEVELS, LEVELS, POINTS, points, settings_text
+from .rules import Rules, SoloSettings
+
+#: The columns of a calibration frame.
+CALIBRATION_SCHEMA = pl.Schema(
+    {
+        "group": pl.Enum(["quick", "single", "level", "extra"]),
+        "label": pl.String,
+        "settings": pl.String,
+        "points": pl.Int8,
+        "level": pl.Int8,
+        "games": pl.UInt32,
+        "wins": pl.UInt32,
+        "unfinished": pl.UInt32,
+        "win_rate": pl.Float64,
+        "ci_low": pl.Float64,
+        "ci_high": pl.Float64,
+        "mean_turns": pl.Float64,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Configuration:
+    """One row of the calibration: a name, its group and the AI settings."""
+
+    group: str
+    label: str
+    settings: SoloSettings
+    level: int | None = None
+
+
+def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default).
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def plan(
+    *,
+    singles: bool = True,
+    levels: Iterable[int] = range(1, 6),
+    extra: Mapping[str, SoloSettings | Mapping[str, Any]] | None = None,
+) -> list[Configuration]:
+    """The configurations of a calibration: the quick game, every single setting, each level's default."""
+    out = [Configuration("quick", "quick game", SoloSettings(), 0)]
+    if singles:
+        for name, choices in POINTS.items():
+            for value in list(choices)[1:]:
+                settings = SoloSettings.from_mapping({name: value})
+                out.append(Configuration("single", settings_text(settings), settings))
+    for level in levels:
+        settings = SoloSettings.from_mapping(DEFAULT_LEVELS[level])
+        out.append(Configuration("level", f"{level} {LEVELS[level]}", settings, level))
+    for label, settings in (extra or {}).items():
+        if not isinstance(settings, SoloSettings):
+            settings = SoloSettings.from_mapping(settings)
+        out.append(Configuration("extra", label, settings))
+    return out
+
+
+def _play_chunk(job: tuple[SoloSettings, Rules, str, Any, int, int]) -> tuple[int, int, int, int]:
+    """(wins, unfinished, games, turns) of games ``start … start+count-1`` under ``settings``."""
+    from .game import play
+    from .solo_setup import solo_game
+
+    settings, rules, policy, deck, start, count = job
+    rules = rules.replace(solo=settings)
+    wins = unfinished = turns = 0
+    for seed in range(start, start + count):
+        state = solo_game(deck, policy, rules=rules, seed=seed, record=False)
+        play(state, policy)
+        wins += state.winner == 0
+        unfinished += state.winner is None
+        turns += state.turn
+    return wins, unfinished, count, turns
+
+
+def calibrate(
+    n: int = 2000,
+    policy: str = "greedy",
+    *,
+    deck: Any = "draft",
+    seed: int = 0,
+    jobs: int | None = None,
+    rules: Rules | None = None,
+    configurations: Iterable[Configuration] | None = None,
+    progress: bool = False,
+) -> pl.DataFrame:
+    """The player's win rate against the AI for each configuration of :func:`plan`.
+
+    ``policy`` is the player's (a policy name, so that worker processes can
+    make their own); ``deck`` a solo deck spec (see :mod:`clashkit.solo_setup`);
+    ``rules`` the other options of R10.3.  Unfinished games (R10.1) count as
+    not won.  ``jobs`` worker processes (default: every core).
+    """
+    configurations = list(configurations if configurations is not None else plan())
+    rules = rules if rules is not None else Rules()
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    chunk = max(1, min(250, math.ceil(n / max(1, jobs * 4))))
+    work = [
+        (i, (c.settings, rules, policy, deck, seed + start, min(chunk, n - start)))
+        for i, c in enumerate(configurations)
+        for start in range(0, n, chunk)
+    ]
+    totals = [[0, 0, 0, 0] for _ in configurations]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n * len(configurations), unit="game", desc="solo calibration")
+
+    def add(i: int, result: tuple[int, int, int, int]) -> None:
+        for k in range(4):
+            totals[i][k] += result[k]
+        if bar is not None:
+            bar.update(result[2])
+
+    if jobs <= 1:
+        for i, job in work:
+            add(i, _play_chunk(job))
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            for (i, _), result in zip(work, pool.map(_play_chunk, [job for _, job in work]), strict=True):
+                add(i, result)
+    if bar is not None:
+        bar.close()
+    rows = []
+    for c, (wins, unfinished, games, turns) in zip(configurations, totals, strict=True):
+        low, high = wilson(wins, games)
+        rows.append(
+            {
+                "group": c.group,
+                "label": c.label,
+                "settings": settings_text(c.settings),
+                "points": points(c.settings),
+                "level": c.level,
+                "games": games,
+                "wins": wins,
+                "unfinished": unfinished,
+                "win_rate": wins / games if games else 0.0,
+                "ci_low": low,
+                "ci_high": high,
+                "mean_turns": turns / games if games else 0.0,
+            }
+        )
+    return pl.DataFrame(rows, schema=CALIBRATION_SCHEMA)
+
+
+def points_order(frame: pl.DataFrame) -> dict[str, Any]:
+    """Do the points order the difficulty?  Compares points with win rates in a calibration frame.
+
+    Over the quick game and the single settings, every pair with different
+    points is *concordant* when more points give a lower win rate, *discordant*
+    when they give a higher one with non-overlapping 95% intervals, and
+    *unresolved* otherwise.  Returns the counts, Kendall's tau-b over those
+    rows, the discordant pairs, and whether the level rows' win rates fall
+    strictly as the level rises.
+    """
+    rows = frame.filter(pl.col("group").is_in(["quick", "single"])).to_dicts()
+    concordant = discordant = unresolved = 0
+    inversions = []
+    for i, a in enumerate(rows):
+        for b in rows[i + 1 :]:
+            if a["points"] == b["points"]:
+                continue
+            low, high = (a, b) if a["points"] < b["points"] else (b, a)
+            if low["win_rate"] > high["win_rate"]:
+                concordant += 1
+            elif low["ci_high"] < high["ci_low"]:
+                discordant += 1
+                inversions.append((low["label"], low["points"], high["label"], high["points"]))
+            else:
+                unresolved += 1
+    levels = frame.filter(pl.col("group").is_in(["quick", "level"])).sort("level")["win_rate"].to_list()
+    return {
+        "pairs": concordant + discordant + unresolved,
+        "concordant": concordant,
+        "discordant": discordant,
+        "unresolved": unresolved,
+        "kendall_tau": _kendall_tau([r["points"] for r in rows], [-r["win_rate"] for r in rows]),
+        "inversions": inversions,
+        "levels_fall": all(a > b for a, b in zip(levels, levels[1:], strict=False)),
+    }
+
+
+def _kendall_tau(x: list[float], y: list[float]) -> float:
+    """Kendall's tau-b (ties allowed)."""
+    concordant = discordant = ties_x = ties_y = 0
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            dx, dy = x[i] - x[j], y[i] - y[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                ties_x += 1
+            elif dy == 0:
+                ties_y += 1
+            elif (dx > 0) == (dy > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    denominator = math.sqrt((concordant + discordant + ties_x) * (concordant + discordant + ties_y))
+    return (concordant - discordant) / denominator if denominator else 0.0
+
+
+def markdown_table(frame: pl.DataFrame) -> str:
+    """The calibration frame as the README's markdown table."""
+    lines = [
+        "| group | configuration | settings | points | win rate | 95% interval | mean turns |",
+        "| --- | --- | --- | ---: | ---: | --- | ---: |",
+    ]
+    for r in frame.iter_rows(named=True):
+        lines.append(
+            f"| {r['group']} | {r['label']} | `{r['settings']}` | {r['points']:+d} | "
+            f"{100 * r['win_rate']:.1f}% | {100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f}% | "
+            f"{r['mean_turns']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+__all__ = [
+    "CALIBRATION_SCHEMA",
+    "Configuration",
+    "calibrate",
+    "markdown_table",
+    "plan",
+    "points_order",
+    "wilson",
+]
