@@ -91,7 +91,8 @@ def attacks(out: dict | GameState) -> list[str]:
     if isinstance(out, GameState):
         out = state_dict(out)
     return [
-        f"{e['player']}.{e['card']} {e['lane']} -> {e['target_player']}.{e['target_card']} {e['amount']}"
+        f"{e['player']}.{e['card']} {e['lane']} -> "
+        f"{e['target_player']}.{e['target_card']} {e['amount']}"
         for e in out["events"]
         if e["kind"] == "attack"
     ]
@@ -131,7 +132,8 @@ def with_tables(name: str, **tables: dict) -> str:
     text = scenario_path(name).read_text()
     for table, values in tables.items():
         assert f"[{table}]" not in text, f"{name} has a [{table}] table already"
-        text += f"\n[{table}]\n" + "".join(f"{key} = {json.dumps(value)}\n" for key, value in values.items())
+        lines = "".join(f"{key} = {json.dumps(value)}\n" for key, value in values.items())
+        text += f"\n[{table}]\n{lines}"
     return text
 
 

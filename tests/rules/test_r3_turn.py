@@ -1,5 +1,8 @@
 """R3 The turn: mana (R3.1), summon (R3.2–R3.8), siege order (R3.9–R3.11), end of turn (R3.12)."""
 
+# Inline TOML tables (the card definitions) must stay on one line: long lines are allowed here.
+# ruff: noqa: E501
+
 from __future__ import annotations
 
 import pytest
@@ -403,7 +406,8 @@ def test_r3_11_incantations_before_between_and_after_attacks():
     assert board(out) == {
         "winner": None,
         "A.hand": "BASTION PAWN ZAP", "A.hand_health": 2, "A.upper": "FAR", "A.lower": "NEAR",
-        "B.hand": "PAWN BASTION PAWN BLOCKER", "B.hand_health": 2, "B.upper": "", "B.lower": "GUARD(5)",
+        "B.hand": "PAWN BASTION PAWN BLOCKER", "B.hand_health": 2, "B.upper": "",
+        "B.lower": "GUARD(5)",
     }
     order = [e["kind"] for e in out["events"] if e["kind"] in ("attack", "incantation_resolved")]
     assert order == ["incantation_resolved", "attack", "incantation_resolved", "attack", "incantation_resolved"]
@@ -509,7 +513,8 @@ def test_r3_12_end_of_turn_regenerates_everything():
         assert not creature.protection_used and not creature.new and not creature.took_turn
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION PAWN PUMP GIFT HEX", "A.hand_health": 4, "A.upper": "SHIELD SHIELD", "A.lower": "PAWN",
+        "A.hand": "BASTION PAWN PUMP GIFT HEX", "A.hand_health": 4, "A.upper": "SHIELD SHIELD",
+        "A.lower": "PAWN",
         "B.hand": "BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "SHIELD", "B.lower": "",
     }
     assert (state.active, state.phase, state.mana) == (1, 2, 3)

@@ -1,5 +1,6 @@
 """R4 Attacks, damage, destruction and the keep (R4.1–R4.9)."""
 
+
 from __future__ import annotations
 
 from helpers import attacks, board, kinds, load, siege, siege_text
@@ -70,7 +71,8 @@ def test_r4_2_splash_and_pierce_do_nothing_when_the_keep_is_hit():
     assert board(out) == {
         "winner": None,
         "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "MUTANT", "A.lower": "",
-        "B.hand": "PAWN PAWN BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "PAWN PAWN",
+        "B.hand": "PAWN PAWN BASTION PAWN", "B.hand_health": 1, "B.upper": "",
+        "B.lower": "PAWN PAWN",
     }
 
 
@@ -153,7 +155,8 @@ def test_r4_7_keep_moves_by_the_damage_sprint_bonus_included():
     assert board(out) == {
         "winner": None,
         "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "RUNNER F0 F1", "A.lower": "",
-        "B.hand": "PAWN PAWN PAWN BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "", "B.lower": "",
+        "B.hand": "PAWN PAWN PAWN BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "",
+        "B.lower": "",
     }
 
 

@@ -1,12 +1,14 @@
 """R5 Incantations: playing them (R5.1–R5.3), Indestructible targets (R5.4), effects (R5.5), not attacks (R5.6)."""
 
+# Inline TOML tables (the card definitions) must stay on one line: long lines are allowed here.
+# ruff: noqa: E501
+
 from __future__ import annotations
 
 import pytest
 from helpers import attacks, board, kinds, parse, siege, siege_state, siege_text
 
 from clashkit import IllegalActionError, Play, apply, legal_actions
-from clashkit.actions import BEGIN_SIEGE
 
 CARDS = """
 card = [
@@ -203,7 +205,8 @@ def test_r5_5_weaken_and_empower():
     assert attacks(out) == ["A.UPPERS upper -> B.BASTION 1", "A.LOWERS lower -> B.BASTION 3"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P HEX PUMP", "A.hand_health": 3, "A.upper": "UPPERS", "A.lower": "LOWERS",
+        "A.hand": "BASTION P HEX PUMP", "A.hand_health": 3, "A.upper": "UPPERS",
+        "A.lower": "LOWERS",
         "B.hand": "P P P P BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "",
     }
 

@@ -1,5 +1,8 @@
 """R6 Special abilities: Splash, Pierce, Rage, Protection, Indestructible, Bloodlust, Sprint, Aura."""
 
+# Inline TOML tables (the card definitions) must stay on one line: long lines are allowed here.
+# ruff: noqa: E501
+
 from __future__ import annotations
 
 import pytest
@@ -409,7 +412,8 @@ def test_r6_8_ruling_kept_by_creatures_sliding_forward_together():
     assert kinds(out, "protection_used") == ["protection_used"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X DOOMED", "A.hand_health": 2, "A.upper": "GUARDED HOLDER", "A.lower": "",
+        "A.hand": "BASTION X DOOMED", "A.hand_health": 2, "A.upper": "GUARDED HOLDER",
+        "A.lower": "",
         "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "B1 B2", "B.lower": "",
     }
 
@@ -419,7 +423,8 @@ def test_r6_8_ruling_gained_when_a_gap_closes():
     assert attacks(out) == ["B.B2 upper -> A.FRONT 2", "B.B1 upper -> A.FRONT 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X DOOMED", "A.hand_health": 2, "A.upper": "FRONT(2) HOLDER", "A.lower": "",
+        "A.hand": "BASTION X DOOMED", "A.hand_health": 2, "A.upper": "FRONT(2) HOLDER",
+        "A.lower": "",
         "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "B1 B2", "B.lower": "",
     }
 

@@ -1,15 +1,27 @@
 """R8 Solo mode, siege side: the AI's siege (R8.3a), its reveals and incantations (R8.3, R8.4),
 its discard (R8.5), milling (R8.6), its keep and last turn (R8.7), losing (R8.8), reduced damage (R8.9)."""
 
+# Inline TOML tables (the card definitions) must stay on one line: long lines are allowed here.
+# ruff: noqa: E501
+
 from __future__ import annotations
 
 import pytest
-from helpers import attacks, board, kinds, load, run_turn_out, scenario_path, siege, siege_state, siege_text, siege_with, with_tables
+from helpers import (
+    attacks,
+    board,
+    kinds,
+    run_turn_out,
+    scenario_path,
+    siege,
+    siege_state,
+    siege_text,
+    siege_with,
+    with_tables,
+)
 
 from clashkit import apply
 from clashkit.actions import END_TURN
-from clashkit.render import state_dict
-from clashkit.scenario import run_siege
 from clashkit.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, SIEGE
 
 
@@ -80,7 +92,8 @@ def test_r8_4_option_either_side():
     assert board(state) == {
         "winner": None,
         "A.hand": "BASTION X X X X", "A.hand_health": 4, "A.upper": "", "A.lower": "P1",
-        "B.pile": "REST MORE BASTION", "B.discard": "ZAP2", "B.last_turn": "none", "B.hand_health": 2,
+        "B.pile": "REST MORE BASTION", "B.discard": "ZAP2", "B.last_turn": "none",
+        "B.hand_health": 2,
         "B.upper": "OWN(2)", "B.lower": "BIG",
     }
 
@@ -126,7 +139,8 @@ def test_r8_5_destroyed_and_bounced_ai_creatures_go_to_the_discard():
     assert board(out) == {
         "winner": None,
         "A.hand": "BASTION X HOP", "A.hand_health": 2, "A.upper": "MUTANT", "A.lower": "",
-        "B.pile": "X X BASTION", "B.discard": "X S2 T S TB", "B.last_turn": "none", "B.hand_health": 2,
+        "B.pile": "X X BASTION", "B.discard": "X S2 T S TB", "B.last_turn": "none",
+        "B.hand_health": 2,
         "B.upper": "", "B.lower": "",
     }
     assert [e for e in out["events"] if e["kind"] == "card_returned" and e["target_player"] == "B"] == []
@@ -299,7 +313,8 @@ def test_r8_9_pile_damage_readings(reading, amounts, discard, pile):
     assert board(out) == {
         "winner": None,
         "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "HIT", "A.lower": "ONE",
-        "B.pile": pile, "B.discard": discard, "B.last_turn": "none", "B.hand_health": len(pile.split()) - 1,
+        "B.pile": pile, "B.discard": discard, "B.last_turn": "none",
+        "B.hand_health": len(pile.split()) - 1,
         "B.upper": "", "B.lower": "",
     }
 
@@ -318,7 +333,8 @@ def test_r8_9_reduction_per_attack_after_sprint_on_bloodlust_follow_ups_only_on_
     assert board(out) == {
         "winner": None,
         "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "RUNNER F0", "A.lower": "",
-        "B.pile": pile, "B.discard": discard, "B.last_turn": "none", "B.hand_health": len(pile.split()) - 1,
+        "B.pile": pile, "B.discard": discard, "B.last_turn": "none",
+        "B.hand_health": len(pile.split()) - 1,
         "B.upper": "", "B.lower": "",
     }
 

@@ -1,0 +1,285 @@
+"""R10 Options: every named option of R10.3 is read from a scenario, honoured, and bad values are refused.
+
+The options whose effect is a rule are tested with that rule too (R3.11,
+R6.4, R6.6, R8.4, R8.7, R8.9); here each is shown once more, side by side
+with its default.
+"""
+
+# Inline TOML tables (the card definitions) must stay on one line: long lines are allowed here.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from helpers import (
+    attacks,
+    board,
+    kinds,
+    parse,
+    siege,
+    siege_state,
+    siege_text,
+    siege_with,
+    with_tables,
+)
+
+from clashkit import OptionError, Rules, ScenarioError, SoloSettings, apply, starter_decks
+from clashkit.abilities import abilities
+from clashkit.actions import END_TURN
+from clashkit.vocab import ABILITY_BITS, Ability
+
+DUEL = """
+card = [{ name = "X", kind = "creature", cost = 1, attack = 1, health = 1 }]
+[A]
+hand = ["BASTION", "X"]
+[B]
+hand = ["BASTION", "X"]
+"""
+SOLO = """
+card = [{ name = "X", kind = "creature", cost = 1, attack = 1, health = 1 }]
+[game]
+mode = "solo"
+[A]
+hand = ["BASTION", "X"]
+[B]
+pile = ["X", "BASTION"]
+"""
+
+
+def test_r10_3_defaults_are_the_rulebooks():
+    assert Rules().as_dict() == {
+        "incantations_in_siege": True,
+        "protection": "first_attack",
+        "bloodlust_trigger": "primary",
+        "ai_incantation_side": "declared",
+        "ai_last_turn": "next",
+        "first_player": "coin",
+        "turn_limit": 200,
+        "ai_fixed_mana": 6,
+        "ai_mana_per_creature": 1,
+        "ai_first": False,
+        "ai_starts_as_fort": False,
+        "ai_pile_damage": "full",
+        "ai_ability": None,
+    }
+    assert parse(DUEL).state.rules == Rules()
+
+
+RULES_VALUES = {
+    "incantations_in_siege": False,
+    "protection": "first_damage",
+    "bloodlust_trigger": "any",
+    "ai_incantation_side": "either",
+    "ai_last_turn": "current",
+    "first_player": "last_drafter",
+    "turn_limit": 12,
+}
+SOLO_VALUES = {
+    "ai_fixed_mana": 9,
+    "ai_mana_per_creature": 2,
+    "ai_first": True,
+    "ai_starts_as_fort": True,
+    "ai_pile_damage": "minus_one",
+    "ai_ability": "bloodlust",
+}
+
+
+@pytest.mark.parametrize(("key", "value"), RULES_VALUES.items())
+def test_r10_3_every_rules_option_is_read_from_the_scenario(key, value):
+    state = parse(DUEL + f"[rules]\n{key} = {json.dumps(value)}\n").state
+    assert getattr(state.rules, key) == value
+    assert state.rules == Rules(**{key: value})
+
+
+@pytest.mark.parametrize(("key", "value"), SOLO_VALUES.items())
+def test_r10_3_every_solo_setting_is_read_from_the_scenario(key, value):
+    state = parse(SOLO + f"[solo]\n{key} = {json.dumps(value)}\n").state
+    assert getattr(state.rules.solo, key) == value
+
+
+def test_r10_3_ai_ability_none_is_the_word_none():
+    assert parse(SOLO + '[solo]\nai_ability = "none"\n').state.rules.solo.ai_ability is None
+
+
+# --- Honoured --------------------------------------------------------------------------------
+
+
+def test_r10_3_incantations_in_siege_false_summon_only():
+    with pytest.raises(Exception) as err:
+        siege_with("r3_11_incantations_between_attacks", rules={"incantations_in_siege": False})
+    assert getattr(err.value, "rule", None) == "R3.11"
+
+
+def test_r10_3_protection_first_attack_versus_first_damage():
+    base = siege("r6_4_secondary_hit_not_prevented_nor_used")
+    other = siege_with("r6_4_secondary_hit_not_prevented_nor_used", rules={"protection": "first_damage"})
+    assert (board(base)["B.upper"], board(other)["B.upper"]) == ("SHIELD(2)", "SHIELD(3)")
+
+
+def test_r10_3_bloodlust_trigger_primary_versus_any():
+    base = siege("r6_6_splash_kill_earns_no_bloodlust")
+    other = siege_with("r6_6_splash_kill_earns_no_bloodlust", rules={"bloodlust_trigger": "any"})
+    assert (len(attacks(base)), len(attacks(other))) == (1, 2)
+
+
+def test_r10_3_ai_incantation_side_and_ai_last_turn():
+    # Both are shown at length in test_r8_solo_siege; here: the options reach the AI.
+    state = siege_state(with_tables("r8_7_reveal_flips_and_reveals_on", rules={"ai_last_turn": "current"}))
+    apply(state, END_TURN)
+    assert board(state)["B.last_turn"] == "under_way"
+
+
+def test_r10_1_turn_limit_stops_the_game_unfinished():
+    state = parse(DUEL + "[rules]\nturn_limit = 3\n").state
+    state.turn = 2
+    apply(state, "siege")
+    apply(state, END_TURN)
+    assert (state.turn, state.over) == (3, False)
+    apply(state, "siege")
+    apply(state, END_TURN)
+    assert state.over and state.winner is None and state.turn == 3
+    assert board(state)["winner"] is None
+    assert kinds(state)[-1] == "game_unfinished"
+
+
+def test_r10_3_first_player_coin_versus_last_drafter():
+    from clashkit.formats import new_game
+
+    coin = {new_game("draft", "draft", "random", "random", seed=s)[0].first_player for s in range(12)}
+    assert coin == {0, 1}
+    rules = Rules(first_player="last_drafter")
+    # R7.2: B leads the 4th round of the draft and takes its last card.
+    drafted = {new_game("draft", "draft", "random", "random", rules=rules, seed=s)[0].first_player for s in range(12)}
+    assert drafted == {1}
+
+
+@pytest.mark.parametrize(("fixed", "per", "expected"), [(6, 1, 8), (7, 1, 9), (10, 2, 14)])
+def test_r8_2_r10_3_ai_mana_fixed_plus_per_player_creature(fixed, per, expected):
+    text = with_tables(
+        "r8_4_ai_incantations", solo={"ai_fixed_mana": fixed, "ai_mana_per_creature": per}
+    )  # the player has 2 creatures
+    state = siege_state(text)
+    apply(state, END_TURN)
+    assert state.mana_gained == expected
+
+
+def test_r10_3_ai_first_and_ai_starts_as_fort():
+    from clashkit.game import new_solo
+
+    decks = starter_decks()
+    ai_cards = decks[2] + decks[3] + decks[4]
+    plain = new_solo(decks[1], ai_cards, seed=3)
+    assert (plain.active, plain.mana, plain.forts[1]) == (0, 6, False)
+    custom = new_solo(decks[1], ai_cards, rules=Rules(solo=SoloSettings(ai_first=True, ai_starts_as_fort=True)), seed=3)
+    assert custom.active == 1 and custom.forts[1] and board(custom)["B.pile"].endswith("FORT")
+    assert custom.mana_gained == 6  # R8.1 Ruling: R8.2 unchanged (6 + 0 player creatures)
+
+
+@pytest.mark.parametrize("ability", ["splash", "pierce", "rage", "protection", "bloodlust"])
+def test_r8_9_ai_ability_on_every_ai_creature_only(ability):
+    text = """
+        card = [{ name = "C", kind = "creature", cost = 1, attack = 1, health = 3 }]
+        [game]
+        mode = "solo"
+        [A]
+        hand = ["BASTION", "C"]
+        upper = ["C"]
+        [B]
+        pile = ["C", "BASTION"]
+        upper = ["C", "C"]
+        lower = ["C"]
+    """
+    state = parse(text + f'[solo]\nai_ability = "{ability}"\n').state
+    bit = ABILITY_BITS[Ability(ability)]
+    assert [abilities(state, 1, lane, pos) for lane, pos in ((0, 0), (0, 1), (1, 0))] == [bit, bit, bit]
+    assert abilities(state, 0, 0, 0) == 0
+
+
+def test_r8_9_ai_ability_protection_cancels_the_players_first_attack():
+    out = siege_text(
+        """
+        card = [
+          { name = "HIT", kind = "creature", cost = 1, attack = 2, health = 3 },
+          { name = "C", kind = "creature", cost = 1, attack = 1, health = 3 },
+        ]
+        [game]
+        mode = "solo"
+        [solo]
+        ai_ability = "protection"
+        [A]
+        hand = ["BASTION", "C"]
+        upper = ["HIT", "HIT"]
+        [B]
+        pile = ["C", "BASTION"]
+        upper = ["C"]
+        """
+    )
+    assert board(out)["B.upper"] == "C(2)"
+
+
+# --- Refused -----------------------------------------------------------------------------------
+
+BAD_RULES = [
+    ("incantations_in_siege", '"yes"'),
+    ("incantations_in_siege", "1"),
+    ("protection", '"always"'),
+    ("protection", '"first-attack"'),
+    ("bloodlust_trigger", '"primary_only"'),
+    ("ai_incantation_side", '"enemy"'),
+    ("ai_last_turn", '"previous"'),
+    ("first_player", '"A"'),
+    ("turn_limit", "0"),
+    ("turn_limit", "true"),
+    ("turn_limit", '"200"'),
+]
+BAD_SOLO = [
+    ("ai_fixed_mana", "5"),
+    ("ai_fixed_mana", "11"),
+    ("ai_fixed_mana", "6.0"),
+    ("ai_mana_per_creature", "3"),
+    ("ai_mana_per_creature", "true"),
+    ("ai_first", '"no"'),
+    ("ai_first", "1"),
+    ("ai_starts_as_fort", "0"),
+    ("ai_pile_damage", '"half"'),
+    ("ai_pile_damage", '"minus-one"'),
+    ("ai_ability", '"sprint"'),
+    ("ai_ability", '"indestructible"'),
+    ("ai_ability", '"SPLASH"'),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), BAD_RULES)
+def test_r10_3_bad_rules_values_are_refused(key, value):
+    with pytest.raises(ScenarioError, match=rf"^<test>: \[rules\]: {key} = .*\(R10\.[13]"):
+        parse(DUEL + f"[rules]\n{key} = {value}\n")
+
+
+@pytest.mark.parametrize(("key", "value"), BAD_SOLO)
+def test_r10_3_bad_solo_values_are_refused(key, value):
+    with pytest.raises(ScenarioError, match=rf"^<test>: \[solo\]: {key} = .* is not allowed \(R10\.3"):
+        parse(SOLO + f"[solo]\n{key} = {value}\n")
+
+
+def test_r10_3_unknown_options_are_refused():
+    with pytest.raises(ScenarioError, match=re.escape("<test>: [rules]: unknown option 'reach' (known: incantations_in_siege,")):
+        parse(DUEL + "[rules]\nreach = 2\n")
+    with pytest.raises(ScenarioError, match=re.escape("<test>: [solo]: unknown option 'ai_mana' (known: ai_fixed_mana,")):
+        parse(SOLO + "[solo]\nai_mana = 8\n")
+
+
+def test_r10_3_solo_settings_in_a_duel_are_refused():
+    with pytest.raises(ScenarioError, match=re.escape("<test>: [solo]: settings for solo mode, but [game] mode is 'duel'")):
+        parse(DUEL + "[solo]\nai_fixed_mana = 8\n")
+
+
+def test_r10_3_the_configuration_objects_refuse_bad_values_too():
+    with pytest.raises(OptionError, match=r"^protection = 'never' is not allowed \(R10\.3: 'first_attack' \| 'first_damage'\)$"):
+        Rules(protection="never")
+    with pytest.raises(OptionError, match=r"^ai_first = 1 is not allowed"):
+        SoloSettings(ai_first=1)
+    with pytest.raises(OptionError, match=r"turn_limit = -5 must be a whole number"):
+        Rules(turn_limit=-5)
