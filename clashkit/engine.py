@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import events as ev
 from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, Play, Proceed, format_place, parse_action, play
 from .errors import IllegalActionError
-from .hand import check_keep, is_playable, playable_indices, return_to_hand, take_from_hand
+from .hand import PLAYABLE, check_keep, is_playable, return_to_hand, take_from_hand
 from .incantations import resolve
 from .lanes import enter_play
 from .siege import begin_siege, next_in_order, take_turn
@@ -43,29 +43,49 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.solo and player == 1:  # R8.3: the AI's summon phase plays itself
         return [proceed_action(state)]
     cards = state.cards
+    cost, is_creature = cards.cost, cards.is_creature
     hand = state.hands[player]
     mana = state.mana
     summon = state.phase == SUMMON
-    cast = can_cast_now(state)
-    others = len(hand) - 1
+    cast = summon or (state.phase == SIEGE and state.rules.incantations_in_siege)
+    summon_creatures = summon and len(hand) > 2  # R3.4: one card besides the keep must stay
     lens = None
     out: list[Action] = []
-    for index in playable_indices(hand):
-        card = hand[index]
-        if cards.cost[card] > mana:
+    playable = 0
+    for index, card in enumerate(hand):  # R3.2: the 4 leftmost cards, the keep skipped
+        if card == KEEP:
             continue
-        name = cards.names[card]
-        if cards.is_creature[card]:
-            if summon and others > 1:  # R3.4
-                out.append(play(name, index, 0))
-                out.append(play(name, index, 1))
-        elif cast:
-            if lens is None:
-                lanes = state.lanes
-                lens = (len(lanes[0][0]), len(lanes[0][1]), len(lanes[1][0]), len(lanes[1][1]))
-            out.extend(_casts(name, index, lens))
-    out.append(proceed_action(state))
+        if cost[card] <= mana:
+            if is_creature[card]:
+                if summon_creatures:
+                    out.extend(_summons(cards.names[card], index))
+            elif cast:
+                if lens is None:
+                    lanes = state.lanes
+                    lens = (len(lanes[0][0]), len(lanes[0][1]), len(lanes[1][0]), len(lanes[1][1]))
+                out.extend(_casts(cards.names[card], index, lens))
+        playable += 1
+        if playable == PLAYABLE:
+            break
+    if summon:
+        out.append(BEGIN_SIEGE)
+    else:
+        out.append(ATTACK if next_in_order(state) is not None else END_TURN)
     return out
+
+
+_summons_cache: dict[tuple[str, int], tuple[Play, Play]] = {}
+
+
+def _summons(name: str, index: int) -> tuple[Play, Play]:
+    """R3.5: the plays of one creature, into the upper then the lower lane (made once)."""
+    key = (name, index)
+    found = _summons_cache.get(key)
+    if found is None:
+        if len(_summons_cache) > 50_000:
+            _summons_cache.clear()
+        found = _summons_cache[key] = (play(name, index, 0), play(name, index, 1))
+    return found
 
 
 _casts_cache: dict[tuple, tuple[Play, ...]] = {}

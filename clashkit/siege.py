@@ -58,9 +58,11 @@ def take_turn(state: GameState) -> None:
         return
     # R6.7 Sprint: forward to position 0 first; +1 damage per creature passed.
     if mask & SPRINT:
-        creature.sprint_bonus = sprint_forward(state, player, lane, position)
-        position = 0
-    attack(state, player, lane, position, creature)
+        passed = creature.sprint_bonus = sprint_forward(state, player, lane, position)
+        if passed:  # R6.8: new neighbours, so its abilities are read where it stands now
+            position = 0
+            mask = abilities(state, player, lane, 0)
+    attack(state, player, lane, position, creature, mask)
 
 
 def attack_damage(creature: Creature) -> int:
@@ -69,8 +71,18 @@ def attack_damage(creature: Creature) -> int:
     return damage if damage > 0 else 0
 
 
-def attack(state: GameState, player: int, lane: int, position: int, creature: Creature) -> None:
-    """R4.1–R4.3 one attack, and R6.6 the Bloodlust attacks it earns."""
+def attack(
+    state: GameState, player: int, lane: int, position: int, creature: Creature, mask: int | None = None
+) -> None:
+    """R4.1–R4.3 one attack, and R6.6 the Bloodlust attacks it earns.
+
+    ``mask`` is the attacker's abilities where it stands (read now if not
+    given).  It holds for the whole chain of attacks: only the defenders'
+    side changes during them, and an attacker's abilities come from its own
+    side (R6.8) and its own marks.
+    """
+    if mask is None:
+        mask = abilities(state, player, lane, position)
     enemy = 1 - player
     defenders = state.lanes[enemy][lane]
     while True:
@@ -81,7 +93,6 @@ def attack(state: GameState, player: int, lane: int, position: int, creature: Cr
                 return
             hit_keep(state, player, lane, position, creature, amount)
             return
-        mask = abilities(state, player, lane, position)
         # R4.3: fix every creature the attack hits before any damage lands.
         target = defenders[0]
         hits = [(lane, 0, target, True)]
@@ -107,7 +118,7 @@ def attack(state: GameState, player: int, lane: int, position: int, creature: Cr
             earned = destroyed[0] is target
         else:
             earned = True
-        if not (earned and abilities(state, player, lane, position) & BLOODLUST):
+        if not (earned and mask & BLOODLUST):
             return
 
 
