@@ -10,6 +10,7 @@ right, keep included), lanes (card and damage), hand-health and winner.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -152,4 +153,39 @@ def run_turn_out(state: GameState) -> GameState:
         apply(state, BEGIN_SIEGE)
     while not state.over and ATTACK in legal_actions(state):
         apply(state, ATTACK)
+    return state
+
+
+def deal_duel(seed: int, *, rules=None, record: bool = True) -> GameState:
+    """A duel at the first player's first turn, built by hand (R2): 8 random distinct shipped
+    cards each, the keep leftmost (R2.2), a coin flip for the first player (R2.3)."""
+    from clashkit.cards import starter_set
+    from clashkit.turn import start_turn
+    from clashkit.vocab import KEEP
+
+    cards = starter_set()
+    rng = random.Random(seed)
+    ids = rng.sample(range(len(cards)), 16)
+    state = GameState(cards, rules, seed=seed, record=record)
+    state.hands = [[KEEP, *ids[:8]], [KEEP, *ids[8:]]]
+    state.first_player = state.active = rng.randrange(2)
+    start_turn(state)
+    return state
+
+
+def deal_solo(seed: int, *, rules=None, record: bool = True) -> GameState:
+    """A solo game at the player's first turn (R8.1): 8 cards in hand, the other 24 in the
+    AI pile with the AI keep at the bottom."""
+    from clashkit.cards import starter_set
+    from clashkit.turn import start_turn
+    from clashkit.vocab import KEEP, Mode
+
+    cards = starter_set()
+    rng = random.Random(seed)
+    ids = rng.sample(range(len(cards)), len(cards))
+    state = GameState(cards, rules, mode=Mode.SOLO, seed=seed, record=record)
+    state.hands = [[KEEP, *ids[:8]], []]
+    state.pile = ids[8:32] + [KEEP]
+    state.first_player = state.active = 0
+    start_turn(state)
     return state
