@@ -1,0 +1,154 @@
+"""Speed of clashkit: whole games per second, and events from the engine into polars.
+
+    python benchmarks/run.py            # a readable report
+    python benchmarks/run.py --json     # the same, then one JSON object as the last line
+
+What it measures, each the best of ``--repeats`` runs (wall clock, one core):
+
+- ``games_per_s_no_events`` / ``games_per_s_events``: full preconstructed
+  duels, the 12 ordered pairings of the starter decks in turn, ``--policy``
+  against itself (default ``greedy``), set up, played to the end and
+  recorded exactly as ``clashkit simulate`` does in one worker
+  (:func:`clashkit.simulate.play_game`), without and with event recording;
+- ``event_rows_per_s``: event rows per second from the engine's raw buffers
+  into the polars events frame (:func:`clashkit.trace.events_from_buffer`);
+- ``mb_per_million_event_rows``: the events frame's ``estimated_size()`` per
+  million rows, in MB of 10⁶ bytes;
+- with ``--jobs 1 2`` (default), ``simulate_games_per_s_jobs_J``: the whole
+  ``simulate()`` of deck 1 against deck 2 (workers, frames) with J
+  processes, without events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+from clashkit.cards import starter_set  # noqa: E402
+from clashkit.policies import POLICIES  # noqa: E402
+from clashkit.records import GameRecords  # noqa: E402
+from clashkit.rules import Rules  # noqa: E402
+from clashkit.simulate import game_seeds, make_matchup, play_game, simulate  # noqa: E402
+from clashkit.trace import events_from_buffer  # noqa: E402
+
+PAIRINGS = [(a, b) for a in "1234" for b in "1234" if a != b]
+
+
+def play_games(n: int, policy: str, record_events: bool) -> tuple[float, GameRecords]:
+    """Seconds to set up, play and record ``n`` games (the pairings in turn), and the records."""
+    matchups = [
+        make_matchup(a, b, policy, policy, record_events=record_events, rules=Rules())
+        for a, b in PAIRINGS
+    ]
+    seeds = game_seeds(0, n)
+    records = GameRecords()
+    started = time.perf_counter()
+    for i, seed in enumerate(seeds):
+        play_game(matchups[i % len(matchups)], i, seed, records)
+    return time.perf_counter() - started, records
+
+
+def best(times: list[float]) -> float:
+    return min(times)
+
+
+def measure(n: int, policy: str, repeats: int, jobs: list[int]) -> dict:
+    cards = starter_set()
+    out: dict = {
+        "policy": policy,
+        "games": n,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "polars": pl.__version__,
+    }
+    play_games(min(n, 200), policy, True)  # warm up caches
+
+    no_events = [play_games(n, policy, False)[0] for _ in range(repeats)]
+    out["games_per_s_no_events"] = n / best(no_events)
+
+    runs = [play_games(n, policy, True) for _ in range(repeats)]
+    out["games_per_s_events"] = n / best([t for t, _ in runs])
+    records = runs[0][1]
+    rows = len(records.events) // 15
+    out["event_rows_per_game"] = rows / n
+    turns = np.asarray(records.turns_played)
+    out["turns_per_game"] = float(turns.mean())
+    games = np.asarray(records.game)
+    counts = np.asarray(records.event_counts)
+
+    build = []
+    for _ in range(max(repeats, 5)):
+        started = time.perf_counter()
+        events = events_from_buffer(records.events, cards, games=games, counts=counts)
+        build.append(time.perf_counter() - started)
+    out["event_rows"] = events.height
+    out["event_rows_per_s"] = events.height / best(build)
+    out["mb_per_million_event_rows"] = (
+        events.estimated_size() / events.height if events.height else 0.0
+    )
+
+    for j in jobs:
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            simulate(
+                n, "1", "2", policy, policy, seed=1, jobs=j, record_events=False, progress=False
+            )
+            times.append(time.perf_counter() - started)
+        out[f"simulate_games_per_s_jobs_{j}"] = n / best(times)
+    return out
+
+
+def report(r: dict) -> str:
+    lines = [
+        f"clashkit speed — {r['policy']} vs {r['policy']}, {r['games']} preconstructed games a run,"
+        f" {r['cpus']} cores, Python {r['python']}, polars {r['polars']}",
+        f"  mean turns a game            {r['turns_per_game']:10.1f}",
+        f"  event rows a game            {r['event_rows_per_game']:10.1f}",
+        f"  games/s, no events (1 core)  {r['games_per_s_no_events']:10,.0f}",
+        f"  games/s, events (1 core)     {r['games_per_s_events']:10,.0f}",
+        f"  event rows/s into polars     {r['event_rows_per_s']:10,.0f}",
+        f"  MB per million event rows    {r['mb_per_million_event_rows']:10.1f}",
+    ]
+    for key, value in r.items():
+        if key.startswith("simulate_games_per_s_jobs_"):
+            jobs = key.rsplit("_", 1)[1]
+            lines.append(f"  simulate() 1 vs 2, --jobs {jobs:<2} {value:10,.0f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=2000, help="games a run (default 2000)")
+    default = "greedy" if "greedy" in POLICIES else "random"
+    parser.add_argument(
+        "--policy", default=default, help=f"policy of both players (default {default})"
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="runs of each measurement; the best counts"
+    )
+    parser.add_argument(
+        "--jobs", type=int, nargs="*", default=[1, 2], help="simulate() with these --jobs"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="end with one JSON object on the last line"
+    )
+    args = parser.parse_args()
+    result = measure(args.n, args.policy, args.repeats, args.jobs)
+    print(report(result), flush=True)
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
