@@ -32,8 +32,6 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from . import formats
 from .cards import CardSet, load_cards, starter_set
 from .errors import DeckError, OptionError
@@ -55,6 +53,8 @@ def game_seeds(seed: int, n: int) -> list[int]:
     Words of ``numpy.random.SeedSequence(seed)``: game ``i``'s seed is the
     same whatever ``n`` is.
     """
+    import numpy as np  # here, so that worker processes never import it
+
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise OptionError(f"seed {seed!r} must be a whole number ≥ 0")
     if n == 0:
@@ -178,7 +178,7 @@ def _pool_context():
     """Worker processes that do not inherit the parent's threads (polars', a notebook's).
 
     ``forkserver`` forks each worker from a small server that has imported
-    this module (and neither numpy's frames nor polars' thread pool).
+    this module, which needs neither numpy nor polars.
     """
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
