@@ -265,7 +265,9 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
     """
 
     def fail(column: str, reason: str):
-        return ValueError(f"column {column}: {reason}")
+        prefix = f"column {column}: "
+        # need() already names the column; a caller re-raising its error must not repeat it.
+        return ValueError(reason if reason.startswith(prefix) else prefix + reason)
 
     def need(column: str):
         value = fields.get(column)
