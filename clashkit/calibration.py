@@ -29,13 +29,13 @@ from typing import Any
 
 import polars as pl
 
-from .levels import DEFAULT_LEVELS, LEVELS, POINTS, points, settings_text
+from .levels import DEFAULT_LEVELS, LEVELS, POINTS, all_settings, points, settings_text
 from .rules import Rules, SoloSettings
 
 #: The columns of a calibration frame.
 CALIBRATION_SCHEMA = pl.Schema(
     {
-        "group": pl.Enum(["quick", "single", "level", "extra"]),
+        "group": pl.Enum(["quick", "single", "level", "combination", "extra"]),
         "label": pl.String,
         "settings": pl.String,
         "points": pl.Int8,
@@ -82,7 +82,7 @@ def plan(
     levels: Iterable[int] = range(1, 6),
     extra: Mapping[str, SoloSettings | Mapping[str, Any]] | None = None,
 ) -> list[Configuration]:
-    """The configurations of a calibration: the quick game, every single setting, each level's default."""
+    """The configurations of a calibration: quick game, each single setting, each level default."""
     out = [Configuration("quick", "quick game", SoloSettings(), 0)]
     if singles:
         for name, choices in POINTS.items():
@@ -97,6 +97,11 @@ def plan(
             settings = SoloSettings.from_mapping(settings)
         out.append(Configuration("extra", label, settings))
     return out
+
+
+def every_combination() -> list[Configuration]:
+    """One configuration for each of the 720 combinations of the R8.9 table."""
+    return [Configuration("combination", settings_text(s), s) for s in all_settings()]
 
 
 def _play_chunk(job: tuple[SoloSettings, Rules, str, Any, int, int]) -> tuple[int, int, int, int]:
@@ -161,7 +166,9 @@ def calibrate(
             add(i, _play_chunk(job))
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            for (i, _), result in zip(work, pool.map(_play_chunk, [job for _, job in work]), strict=True):
+            for (i, _), result in zip(
+                work, pool.map(_play_chunk, [job for _, job in work]), strict=True
+            ):
                 add(i, result)
     if bar is not None:
         bar.close()
@@ -212,7 +219,9 @@ def points_order(frame: pl.DataFrame) -> dict[str, Any]:
                 inversions.append((low["label"], low["points"], high["label"], high["points"]))
             else:
                 unresolved += 1
-    levels = frame.filter(pl.col("group").is_in(["quick", "level"])).sort("level")["win_rate"].to_list()
+    levels = (
+        frame.filter(pl.col("group").is_in(["quick", "level"])).sort("level")["win_rate"].to_list()
+    )
     return {
         "pairs": concordant + discordant + unresolved,
         "concordant": concordant,
@@ -222,6 +231,67 @@ def points_order(frame: pl.DataFrame) -> dict[str, Any]:
         "inversions": inversions,
         "levels_fall": all(a > b for a, b in zip(levels, levels[1:], strict=False)),
     }
+
+
+def points_summary(frame: pl.DataFrame) -> pl.DataFrame:
+    """Win rates by difficulty points: how many combinations, the lowest, median and highest rate.
+
+    Run on :func:`every_combination`, it shows how far apart combinations
+    worth the same points can be, and how much the levels overlap.
+    """
+    return (
+        frame.group_by("points")
+        .agg(
+            pl.len().alias("combinations"),
+            pl.col("win_rate").min().alias("lowest"),
+            pl.col("win_rate").median().alias("median"),
+            pl.col("win_rate").max().alias("highest"),
+            pl.col("label").sort_by("win_rate").last().alias("easiest"),
+        )
+        .sort("points")
+    )
+
+
+def suggest_levels(frame: pl.DataFrame, games: int | None = None) -> dict[int, str]:
+    """One combination per level 1–5 whose win rates fall level by level, as far apart as possible.
+
+    Among the rows of ``frame`` (a run over :func:`every_combination`), picks
+    for each level a combination worth exactly that many points so that the
+    quick game's win rate and the five picks fall strictly, maximising the
+    smallest gap between neighbours in standard errors (``games`` games per
+    row; default the frame's).  Returns level → settings text.  Pick on one
+    set of seeds and check the picks on another: the best of many noisy rows
+    looks better than it is.
+    """
+    rows = frame.to_dicts()
+    n = games or max(r["games"] for r in rows)
+    quick = [r for r in rows if r["points"] == 0 and r["settings"] == "-"]
+    if not quick:
+        raise ValueError("the frame has no quick-game row (settings '-')")
+
+    def gap(high: float, low: float) -> float:
+        spread = math.sqrt((high * (1 - high) + low * (1 - low)) / n) or 1 / n
+        return (high - low) / spread
+
+    # best[label] = (smallest gap so far, the path of labels)
+    best = {quick[0]["settings"]: (math.inf, [])}
+    rate = {r["settings"]: r["win_rate"] for r in rows}
+    for level in range(1, 6):
+        step = {}
+        for r in (r for r in rows if r["points"] == level):
+            options = [
+                (min(score, gap(rate[prev], r["win_rate"])), path)
+                for prev, (score, path) in best.items()
+                if rate[prev] > r["win_rate"]
+            ]
+            if options:
+                score, path = max(options, key=lambda o: o[0])
+                step[r["settings"]] = (score, [*path, r["settings"]])
+        if not step:
+            raise ValueError(f"no combination for level {level} below the level before")
+        best = step
+    _, path = max(best.values(), key=lambda o: o[0])
+    return dict(enumerate(path, start=1))
 
 
 def _kendall_tau(x: list[float], y: list[float]) -> float:
@@ -263,8 +333,11 @@ __all__ = [
     "CALIBRATION_SCHEMA",
     "Configuration",
     "calibrate",
+    "every_combination",
     "markdown_table",
     "plan",
     "points_order",
+    "points_summary",
+    "suggest_levels",
     "wilson",
 ]

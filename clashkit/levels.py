@@ -1,4 +1,4 @@
-"""Solo difficulty (R8.9): the points table, the levels, and a default combination of settings per level.
+"""Solo difficulty (R8.9): the points table, the levels, a default combination of settings a level.
 
 A custom solo game picks a level — Easy 1, Medium 2, Hard 3, Heroic 4,
 Mythic 5 points (level 5 is also called Legendary; clashkit adds 0, the quick
@@ -48,7 +48,7 @@ POINTS: dict[str, dict[Any, int]] = {
 
 #: R8.9: the rulebook's words for each row and choice of the points table.
 SETTING_LABELS: dict[str, str] = {
-    "ai_mana_per_creature": "variable mana (per player creature)",
+    "ai_mana_per_creature": "variable mana",
     "ai_fixed_mana": "fixed mana",
     "ai_first": "first player",
     "ai_starts_as_fort": "AI keep",
@@ -56,8 +56,8 @@ SETTING_LABELS: dict[str, str] = {
     "ai_ability": "ability given to every AI creature",
 }
 CHOICE_LABELS: dict[str, dict[Any, str]] = {
-    "ai_mana_per_creature": {1: "+1", 2: "+2"},
-    "ai_fixed_mana": {n: str(n) for n in range(6, 11)},
+    "ai_mana_per_creature": {1: "+1 per player creature", 2: "+2 per player creature"},
+    "ai_fixed_mana": {n: f"{n} mana" for n in range(6, 11)},
     "ai_first": {False: "the player", True: "the AI"},
     "ai_starts_as_fort": {False: "starts as Bastion", True: "starts directly as Fort"},
     "ai_pile_damage": {
@@ -124,15 +124,18 @@ def level_settings(level: int | str) -> SoloSettings:
 
 
 def check_level(settings: SoloSettings | Mapping[str, Any], level: int | str) -> SoloSettings:
-    """R8.9: the settings, if their points add up to ``level``; else an :class:`OptionError` saying why."""
+    """R8.9: the settings, if their points add up to ``level``; else an :class:`OptionError`."""
     chosen = _as_settings(settings)
     level = parse_level(level)
     worth = points(chosen)
     if worth != level:
-        parts = ", ".join(f"{name}={_text(value)} {p:+d}" for name, value, p in points_breakdown(chosen))
+        parts = ", ".join(
+            f"{name}={_text(value)} {p:+d}" for name, value, p in points_breakdown(chosen)
+        )
         raise OptionError(
-            f"R8.9: these settings are worth {worth} difficulty points ({parts or 'the quick game'}), "
-            f"but level {level} ({LEVELS[level]}) needs {level}; change them or ask for free-form settings"
+            f"R8.9: these settings are worth {worth} difficulty points "
+            f"({parts or 'the quick game'}), but level {level} ({LEVELS[level]}) needs {level}; "
+            "change them or ask for free-form settings"
         )
     return chosen
 
@@ -162,7 +165,7 @@ def solo_settings(
 
 
 def settings_text(settings: SoloSettings | Mapping[str, Any]) -> str:
-    """``ai_fixed_mana=8,ai_first=true`` (the settings that differ from the quick game; ``-`` if none).
+    """``ai_fixed_mana=8,ai_first=true``: the settings that differ from the quick game (``-`` none).
 
     The text parses back with :func:`clashkit.rules.parse_settings`.
     """

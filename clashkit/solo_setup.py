@@ -83,7 +83,9 @@ def draft_against_ai(cards: CardSet, policy: Policy | str, rng) -> tuple[list[in
     policy = get_policy(policy)
     pool = starter_pool(cards)
     if len(pool) != PLAYER_CARDS + AI_CARDS:
-        raise DeckError(f"draft: the solo draft needs the 32 starter cards (R8.1), the card set has {len(pool)}")
+        raise DeckError(
+            f"draft: the solo draft needs the 32 starter cards (R8.1), the card set has {len(pool)}"
+        )
     rng.shuffle(pool)
     mine: list[int] = []
     ai: list[int] = []
@@ -91,7 +93,9 @@ def draft_against_ai(cards: CardSet, policy: Policy | str, rng) -> tuple[list[in
         offered, pool = pool[:REVEALED], pool[REVEALED:]
         picked = policy.pick(cards, list(offered), list(mine), rng)
         if picked not in offered:
-            raise DeckError(f"draft: {policy.name} picked card {picked!r}, not one of the 4 revealed (R8.1)")
+            raise DeckError(
+                f"draft: {policy.name} picked card {picked!r}, not one of the 4 revealed (R8.1)"
+            )
         mine.append(picked)
         ai.extend(card for card in offered if card != picked)
     return mine, ai
@@ -108,7 +112,7 @@ def preconstructed(cards: CardSet, number: int) -> tuple[list[int], list[int]]:
 
 
 def custom(cards: CardSet, names: Sequence[str]) -> tuple[list[int], list[int]]:
-    """8 named cards for the player; the AI gets the starter cards left over (one copy each named)."""
+    """8 named cards for the player; the AI gets the starter cards left over (one copy a name)."""
     mine = []
     for name in names:
         name = name.strip().upper()
@@ -127,7 +131,9 @@ def custom(cards: CardSet, names: Sequence[str]) -> tuple[list[int], list[int]]:
     return mine, ai
 
 
-def split_cards(spec: DeckSpec, policy: Policy | str, cards: CardSet, rng) -> tuple[str, list[int], list[int]]:
+def split_cards(
+    spec: DeckSpec, policy: Policy | str, cards: CardSet, rng
+) -> tuple[str, list[int], list[int]]:
     """(format, player card ids, AI card ids) for a deck spec; see the module docstring."""
     if isinstance(spec, int) and not isinstance(spec, bool):
         return "preconstructed", *preconstructed(cards, spec)

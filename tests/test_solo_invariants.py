@@ -103,7 +103,7 @@ def check(state: GameState, mine: Counter, theirs: Counter, ledger: Ledger) -> N
 
 
 def choose(state: GameState, legal: list, eager: bool):
-    """Uniform over the legal actions; an eager player plays a card whenever it can (3 times in 4)."""
+    """Uniform over the legal actions; an eager player plays a card when it can (3 times in 4)."""
     if eager and len(legal) > 1 and state.rng.random() < 0.75:
         return legal[state.rng.randrange(len(legal) - 1)]  # the last action only moves the turn on
     return legal[state.rng.randrange(len(legal))]
@@ -140,7 +140,8 @@ def random_game(seed: int, settings_pool) -> tuple[GameState, Ledger]:
             rows = len(state.turn_log) // TURN_WIDTH
             row = dict(zip(TURN_FIELDS, state.turn_log[-TURN_WIDTH:], strict=True))
             if row["player"] == 1:
-                assert (row["hand_size_end"], row["hand_health_end"]) == (len(state.pile), state.hand_health(1))
+                ai_end = (row["hand_size_end"], row["hand_health_end"])
+                assert ai_end == (len(state.pile), state.hand_health(1))
     return state, ledger
 
 

@@ -1,4 +1,4 @@
-"""``clashkit solo-levels``: the difficulty points of R8.9, each level's default settings, and their calibration."""
+"""``clashkit solo-levels``: the points of R8.9, each level's default settings, the calibration."""
 
 from __future__ import annotations
 
@@ -36,25 +36,54 @@ def points_lines() -> list[str]:
 
 def levels_lines() -> list[str]:
     """Each level with its points and its default combination of settings."""
-    lines = ["Levels and their default settings (--level L; the other settings as in the quick game):", ""]
+    lines = [
+        "Levels and their default settings (--level L; the other settings as in the quick game):",
+        "",
+    ]
     for level, name in LEVELS.items():
         text = settings_text(level_settings(level))
         lines.append(f"  {level} {name:<7} {points(level_settings(level)):+d} points  {text}")
     lines.append("")
-    lines.append("Level 5 is also called Legendary. Explicit settings must add up to the level's points")
+    lines.append(
+        "Level 5 is also called Legendary. Explicit settings must add up to the level's points"
+    )
     lines.append("unless free-form settings are asked for.")
     return lines
 
 
 @click.command("solo-levels")
-@click.option("--json", "as_json", is_flag=True, help="Print the table and the levels as one JSON object.")
-@click.option("--calibrate", is_flag=True, help="Measure the player's win rate under each setting and level.")
-@click.option("-n", "games", type=click.IntRange(1), default=2000, show_default=True, help="Games per configuration.")
-@click.option("--policy", default="greedy", show_default=True, help="The player's policy in the calibration.")
-@click.option("--deck", default="draft", show_default=True, help="The player's deck: 1-4, draft, or 8 names.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the first game.")
-@click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: every core).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the calibration frame (Parquet).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the table and the levels as one JSON object."
+)
+@click.option(
+    "--calibrate", is_flag=True, help="Measure the player's win rate under each setting and level."
+)
+@click.option(
+    "-n",
+    "games",
+    type=click.IntRange(1),
+    default=2000,
+    show_default=True,
+    help="Games per configuration.",
+)
+@click.option(
+    "--policy", default="greedy", show_default=True, help="The player's policy in the calibration."
+)
+@click.option(
+    "--deck", default="draft", show_default=True, help="The player's deck: 1-4, draft, or 8 names."
+)
+@click.option(
+    "--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the first game."
+)
+@click.option(
+    "--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: every core)."
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the calibration frame (Parquet).",
+)
 def command(as_json, calibrate, games, policy, deck, seed, jobs, out) -> None:
     """Print the difficulty points table of solo mode and the default settings of each level.
 
@@ -66,7 +95,10 @@ def command(as_json, calibrate, games, policy, deck, seed, jobs, out) -> None:
         _calibrate(games, policy, deck, seed, jobs, out, as_json)
         return
     if as_json:
-        table = {name: {_value_text(v): p for v, p in choices.items()} for name, choices in POINTS.items()}
+        table = {
+            name: {_value_text(v): p for v, p in choices.items()}
+            for name, choices in POINTS.items()
+        }
         levels = {
             str(level): {
                 "name": name,
@@ -96,9 +128,11 @@ def _calibrate(games, policy, deck, seed, jobs, out, as_json) -> None:
     click.echo("")
     click.echo(
         f"player: {policy}, deck: {deck}, {games} games per row, seeds {seed}–{seed + games - 1}. "
-        f"Points vs win rate over the single settings: {verdict['concordant']} of {verdict['pairs']} pairs "
+        f"Points vs win rate over the single settings: {verdict['concordant']} of "
+        f"{verdict['pairs']} pairs "
         f"ordered as the points say, {verdict['discordant']} clearly inverted, Kendall tau-b "
-        f"{verdict['kendall_tau']:.2f}; level defaults fall level by level: {'yes' if verdict['levels_fall'] else 'no'}."
+        f"{verdict['kendall_tau']:.2f}; level defaults fall level by level: "
+        f"{'yes' if verdict['levels_fall'] else 'no'}."
     )
     for low, low_points, high, high_points in verdict["inversions"]:
         click.echo(f"  inverted: {high} ({high_points:+d}) is easier than {low} ({low_points:+d})")

@@ -51,7 +51,7 @@ card = [
 
 
 def ai_turn(position: str, seed: int = 0) -> GameState:
-    """The AI's turn from ``position`` (a solo scenario with the player active): mana and summon (R8.2–R8.4).
+    """The AI's turn from ``position`` (a solo scenario, player active): mana, summon (R8.2–R8.4).
 
     Returns the state in the AI's siege, before its first attack.
     """
@@ -63,7 +63,8 @@ def ai_turn(position: str, seed: int = 0) -> GameState:
 
 def reveals(state: GameState) -> list[str]:
     """Every AI reveal as ``"CARD lane total-before"``."""
-    return [f"{e['card']} {e['lane']} {e['amount']}" for e in event_dicts(state) if e["kind"] == "ai_reveal"]
+    events = event_dicts(state)
+    return [f"{e['card']} {e['lane']} {e['amount']}" for e in events if e["kind"] == "ai_reveal"]
 
 
 def finish_ai_turn(state: GameState) -> None:
@@ -106,7 +107,8 @@ def test_r8_1_draft_reveals_four_player_picks_one_ai_gets_three():
     assert setup.player_deck == tuple(cards.names[o[-1]] for o in policy.offers)
     assert setup.ai_cards == tuple(cards.names[c] for o in policy.offers for c in o[:-1])
     assert len(setup.player_deck) == 8 and len(setup.ai_cards) == 24
-    assert sorted(setup.player_deck + setup.ai_cards) == sorted(cards.names[c] for c in starter_pool(cards))
+    all_32 = sorted(cards.names[c] for c in starter_pool(cards))
+    assert sorted(setup.player_deck + setup.ai_cards) == all_32
 
 
 def test_r8_1_hand_keep_leftmost_pile_keep_at_bottom_player_starts_with_6():
@@ -427,7 +429,8 @@ def test_r8_4_any_incantation_aims_at_the_player():
     # SWAP (shift) moves the player's C1 to the back of the player's lower lane.
     out = board(state)
     assert reveals(state) == ["SWAP upper 0", "C5 lower 1", "C5 upper 6"]
-    assert (out["A.upper"], out["A.lower"], out["B.upper"], out["B.discard"]) == ("C2", "C1", "C3 C5", "SWAP")
+    seen = (out["A.upper"], out["A.lower"], out["B.upper"], out["B.discard"])
+    assert seen == ("C2", "C1", "C3 C5", "SWAP")
 
 
 def test_r8_4_no_target_discarded_without_counting_and_its_lane_slot_is_used():
@@ -442,7 +445,8 @@ def test_r8_4_no_target_discarded_without_counting_and_its_lane_slot_is_used():
     )
     # ZAP has no player creature in the upper lane: no effect, 0 toward the total.
     assert reveals(state) == ["ZAP upper 0", "C3 lower 0", "C3 upper 3", "C1 lower 6"]
-    assert kinds(event_dicts_state(state), "incantation_resolved", "card_discarded") == ["card_discarded"]
+    wanted = ("incantation_resolved", "card_discarded")
+    assert kinds(event_dicts_state(state), *wanted) == ["card_discarded"]
     assert state.mana_gained == 7
     # C1 leaves the Bastion alone: it flips, the discard (ZAP) is the new pile.
     assert board(state) == {
@@ -485,7 +489,8 @@ def test_r8_4_option_either_takes_the_other_side_when_the_declared_one_is_empty(
     # C2 (nearest the bridge), destroying it: C2 goes to the AI discard; ZAP counts.
     assert reveals(state) == ["ZAP upper 0", "C5 lower 1"]
     out = board(state)
-    assert (out["B.pile"], out["B.upper"], out["B.lower"], out["B.discard"]) == ("C5 BASTION", "C1", "C5", "C2 ZAP")
+    seen = (out["B.pile"], out["B.upper"], out["B.lower"], out["B.discard"])
+    assert seen == ("C5 BASTION", "C1", "C5", "C2 ZAP")
 
 
 def test_r8_4_option_either_the_declared_side_breaks_the_tie():
@@ -570,7 +575,8 @@ def test_r8_6_r8_7_excess_is_lost_and_the_lone_bastion_flips_mid_siege():
     new_pile = ["C0", "C1", "C1"]
     random.Random(0).shuffle(new_pile)
     out_board = board(out)
-    assert (out_board["B.pile"], out_board["B.discard"]) == (f"{new_pile[2]} FORT", " ".join(new_pile[:2]))
+    seen = (out_board["B.pile"], out_board["B.discard"])
+    assert seen == (f"{new_pile[2]} FORT", " ".join(new_pile[:2]))
     assert out_board["B.hand_health"] == 1
     assert [e["amount"] for e in out["events"] if e["kind"] == "attack"] == [3, 2]
     assert kinds(out, "ai_mill", "keep_flipped", "ai_reshuffle") == [
@@ -593,7 +599,8 @@ def test_r8_7_fort_alone_next_ai_turn_is_last_and_player_wins_at_its_end():
     # C1 hits the player's keep once (hand-health 3 → 2); the player has not lost: the player wins.
     assert state.winner == 0
     assert board(state)["A.hand"] == "C1 BASTION C1 C1"
-    assert kinds(event_dicts_state(state), "ai_last_turn", "game_won") == ["ai_last_turn", "game_won"]
+    ends = kinds(event_dicts_state(state), "ai_last_turn", "game_won")
+    assert ends == ["ai_last_turn", "game_won"]
 
 
 def test_r8_7_fort_exposed_in_the_ai_turn_ruling_next_and_option_current():
@@ -671,13 +678,15 @@ def test_r8_9_points_add_up_over_every_combination():
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_r8_9_each_level_default_is_worth_the_level(level):
     assert points(level_settings(level)) == level
-    assert solo_settings(level=level) == level_settings(level) == SoloSettings(**DEFAULT_LEVELS[level])
+    expected = SoloSettings(**DEFAULT_LEVELS[level])
+    assert solo_settings(level=level) == level_settings(level) == expected
 
 
 def test_r8_9_settings_must_add_up_to_the_level():
     assert solo_settings(3, {"ai_fixed_mana": 9}) == SoloSettings(ai_fixed_mana=9)
     assert solo_settings(2, {"ai_fixed_mana": 9, "ai_starts_as_fort": True}).points == 2
-    with pytest.raises(OptionError, match=r"worth 3 difficulty points \(ai_fixed_mana=9 \+3\), but level 2 \(Medium\) needs 2"):
+    message = "worth 3 difficulty points (ai_fixed_mana=9 +3), but level 2 (Medium) needs 2"
+    with pytest.raises(OptionError, match=re.escape(message)):
         solo_settings(2, {"ai_fixed_mana": 9})
     with pytest.raises(OptionError, match="worth 0 difficulty points"):
         check_level({}, "hard")
@@ -687,7 +696,8 @@ def test_r8_9_settings_must_add_up_to_the_level():
 
 
 def test_r8_9_levels_by_number_or_name():
-    assert [parse_level(x) for x in (1, "2", "hard", "Heroic", "mythic", "LEGENDARY", "quick")] == [1, 2, 3, 4, 5, 5, 0]
+    names = (1, "2", "hard", "Heroic", "mythic", "LEGENDARY", "quick")
+    assert [parse_level(x) for x in names] == [1, 2, 3, 4, 5, 5, 0]
     for bad in (6, -1, "impossible", True):
         with pytest.raises(OptionError, match="is not a level"):
             parse_level(bad)
@@ -790,8 +800,9 @@ def test_r8_9_every_ai_creature_has_the_given_ability(ability):
         """
     )
     bit = Ability(ability).bit
-    assert all(abilities(state, 1, lane, pos) & bit for _, lane, pos, _ in
-               [(p, l, i, c) for p, l, i, c in state.in_play() if p == 1])
+    ai_places = [(lane, pos) for player, lane, pos, _ in state.in_play() if player == 1]
+    assert len(ai_places) == 3
+    assert all(abilities(state, 1, lane, pos) & bit for lane, pos in ai_places)
     assert not abilities(state, 0, 0, 0) & bit
 
 
