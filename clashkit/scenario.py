@@ -42,6 +42,7 @@ class ScenarioAction:
     target: str | None = None
     index: int | None = None
     siege: int | None = None  # None: the summon phase; N: before the N-th turn of the siege order
+    entry: int | None = None  # its index in ``[game] actions``, for error messages
 
     def text(self) -> str:
         where = self.lane or self.target or ""
@@ -304,7 +305,7 @@ def _read_action(cards: CardSet, entry: object, source: str, i: int) -> Scenario
     siege = entry.get("siege")
     if siege is not None:
         siege = _whole(siege, source, f"{where} siege")
-    return ScenarioAction(name, lane, target, index, siege)
+    return ScenarioAction(name, lane, target, index, siege, i)
 
 
 def run_siege(scenario: Scenario) -> GameState:
@@ -342,7 +343,8 @@ def _play(state: GameState, action: ScenarioAction, scenario: Scenario, n: int) 
         apply(state, action.resolve(state))
     except ClashkitError as e:
         kind = IllegalActionError if isinstance(e, IllegalActionError) else ScenarioError
-        message = f"{scenario.source}: [game] actions[{n}] ({action.text()}): {e}"
+        entry = action.entry if action.entry is not None else n
+        message = f"{scenario.source}: [game] actions[{entry}] ({action.text()}): {e}"
         if kind is IllegalActionError:
             error = IllegalActionError(e.rule, "")
             error.args = (message,)
