@@ -9,10 +9,12 @@ from ..errors import OptionError
 from .base import Policy
 from .greedy import GreedyPolicy
 from .random_policy import RandomPolicy
+from .search import SearchPolicy
 
 POLICIES: dict[str, type[Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
+    "search": SearchPolicy,
 }
 
 
@@ -39,4 +41,4 @@ def get_policy(spec: str | Policy) -> Policy:
         raise OptionError(f"policy {name!r}: {e}") from None
 
 
-__all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "get_policy"]
+__all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "SearchPolicy", "get_policy"]

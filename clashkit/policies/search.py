@@ -1,0 +1,168 @@
+"""``search``: Monte Carlo rollouts over its own candidate plays, ``greedy`` playing them out.
+
+At each decision it takes its candidates — the greedy choice first, then
+moving the turn on, then the other legal plays (incantations only on their
+declared side, R5.5) — and for each one plays the game on from a copy of the
+state (``state.clone(record=False)``) with ``greedy`` for both players, up to
+``horizon`` turns ahead.  A rollout scores 1 for a win, 0 for a loss, and in
+between for a game still running at the horizon, by how much more life
+(hand-health, plus the hand a Bastion still protects) each side has left.
+The candidate with the best mean score is played; ties go to the earlier
+candidate, so with nothing to gain it plays like ``greedy``.
+
+``budget`` (``search:budget=N``) is the number of rollouts per decision.
+With fewer rollouts than candidates the first ``budget`` candidates are tried;
+with more, the spare rollouts replay the candidates with a little noise
+(``noise``: the chance that a rollout player makes a random legal play
+instead of the greedy one), drawn from a generator seeded from the game's
+(R10.2), so the same seed gives the same game.
+
+Format choices (draft, constructed, bans, R4.6 returns) are greedy's.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import Play, Proceed
+from ..engine import legal_actions, play_creature, play_incantation
+from ..siege import begin_siege, take_turn
+from ..state import OVER, GameState
+from ..turn import end_turn
+from ..vocab import KEEP
+from .greedy import GreedyPolicy, tables
+
+
+class _NoisyGreedy(GreedyPolicy):
+    """Greedy, except that with probability ``noise`` it plays a random legal action."""
+
+    def __init__(self, rng: random.Random, noise: float) -> None:
+        self.rng = rng
+        self.noise = noise
+
+    def choose(self, state, legal):
+        if self.rng.random() < self.noise:
+            return legal[self.rng.randrange(len(legal))]
+        return GreedyPolicy.choose(self, state, legal)
+
+
+class SearchPolicy(GreedyPolicy):
+    """Rollouts with ``greedy`` from every candidate play; see the module docstring."""
+
+    name = "search"
+
+    def __init__(self, budget: int = 24, horizon: int = 16, noise: float = 0.1) -> None:
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise TypeError(f"budget must be a whole number ≥ 1, not {budget!r}")
+        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
+            raise TypeError(f"horizon must be a whole number ≥ 1, not {horizon!r}")
+        self.budget = budget
+        self.horizon = horizon
+        self.noise = float(noise)
+        self.name = f"search:budget={budget}"
+        self.greedy = GreedyPolicy()
+        #: Rollouts played so far (for tests and measurements).
+        self.rollouts = 0
+
+    def choose(self, state: GameState, legal):
+        candidates = self.candidates(state, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        budget = self.budget
+        tried = candidates[:budget]
+        seed = state.rng.getrandbits(64)
+        scores = [0.0] * len(tried)
+        counts = [0] * len(tried)
+        for k in range(budget):
+            j = k % len(tried)
+            noisy = k >= len(tried)
+            scores[j] += self.rollout(state, tried[j], seed + k // len(tried), noisy)
+            counts[j] += 1
+        best = 0
+        best_mean = scores[0] / counts[0]
+        for j in range(1, len(tried)):
+            mean = scores[j] / counts[j]
+            if mean > best_mean + 1e-9:
+                best, best_mean = j, mean
+        return tried[best]
+
+    def candidates(self, state: GameState, legal) -> list:
+        """Greedy's choice, moving on, then other plays (incantations on their declared side)."""
+        first = self.greedy.choose(state, legal)
+        out = [first]
+        proceed = legal[-1]
+        if proceed is not first:
+            out.append(proceed)
+        t = tables(state.cards)
+        player = state.active
+        hand = state.hands[player]
+        for action in legal:
+            if action is first or action is proceed or type(action) is not Play:
+                continue
+            if action.target is not None:
+                card = hand[action.index]
+                if t.enemy_side[card] != (action.target[0] != player):
+                    continue
+            out.append(action)
+        return out
+
+    def rollout(self, state: GameState, action, seed: int, noisy: bool) -> float:
+        """Play ``action`` on a copy, then greedy for both to the horizon; 1 if the mover wins."""
+        self.rollouts += 1
+        me = state.active
+        sim = state.clone(record=False)
+        sim.turn_log = None
+        if noisy:
+            sim.rng.seed(seed)
+            players = (_NoisyGreedy(sim.rng, self.noise), _NoisyGreedy(sim.rng, self.noise))
+        else:
+            players = (self.greedy, self.greedy)
+        sim.return_order = lambda s, owner, cards: players[owner].order_returns(s, owner, cards)
+        _apply(sim, action)
+        limit = state.turn + self.horizon
+        while sim.phase != OVER and sim.turn < limit:
+            legal = legal_actions(sim)
+            if len(legal) == 1:
+                choice = legal[0]
+            else:
+                choice = players[sim.active].choose(sim, legal)
+            _apply(sim, choice)
+        if sim.winner is not None:
+            return 1.0 if sim.winner == me else 0.0
+        return evaluate(sim, me)
+
+
+def life(state: GameState, player: int) -> int:
+    """How many more points of damage ``player`` can take: hand-health, plus the cards
+    a Bastion still protects (the Fort's hand-health when it flips, R4.8)."""
+    hand = state.hands[player]
+    health = len(hand) - 1 - hand.index(KEEP)
+    if not state.forts[player]:
+        health += len(hand) - 1
+    return health
+
+
+def evaluate(state: GameState, player: int) -> float:
+    """A running game's worth to ``player`` in (0, 1): the share of the life left that is theirs."""
+    mine = life(state, player) + 1
+    theirs = life(state, 1 - player) + 1
+    return mine / (mine + theirs)
+
+
+def _apply(state: GameState, action) -> None:
+    """Carry out an action taken from the legal list (not checked again)."""
+    if type(action) is Proceed:
+        step = action.step
+        if step == "attack":
+            take_turn(state)
+        elif step == "siege":
+            begin_siege(state)
+        else:
+            end_turn(state)
+    elif action.target is None:
+        play_creature(state, action.index, action.lane)
+    else:
+        play_incantation(state, action.index, *action.target)
+
+
+__all__ = ["SearchPolicy", "evaluate", "life"]
