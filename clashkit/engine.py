@@ -43,7 +43,7 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.solo and player == 1:  # R8.3: the AI's summon phase plays itself
         return [proceed_action(state)]
     cards = state.cards
-    cost, is_creature = cards.cost, cards.is_creature
+    cost, is_creature, names = cards.cost, cards.is_creature, cards.names
     hand = state.hands[player]
     mana = state.mana
     summon = state.phase == SUMMON
@@ -58,12 +58,15 @@ def legal_actions(state: GameState) -> list[Action]:
         if cost[card] <= mana:
             if is_creature[card]:
                 if summon_creatures:
-                    out.extend(_summons(cards.names[card], index))
+                    name = names[card]
+                    out += _summons_cache.get((name, index)) or _summons(name, index)
             elif cast:
                 if lens is None:
                     lanes = state.lanes
                     lens = (len(lanes[0][0]), len(lanes[0][1]), len(lanes[1][0]), len(lanes[1][1]))
-                out.extend(_casts(cards.names[card], index, lens))
+                if lens != _NO_CREATURES:  # R5.1: an incantation needs a creature to aim at
+                    name = names[card]
+                    out += _casts_cache.get((name, index, lens)) or _casts(name, index, lens)
         playable += 1
         if playable == PLAYABLE:
             break
@@ -74,6 +77,7 @@ def legal_actions(state: GameState) -> list[Action]:
     return out
 
 
+_NO_CREATURES = (0, 0, 0, 0)
 _summons_cache: dict[tuple[str, int], tuple[Play, Play]] = {}
 
 

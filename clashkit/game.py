@@ -127,7 +127,7 @@ def play(
         cards if s.solo and owner == 1 else policies[owner].order_returns(s, owner, cards)
     )
     steps = 0
-    while not state.over:
+    while state.phase != OVER:
         legal = legal_actions(state)
         if len(legal) == 1:
             action = legal[0]
@@ -135,10 +135,12 @@ def play(
                 # R3.11: nothing to cast in this window means nothing later in this siege
                 # either (the active hand and mana stay as they are), so the rest of the
                 # siege order runs without asking anyone.
-                while True:
-                    take_turn(state)
-                    if state.phase == OVER or next_in_order(state) is None:
+                found = next_in_order(state)
+                while found is not None:
+                    take_turn(state, found)
+                    if state.phase == OVER:
                         break
+                    found = next_in_order(state)
                 continue
         else:
             action = policies[state.active].choose(state, legal)

@@ -40,9 +40,13 @@ def next_in_order(state: GameState) -> tuple[int, int] | None:
     return None
 
 
-def take_turn(state: GameState) -> None:
-    """R3.9–R3.10: the next creature in the order takes its turn: it attacks, or cannot."""
-    found = next_in_order(state)
+def take_turn(state: GameState, found: tuple[int, int] | None = None) -> None:
+    """R3.9–R3.10: the next creature in the order takes its turn: it attacks, or cannot.
+
+    ``found`` is :func:`next_in_order`'s answer when the caller has it already.
+    """
+    if found is None:
+        found = next_in_order(state)
     if found is None:
         raise LookupError("R3.9: every creature has had its turn in this siege")
     lane, position = found
