@@ -20,7 +20,15 @@ from .abilities import abilities
 from .cards import Card
 from .hand import PLAYABLE
 from .siege import next_in_order
-from .state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, PHASES, SIEGE, SUMMON, Creature, GameState
+from .state import (
+    LAST_TURN_PENDING,
+    LAST_TURN_UNDER_WAY,
+    PHASES,
+    SIEGE,
+    SUMMON,
+    Creature,
+    GameState,
+)
 from .vocab import KEEP, LANES, PLAYERS, PROTECTION, abilities_of
 
 #: One colour per player: A blue, B red.
@@ -63,8 +71,9 @@ def _chip(text: str, colour: str, *, filled: bool = False, title: str = "") -> s
 
 def _cost(cost: int) -> str:
     return (
-        f'<span title="cost" style="display:inline-block;min-width:15px;height:15px;border-radius:8px;'
-        f'background:{_MANA};color:#fff;font-size:10px;font-weight:700;text-align:center;'
+        '<span title="cost" style="display:inline-block;min-width:15px;height:15px;'
+        "border-radius:8px;"
+        f"background:{_MANA};color:#fff;font-size:10px;font-weight:700;text-align:center;"
         f'line-height:15px;margin-right:3px">{cost}</span>'
     )
 
@@ -121,7 +130,11 @@ def _card_body(card: Card, *, mask: int | None = None, damage: int = 0) -> str:
     if not card.is_creature:
         effect = escape(card.effect_text)
         side = escape(str(card.target)) if card.target is not None else ""
-        return head + f'<div style="margin-top:3px;font-style:italic">{effect}</div><div style="font-size:9px;color:#6b5f8a">→ {side}</div>'
+        return (
+            head
+            + f'<div style="margin-top:3px;font-style:italic">{effect}</div>'
+            + f'<div style="font-size:9px;color:#6b5f8a">→ {side}</div>'
+        )
     health = card.health - damage
     hp = (
         f'<b style="color:{_DAMAGE}">♥{health}</b><span style="color:#888">/{card.health}</span>'
@@ -132,21 +145,31 @@ def _card_body(card: Card, *, mask: int | None = None, damage: int = 0) -> str:
     printed = {str(a) for a in card.abilities}
     shown = [str(a) for a in (abilities_of(mask) if mask is not None else card.abilities)]
     chips = "".join(
-        _chip(ABILITY_LABELS.get(a, a), "#5a4a8a" if a in printed else "#9a6b00",
-              title=a if a in printed else f"{a} (from an aura or an incantation, this turn)")
+        _chip(
+            ABILITY_LABELS.get(a, a),
+            "#5a4a8a" if a in printed else "#9a6b00",
+            title=a if a in printed else f"{a} (from an aura or an incantation, this turn)",
+        )
         for a in shown
     )
     if card.aura is not None:
         dirs = "+".join(str(d) for d in card.aura.directions)
-        chips += _chip(f"aura: {card.aura.ability} → {dirs}", "#00796b", title=f"R6.8 aura: grants {card.aura}")
+        chips += _chip(
+            f"aura: {card.aura.ability} → {dirs}", "#00796b", title=f"R6.8 aura: grants {card.aura}"
+        )
     return head + stats + (f"<div>{chips}</div>" if chips else "")
 
 
 def _keep_tile(state: GameState, player: int) -> str:
     fort = state.forts[player]
     label = "FORT" if fort else "BASTION"
-    tip = "the keep, Fort side up: if it becomes the rightmost card, the game is lost (R4.9)" if fort else (
-        "the keep, Bastion side up: when it becomes the rightmost card it flips to the Fort (R4.8)"
+    tip = (
+        "the keep, Fort side up: if it becomes the rightmost card, the game is lost (R4.9)"
+        if fort
+        else (
+            "the keep, Bastion side up: when it becomes the rightmost card "
+            "it flips to the Fort (R4.8)"
+        )
     )
     inner = (
         f'<div style="font-weight:800;font-size:11px;letter-spacing:.06em">{label}</div>'
@@ -183,7 +206,12 @@ def _hand_row(state: GameState, player: int) -> str:
         faded = active and playable and not affordable
         marks = ""
         if playable:
-            marks = _chip("playable", _PLAYABLE, filled=active and affordable, title="R3.2: one of the 4 leftmost cards besides the keep")
+            marks = _chip(
+                "playable",
+                _PLAYABLE,
+                filled=active and affordable,
+                title="R3.2: one of the 4 leftmost cards besides the keep",
+            )
         right_of_keep = index > keep_at
         body = _card_body(card) + f"<div>{marks}</div>"
         tile = _tile(
@@ -194,7 +222,10 @@ def _hand_row(state: GameState, player: int) -> str:
             data=f' data-playable="{str(playable).lower()}"',
         )
         if right_of_keep:
-            tile = f'<span style="display:inline-block;border-bottom:4px solid {_DAMAGE}55;padding-bottom:1px">{tile}</span>'
+            tile = (
+                f'<span style="display:inline-block;border-bottom:4px solid {_DAMAGE}55;'
+                f'padding-bottom:1px">{tile}</span>'
+            )
         tiles.append(tile)
     health = state.hand_health(player)
     return (
@@ -205,16 +236,23 @@ def _hand_row(state: GameState, player: int) -> str:
 
 def _health_line(health: int, size: int, *, fort: bool) -> str:
     pips = "".join(
-        f'<span style="display:inline-block;width:9px;height:9px;border-radius:2px;margin-right:2px;'
+        '<span style="display:inline-block;width:9px;height:9px;border-radius:2px;'
+        "margin-right:2px;"
         f'background:{_DAMAGE if i < health else "#ddd"}"></span>'
         for i in range(max(health, 0))
     )
     warn = ""
     if health <= 2:
-        warn = _chip("the Fort is about to fall" if fort else "the Bastion is about to fall", _DAMAGE, filled=True)
+        warn = _chip(
+            "the Fort is about to fall" if fort else "the Bastion is about to fall",
+            _DAMAGE,
+            filled=True,
+        )
     return (
-        f'<div style="font-size:11px;margin:2px 4px">hand-health <b data-hand-health="{health}">{health}</b> '
-        f'{pips} <span style="color:#777">({size} cards with the keep: {size} mana next turn)</span> {warn}</div>'
+        '<div style="font-size:11px;margin:2px 4px">'
+        f'hand-health <b data-hand-health="{health}">{health}</b> {pips} '
+        f'<span style="color:#777">({size} cards with the keep: {size} mana next turn)</span> '
+        f"{warn}</div>"
     )
 
 
@@ -227,17 +265,29 @@ def _pile_row(state: GameState) -> str:
         else _chip(names[c], PLAYER_COLOURS[1])
         for c in state.pile
     )
-    discard = "".join(_chip(names[c], "#777") for c in state.discard) or '<span style="color:#999">empty</span>'
-    last = {LAST_TURN_PENDING: "the AI's last turn is pending", LAST_TURN_UNDER_WAY: "the AI's last turn is under way"}
-    note = _chip(last[state.ai_last_turn], _DAMAGE, filled=True) if state.ai_last_turn in last else ""
+    discard = (
+        "".join(_chip(names[c], "#777") for c in state.discard)
+        or '<span style="color:#999">empty</span>'
+    )
+    last = {
+        LAST_TURN_PENDING: "the AI's last turn is pending",
+        LAST_TURN_UNDER_WAY: "the AI's last turn is under way",
+    }
+    note = (
+        _chip(last[state.ai_last_turn], _DAMAGE, filled=True) if state.ai_last_turn in last else ""
+    )
     return (
         f'<div style="font-size:11px;margin:2px 4px"><b>AI pile</b> (top first, keep last; '
-        f'<b data-hand-health="{state.hand_health(1)}">{state.hand_health(1)}</b> cards above the keep) {note}<br>{pile}</div>'
-        f'<div style="font-size:11px;margin:2px 4px"><b>AI discard</b> (bottom first): {discard}</div>'
+        f'<b data-hand-health="{state.hand_health(1)}">{state.hand_health(1)}</b> '
+        f"cards above the keep) {note}<br>{pile}</div>"
+        '<div style="font-size:11px;margin:2px 4px">'
+        f"<b>AI discard</b> (bottom first): {discard}</div>"
     )
 
 
-def _creature_tile(state: GameState, player: int, lane: int, position: int, creature: Creature, next_up) -> str:
+def _creature_tile(
+    state: GameState, player: int, lane: int, position: int, creature: Creature, next_up
+) -> str:
     card = state.cards[creature.card]
     mask = abilities(state, player, lane, position)
     marks = []
@@ -245,25 +295,49 @@ def _creature_tile(state: GameState, player: int, lane: int, position: int, crea
         marks.append(_chip("new", "#b8860b", filled=True, title="entered play this turn (R3.10)"))
     if mask & PROTECTION:
         if creature.protection_used:
-            marks.append(_chip("shield used", "#777", title="its Protection stopped an attack this turn (R6.4)"))
+            marks.append(
+                _chip(
+                    "shield used", "#777", title="its Protection stopped an attack this turn (R6.4)"
+                )
+            )
         else:
-            marks.append(_chip("shield ready", "#1565c0", filled=True, title="R6.4: the first attack aimed at it this turn does nothing"))
+            marks.append(
+                _chip(
+                    "shield ready",
+                    "#1565c0",
+                    filled=True,
+                    title="R6.4: the first attack aimed at it this turn does nothing",
+                )
+            )
     if creature.attack_mod:
-        marks.append(_chip(f"atk {creature.attack_mod:+d}", "#6a1b9a", title="weaken / empower until end of turn (R5.5)"))
+        marks.append(
+            _chip(
+                f"atk {creature.attack_mod:+d}",
+                "#6a1b9a",
+                title="weaken / empower until end of turn (R5.5)",
+            )
+        )
     if creature.sprint_bonus:
         marks.append(_chip(f"sprint +{creature.sprint_bonus}", "#6a1b9a", title="R6.7"))
     is_next = next_up == (player, lane, position)
     if is_next:
-        marks.append(_chip("attacks next", "#e65100", filled=True, title="R3.9: next in the siege order"))
+        marks.append(
+            _chip("attacks next", "#e65100", filled=True, title="R3.9: next in the siege order")
+        )
     elif state.phase == SIEGE and player == state.active and creature.took_turn:
         marks.append(_chip("done", "#777", title="has had its turn in this siege"))
     damage = (
-        f'<span title="damage this turn" style="float:right;background:{_DAMAGE};color:#fff;border-radius:8px;'
+        f'<span title="damage this turn" style="float:right;background:{_DAMAGE};color:#fff;'
+        "border-radius:8px;"
         f'padding:0 4px;font-size:10px;font-weight:700">−{creature.damage}</span>'
         if creature.damage
         else ""
     )
-    body = damage + _card_body(card, mask=mask, damage=creature.damage) + f"<div>{''.join(marks)}</div>"
+    body = (
+        damage
+        + _card_body(card, mask=mask, damage=creature.damage)
+        + f"<div>{''.join(marks)}</div>"
+    )
     faded = state.phase == SIEGE and player == state.active and creature.took_turn and not is_next
     return _tile(
         body,
@@ -273,7 +347,10 @@ def _creature_tile(state: GameState, player: int, lane: int, position: int, crea
         glow="#ff9800" if is_next else None,
         faded=faded,
         title=f"{PLAYERS[player]}.{LANES[lane]}.{position}: {card_text(card)}",
-        data=f' data-place="{PLAYERS[player]}.{LANES[lane]}.{position}" data-damage="{creature.damage}"',
+        data=(
+            f' data-place="{PLAYERS[player]}.{LANES[lane]}.{position}"'
+            f' data-damage="{creature.damage}"'
+        ),
     )
 
 
@@ -288,7 +365,8 @@ def _side(state: GameState, player: int, lane: int, next_up) -> str:
         )
     direction = "row-reverse" if player == 0 else "row"
     empty = (
-        f'<div style="align-self:center;color:#b0a689;font-size:10px;font-style:italic;padding:0 8px">'
+        '<div style="align-self:center;color:#b0a689;font-size:10px;font-style:italic;'
+        'padding:0 8px">'
         f"empty: attacks here hit {PLAYERS[player]}'s keep</div>"
         if not slots
         else ""
@@ -313,7 +391,8 @@ def _lanes(state: GameState, next_up) -> str:
         )
         marker = _chip("siege here", "#e65100", filled=True) if siege_here else ""
         rows.append(
-            f'<div data-lane="{label}" style="display:flex;align-items:stretch;margin:3px 0;border-top:1px solid #e3dcc6">'
+            f'<div data-lane="{label}" style="display:flex;align-items:stretch;margin:3px 0;'
+            'border-top:1px solid #e3dcc6">'
             f"{_side(state, 0, lane, next_up)}{bridge}{_side(state, 1, lane, next_up)}</div>"
             + (f'<div style="text-align:center">{marker}</div>' if marker else "")
         )
@@ -328,7 +407,8 @@ def _player_header(state: GameState, player: int) -> str:
     if player == state.active and state.winner is None:
         tags.append(_chip("active", colour, filled=True))
         tags.append(
-            f'<span style="font-size:11px;margin-left:6px"><b style="color:{_MANA}" data-mana="{state.mana}">'
+            '<span style="font-size:11px;margin-left:6px">'
+            f'<b style="color:{_MANA}" data-mana="{state.mana}">'
             f"{state.mana}</b> mana left of {state.mana_gained}</span>"
         )
     if state.winner == player:
@@ -345,7 +425,8 @@ def board_html(state: GameState, *, caption: str | None = None) -> str:
     phase = PHASES[state.phase].value
     if state.winner is not None:
         status = (
-            f'<span data-winner="{PLAYERS[state.winner].value}" style="background:#2e7d32;color:#fff;'
+            f'<span data-winner="{PLAYERS[state.winner].value}" '
+            'style="background:#2e7d32;color:#fff;'
             f'border-radius:4px;padding:1px 8px">{PLAYERS[state.winner].value} has won</span>'
         )
     else:
@@ -363,12 +444,14 @@ def board_html(state: GameState, *, caption: str | None = None) -> str:
     bottom = _player_header(state, 0) + _hand_row(state, 0)
     legend = (
         '<div style="font-size:9.5px;color:#8a7f66;margin-top:4px">'
-        "Lanes from the bridge outward: position 0 touches the bridge. Green border: playable (R3.2); "
+        "Lanes from the bridge outward: position 0 touches the bridge. "
+        "Green border: playable (R3.2); "
         "red underline: the cards right of the keep (hand-health, R1.5); dashed: new this turn; "
         "orange glow: attacks next (R3.9). Card values are provisional (R9).</div>"
     )
     return (
-        f'<div class="clashkit-board" style="{_FONT};background:{_PAPER};color:{_INK};border:1px solid #d8cfb8;'
+        f'<div class="clashkit-board" style="{_FONT};background:{_PAPER};color:{_INK};'
+        "border:1px solid #d8cfb8;"
         f'border-radius:10px;padding:8px 10px;max-width:1100px">'
         f"{head}{top}{_lanes(state, next_up)}{bottom}{legend}</div>"
     )

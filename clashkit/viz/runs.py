@@ -1,0 +1,89 @@
+"""Batches of games for the notebooks: every pairing of a few decks, one progress bar.
+
+:func:`play_matchups` calls :func:`clashkit.simulate.simulate` once per
+ordered pairing of decks (both seats), numbers the games of the batch
+``0 … n-1`` and shows one ``tqdm.auto`` bar counted by finished games, which a
+notebook draws as a widget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import permutations
+
+import polars as pl
+
+from ..cards import CardSet, starter_set
+from ..policies import POLICIES
+from ..trace import Trace
+from .summaries import starter_deck_names
+
+
+def default_policy() -> str:
+    """The strongest cheap bot shipped: ``greedy`` when present, else ``random``."""
+    return "greedy" if "greedy" in POLICIES else "random"
+
+
+def play_matchups(
+    decks: Mapping[str, Sequence[str]] | None = None,
+    *,
+    games_per_pairing: int = 20,
+    policy: str | None = None,
+    policy_b: str | None = None,
+    seed: int = 0,
+    cards: CardSet | None = None,
+    pairings: Sequence[tuple[str, str]] | None = None,
+    progress: bool = True,
+    jobs: int = 1,
+) -> Trace:
+    """Play ``games_per_pairing`` games for each ordered pairing of ``decks`` (so both seats).
+
+    ``decks`` maps a label to 8 card names (default: the starter decks of
+    ``cards``, ``"deck 1"`` …); ``pairings`` restricts the pairings (labels,
+    ``(a, b)`` with ``a`` in seat A).  Pairing ``k`` is seeded ``seed + k``, so
+    two batches with the same arguments and different card values play
+    comparable games.  Returns the frames of the whole batch; label its games
+    with :func:`~clashkit.viz.summaries.label_decks` and the same ``decks``.
+    """
+    from tqdm.auto import tqdm
+
+    from ..simulate import simulate
+
+    cards = cards if cards is not None else starter_set()
+    decks = dict(decks) if decks is not None else starter_deck_names(cards)
+    policy = policy or default_policy()
+    if pairings is None:
+        pairings = list(permutations(decks, 2))
+    unknown = [label for pair in pairings for label in pair if label not in decks]
+    if unknown:
+        raise KeyError(f"unknown deck {unknown[0]!r} (known: {', '.join(decks)})")
+    traces: list[Trace] = []
+    offset = 0
+    total = games_per_pairing * len(pairings)
+    with tqdm(total=total, unit="game", desc="games", disable=not progress) as bar:
+        for k, (a, b) in enumerate(pairings):
+            trace = simulate(
+                games_per_pairing,
+                list(decks[a]),
+                list(decks[b]),
+                policy,
+                policy_b or policy,
+                seed=seed + k,
+                cards=cards,
+                jobs=jobs,
+                progress=False,
+            )
+            traces.append(_renumber(trace, offset))
+            offset += games_per_pairing
+            bar.update(games_per_pairing)
+    return Trace.concat(traces)
+
+
+def _renumber(trace: Trace, offset: int) -> Trace:
+    if not offset:
+        return trace
+    shift = pl.col("game") + pl.lit(offset, dtype=pl.UInt32)
+    return Trace(*(frame.with_columns(shift.alias("game")) for frame in trace))
+
+
+__all__ = ["default_policy", "play_matchups"]

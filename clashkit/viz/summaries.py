@@ -1,0 +1,474 @@
+"""The numbers behind the charts: small polars frames aggregated from the trace frames.
+
+Every chart of :mod:`clashkit.viz.charts` draws one of these summaries, never
+raw events: a batch of games holds hundreds of thousands of event rows, and a
+summary holds a few dozen.  Each function takes the frames of
+``interfaces.md`` §4 (``events``, ``turns``, ``games``) — or a card set — and
+returns a plain ``polars.DataFrame`` whose columns are documented on the
+function, so the numbers can be read, tested and exported on their own.
+
+Rates follow :mod:`clashkit.stats`: every game counts in the denominator and
+an unfinished game (R10.1) is never a win.  Intervals are 95% Wilson score
+intervals (:func:`clashkit.stats.wilson_exprs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import polars as pl
+
+from ..cards import CardSet, starter_set
+from ..stats import Z95, wilson_exprs
+
+#: Grouping choices for the per-turn summaries.
+GROUPINGS = (None, "player", "seat", "deck")
+
+
+# --- Intervals ----------------------------------------------------------------------
+
+
+def wilson(wins: str | pl.Expr, n: str | pl.Expr, *, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """The Wilson score interval of ``wins`` successes in ``n`` trials, as (low, high) expressions
+    (null where ``n`` is 0)."""
+    wins = pl.col(wins) if isinstance(wins, str) else wins
+    n = pl.col(n) if isinstance(n, str) else n
+    low, high = wilson_exprs(wins, n, z)
+    return pl.when(n > 0).then(low).otherwise(None), pl.when(n > 0).then(high).otherwise(None)
+
+
+def _rate(wins: str, n: str, name: str = "win_rate") -> list[pl.Expr]:
+    low, high = wilson(wins, n)
+    return [
+        pl.when(pl.col(n) > 0).then(pl.col(wins) / pl.col(n)).otherwise(None).alias(name),
+        low.alias("low"),
+        high.alias("high"),
+    ]
+
+
+# --- Decks and cards ----------------------------------------------------------------
+
+
+def cards_frame(cards: CardSet | None = None) -> pl.DataFrame:
+    """One row a card: ``name``, ``deck`` (``"deck 1"`` … or null), ``kind``, ``cost``,
+    ``attack``, ``health``, ``abilities`` (text), ``aura``, ``effect``, ``target``."""
+    cards = cards if cards is not None else starter_set()
+    return pl.DataFrame(
+        {
+            "name": [c.name for c in cards],
+            "deck": [f"deck {c.deck}" if c.deck is not None else None for c in cards],
+            "kind": [str(c.kind) for c in cards],
+            "cost": [c.cost for c in cards],
+            "attack": [c.attack for c in cards],
+            "health": [c.health for c in cards],
+            "abilities": [";".join(str(a) for a in c.abilities) for c in cards],
+            "aura": [str(c.aura) if c.aura is not None else "" for c in cards],
+            "effect": [c.effect_text for c in cards],
+            "target": [str(c.target) if c.target is not None else "" for c in cards],
+        },
+        schema_overrides={"cost": pl.Int16, "attack": pl.Int16, "health": pl.Int16},
+    )
+
+
+def starter_deck_names(cards: CardSet | None = None) -> dict[str, list[str]]:
+    """``{"deck 1": [names…], …}``: the preconstructed decks (R7.1) of a card set."""
+    cards = cards if cards is not None else starter_set()
+    return {f"deck {number}": names for number, names in cards.decks.items()}
+
+
+def decks_frame(decks: Mapping[str, Sequence[str]], cards: CardSet | None = None) -> pl.DataFrame:
+    """One row per card of each named deck: ``deck``, ``name``, ``kind``, ``cost``.
+
+    ``decks_frame({"mine": [...8 names...], **starter_deck_names()})``.
+    """
+    table = cards_frame(cards).select("name", "kind", "cost")
+    rows = pl.DataFrame(
+        {
+            "deck": [deck for deck, names in decks.items() for _ in names],
+            "name": [name for names in decks.values() for name in names],
+        }
+    )
+    out = rows.join(table, on="name", how="left", maintain_order="left")
+    unknown = out.filter(pl.col("kind").is_null())["name"].to_list()
+    if unknown:
+        raise KeyError(f"unknown card {unknown[0]!r}")
+    return out
+
+
+def mana_curve(decks: pl.DataFrame) -> pl.DataFrame:
+    """The mana curve: ``deck``, ``cost``, ``kind``, ``cards`` (how many), ``names`` (joined).
+
+    ``decks`` is a :func:`decks_frame` (or :func:`cards_frame`, whose ``deck``
+    column names the starter decks); rows without a deck are left out.
+    """
+    return (
+        decks.filter(pl.col("deck").is_not_null())
+        .group_by("deck", "cost", "kind")
+        .agg(
+            pl.len().cast(pl.Int32).alias("cards"),
+            pl.col("name").sort().str.join(", ").alias("names"),
+        )
+        .sort("deck", "cost", "kind")
+    )
+
+
+# --- Labels for games ------------------------------------------------------------------
+
+
+def _deck_key(column: str) -> pl.Expr:
+    return pl.col(column).list.eval(pl.element().cast(pl.String)).list.sort().list.join("|")
+
+
+def label_decks(
+    games: pl.DataFrame,
+    decks: Mapping[str, Sequence[str]] | None = None,
+    *,
+    other: str = "other",
+) -> pl.DataFrame:
+    """``games`` with ``label_a`` and ``label_b``: each side's deck by name.
+
+    ``decks`` maps a label to its 8 card names (default: the starter decks,
+    ``"deck 1"`` …); the order of the names does not matter.  A deck that
+    matches none is labelled ``other`` (drafted hands, say).
+    """
+    if decks is None:
+        decks = starter_deck_names()
+    keys = {"|".join(sorted(names)): label for label, names in decks.items()}
+    return games.with_columns(
+        _deck_key("deck_a")
+        .replace_strict(keys, default=other, return_dtype=pl.String)
+        .alias("label_a"),
+        _deck_key("deck_b")
+        .replace_strict(keys, default=other, return_dtype=pl.String)
+        .alias("label_b"),
+    )
+
+
+def _labelled(games: pl.DataFrame, decks) -> pl.DataFrame:
+    if "label_a" in games.columns and "label_b" in games.columns and decks is None:
+        return games
+    return label_decks(games, decks)
+
+
+def _sides(games: pl.DataFrame) -> pl.DataFrame:
+    """Two rows per game, one per player: ``game``, ``player``, ``deck``, ``opponent``,
+    ``first`` (moved first), ``finished``, ``won``."""
+    cols = ["game", "first_player", "winner", "finished", "label_a", "label_b"]
+    g = games.select(cols).with_columns(
+        pl.col("first_player").cast(pl.String), pl.col("winner").cast(pl.String)
+    )
+    a = g.select(
+        "game",
+        pl.lit("A").alias("player"),
+        pl.col("label_a").alias("deck"),
+        pl.col("label_b").alias("opponent"),
+        (pl.col("first_player") == "A").alias("first"),
+        "finished",
+        (pl.col("winner") == "A").fill_null(False).alias("won"),
+    )
+    b = g.select(
+        "game",
+        pl.lit("B").alias("player"),
+        pl.col("label_b").alias("deck"),
+        pl.col("label_a").alias("opponent"),
+        (pl.col("first_player") == "B").alias("first"),
+        "finished",
+        (pl.col("winner") == "B").fill_null(False).alias("won"),
+    )
+    return pl.concat([a, b])
+
+
+# --- Matchups ----------------------------------------------------------------------------
+
+
+def matchups(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
+    """The win-rate matrix: ``deck``, ``opponent``, ``games``, ``wins``, ``win_rate``, ``low``,
+    ``high``, ``unfinished``.
+
+    Each game counts once for each side, whatever its seat; an unfinished game
+    (R10.1) is a game that neither side won.  Mirror matches are left out.
+    """
+    sides = _sides(_labelled(games, decks)).filter(pl.col("deck") != pl.col("opponent"))
+    return (
+        sides.group_by("deck", "opponent")
+        .agg(
+            pl.len().cast(pl.Int64).alias("games"),
+            pl.col("won").sum().cast(pl.Int64).alias("wins"),
+            (~pl.col("finished")).sum().cast(pl.Int64).alias("unfinished"),
+        )
+        .with_columns(_rate("wins", "games"))
+        .sort("deck", "opponent")
+    )
+
+
+def first_player_advantage(
+    games: pl.DataFrame,
+    *,
+    by: str | None = "pairing",
+    decks: Mapping[str, Sequence[str]] | None = None,
+) -> pl.DataFrame:
+    """How often the first player (R2.3) wins: ``group``, ``games``, ``wins``, ``win_rate``,
+    ``low``, ``high``.
+
+    ``by="pairing"`` gives one row per pair of decks (``deck 1 vs deck 2``,
+    either seat) plus the row ``all``; ``by=None`` only ``all``; ``by="deck"``
+    one row per deck of the first player.
+    """
+    sides = _sides(_labelled(games, decks)).filter(pl.col("first"))
+    if by == "pairing":
+        low = pl.min_horizontal("deck", "opponent")
+        high = pl.max_horizontal("deck", "opponent")
+        sides = sides.with_columns(pl.concat_str(low, pl.lit(" vs "), high).alias("group"))
+    elif by == "deck":
+        sides = sides.with_columns(pl.col("deck").alias("group"))
+    elif by is None:
+        sides = sides.with_columns(pl.lit("all").alias("group"))
+    else:
+        raise ValueError(f"by must be 'pairing', 'deck' or None, not {by!r}")
+
+    def agg(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.group_by("group").agg(
+            pl.len().cast(pl.Int64).alias("games"), pl.col("won").sum().cast(pl.Int64).alias("wins")
+        )
+
+    parts = [agg(sides).sort("group")]
+    if by is not None:
+        parts.append(agg(sides.with_columns(pl.lit("all").alias("group"))))
+    return pl.concat(parts).with_columns(_rate("wins", "games"))
+
+
+# --- Per turn -----------------------------------------------------------------------------
+
+
+def _with_groups(
+    turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None, decks
+) -> pl.DataFrame:
+    """Add ``own_turn`` (the player's 1st, 2nd … turn) and ``group`` (per ``by``)."""
+    if by not in GROUPINGS:
+        raise ValueError(f"by must be one of {GROUPINGS}, not {by!r}")
+    t = turns.with_columns(
+        (pl.int_range(pl.len()).over("game", "player", order_by="turn") + 1)
+        .cast(pl.Int32)
+        .alias("own_turn"),
+        pl.col("player").cast(pl.String),
+    )
+    if by is None:
+        return t.with_columns(pl.lit("all").alias("group"))
+    if by == "player":
+        return t.with_columns(pl.concat_str(pl.lit("player "), pl.col("player")).alias("group"))
+    if games is None:
+        raise ValueError(f"by={by!r} needs the games frame")
+    sides = _sides(_labelled(games, decks)).select("game", "player", "deck", "first")
+    t = t.join(sides, on=["game", "player"], how="left")
+    if by == "seat":
+        return t.with_columns(
+            pl.when(pl.col("first"))
+            .then(pl.lit("first player"))
+            .otherwise(pl.lit("second player"))
+            .alias("group")
+        )
+    return t.with_columns(pl.col("deck").alias("group"))
+
+
+def mana_per_turn(
+    turns: pl.DataFrame,
+    *,
+    games: pl.DataFrame | None = None,
+    by: str | None = None,
+    max_turn: int = 15,
+    decks: Mapping[str, Sequence[str]] | None = None,
+) -> pl.DataFrame:
+    """Mean mana gained and spent on each of a player's turns: ``group``, ``own_turn``,
+    ``measure`` (``gained`` / ``spent``), ``mana`` (mean), ``turns`` (how many turns averaged).
+
+    ``own_turn`` counts a player's own turns (their 1st, 2nd …); ``by`` splits
+    by ``"player"``, ``"seat"`` (first / second player) or ``"deck"``
+    (the last two need ``games``).
+    """
+    t = _with_groups(turns, games, by, decks).filter(pl.col("own_turn") <= max_turn)
+    wide = t.group_by("group", "own_turn").agg(
+        pl.col("mana_gained").cast(pl.Float64).mean().alias("gained"),
+        pl.col("mana_spent").cast(pl.Float64).mean().alias("spent"),
+        pl.len().cast(pl.Int64).alias("turns"),
+    )
+    return (
+        wide.unpivot(
+            ["gained", "spent"],
+            index=["group", "own_turn", "turns"],
+            variable_name="measure",
+            value_name="mana",
+        )
+        .sort("group", "own_turn", "measure")
+        .select("group", "own_turn", "measure", "mana", "turns")
+    )
+
+
+def hand_health_over_turns(
+    turns: pl.DataFrame,
+    *,
+    games: pl.DataFrame | None = None,
+    by: str | None = None,
+    max_turn: int = 15,
+    spread: tuple[float, float] = (0.25, 0.75),
+    decks: Mapping[str, Sequence[str]] | None = None,
+) -> pl.DataFrame:
+    """Hand-health at the end of each of a player's turns, across games, split by the keep
+    (Bastion or Fort, R4.8): ``group``, ``own_turn``, ``keep``, ``median``, ``low``, ``high``
+    (the ``spread`` quantiles), ``turns`` (how many player-turns), ``share`` (of the
+    player-turns at that ``own_turn`` in that group with this keep)."""
+    t = _with_groups(turns, games, by, decks).filter(pl.col("own_turn") <= max_turn)
+    lo, hi = spread
+    out = (
+        t.with_columns(pl.col("keep_end").cast(pl.String).alias("keep"))
+        .group_by("group", "own_turn", "keep")
+        .agg(
+            pl.col("hand_health_end").cast(pl.Float64).median().alias("median"),
+            pl.col("hand_health_end")
+            .cast(pl.Float64)
+            .quantile(lo, interpolation="linear")
+            .alias("low"),
+            pl.col("hand_health_end")
+            .cast(pl.Float64)
+            .quantile(hi, interpolation="linear")
+            .alias("high"),
+            pl.len().cast(pl.Int64).alias("turns"),
+        )
+        .with_columns(
+            (pl.col("turns") / pl.col("turns").sum().over("group", "own_turn")).alias("share")
+        )
+    )
+    return out.sort("group", "own_turn", "keep")
+
+
+# --- Per card -------------------------------------------------------------------------------
+
+
+def card_numbers(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+    """Per card: ``card``, ``played_in`` (player-games in which its owner played it at least
+    once), ``wins`` and ``win_rate`` / ``low`` / ``high`` (of those player-games),
+    ``creature_damage`` and ``keep_damage`` (mean damage it dealt per player-game
+    played: to creatures, R4.3 and R5.5, and to the keep, R4.7), ``destroyed`` (times it was
+    destroyed, R4.3) and ``destroyed_per_game``.
+
+    A card's owner is the player who played it (the AI for ``ai_reveal``); damage
+    is counted for the player whose turn it was, who owns the attacker or the
+    incantation.
+    """
+    e = events.select(
+        "game",
+        pl.col("player").cast(pl.String),
+        pl.col("kind").cast(pl.String),
+        pl.col("card").cast(pl.String),
+        pl.col("target_player").cast(pl.String),
+        pl.col("target_card").cast(pl.String),
+        pl.col("amount").cast(pl.Int64),
+    )
+    played = (
+        e.filter(pl.col("kind").is_in(["card_played", "ai_reveal"]) & pl.col("card").is_not_null())
+        .select("game", "player", "card")
+        .unique()
+    )
+    result = games.select(
+        "game",
+        pl.col("winner").cast(pl.String),
+        "finished",
+    )
+    played = played.join(result, on="game", how="left").with_columns(
+        (pl.col("winner") == pl.col("player")).fill_null(False).alias("won")
+    )
+    per_card = played.group_by("card").agg(
+        pl.len().cast(pl.Int64).alias("played_in"),
+        pl.col("won").sum().cast(pl.Int64).alias("wins"),
+    )
+    keep_names = ["BASTION", "FORT"]
+    damage = (
+        e.filter(
+            (pl.col("kind") == "damage")
+            | ((pl.col("kind") == "attack") & pl.col("target_card").is_in(keep_names))
+        )
+        .filter(pl.col("card").is_not_null())
+        .group_by("card")
+        .agg(
+            pl.col("amount")
+            .filter(pl.col("kind") == "damage")
+            .sum()
+            .alias("creature_damage_total"),
+            pl.col("amount").filter(pl.col("kind") == "attack").sum().alias("keep_damage_total"),
+        )
+    )
+    destroyed = (
+        e.filter((pl.col("kind") == "creature_destroyed") & pl.col("target_card").is_not_null())
+        .group_by(pl.col("target_card").alias("card"))
+        .agg(pl.len().cast(pl.Int64).alias("destroyed"))
+    )
+    out = (
+        per_card.join(damage, on="card", how="left")
+        .join(destroyed, on="card", how="left")
+        .with_columns(
+            pl.col("creature_damage_total", "keep_damage_total", "destroyed").fill_null(0),
+        )
+        .with_columns(
+            (pl.col("creature_damage_total") / pl.col("played_in")).alias("creature_damage"),
+            (pl.col("keep_damage_total") / pl.col("played_in")).alias("keep_damage"),
+            (pl.col("destroyed") / pl.col("played_in")).alias("destroyed_per_game"),
+            *_rate("wins", "played_in"),
+        )
+    )
+    return out.select(
+        "card",
+        "played_in",
+        "wins",
+        "win_rate",
+        "low",
+        "high",
+        "creature_damage",
+        "keep_damage",
+        "destroyed",
+        "destroyed_per_game",
+    ).sort("win_rate", "card", descending=[True, False], nulls_last=True)
+
+
+# --- Before and after a change -----------------------------------------------------------
+
+
+def deck_win_rates(
+    games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None
+) -> pl.DataFrame:
+    """Each deck's overall win rate against the others: ``deck``, ``games``, ``wins``,
+    ``win_rate``, ``low``, ``high`` (mirror matches left out)."""
+    m = matchups(games, decks)
+    return (
+        m.group_by("deck")
+        .agg(pl.col("games").sum(), pl.col("wins").sum())
+        .with_columns(_rate("wins", "games"))
+        .sort("deck")
+    )
+
+
+def compare_win_rates(frames: Mapping[str, pl.DataFrame], decks=None) -> pl.DataFrame:
+    """:func:`deck_win_rates` of several batches stacked, with a ``version`` column
+    (``{"before": games0, "after": games1}``), in the order given."""
+    parts: Iterable[pl.DataFrame] = (
+        deck_win_rates(games, decks).with_columns(pl.lit(version).alias("version"))
+        for version, games in frames.items()
+    )
+    return pl.concat(list(parts)).select(
+        "version", "deck", "games", "wins", "win_rate", "low", "high"
+    )
+
+
+__all__ = [
+    "card_numbers",
+    "cards_frame",
+    "compare_win_rates",
+    "deck_win_rates",
+    "decks_frame",
+    "first_player_advantage",
+    "hand_health_over_turns",
+    "label_decks",
+    "mana_curve",
+    "mana_per_turn",
+    "matchups",
+    "starter_deck_names",
+    "wilson",
+]

@@ -1,0 +1,58 @@
+"""The board drawn as HTML (``GameState._repr_html_``)."""
+
+from __future__ import annotations
+
+import re
+
+from clashkit.board import board_html
+from clashkit.cards import starter_decks
+from clashkit.game import new_duel, new_solo, play
+from clashkit.scenario import load_scenario, run_siege
+from clashkit.viz.controllers import example_scenario_path
+
+
+def test_board_marks_the_playable_cards_and_the_keep():
+    decks = starter_decks()
+    state = new_duel(decks[1], decks[2], seed=0, first_player=0)
+    html = state._repr_html_()
+    assert html == board_html(state)
+    assert html.count('data-keep="bastion"') == 2
+    # R3.2: exactly 4 playable cards in each hand of 8.
+    assert html.count('data-playable="true"') == 8
+    assert html.count('data-playable="false"') == 8
+    assert html.count('data-hand-health="8"') == 2
+    assert 'data-mana="6"' in html and "Turn 1 · A to play · summon phase" in html
+
+
+def test_board_draws_lanes_from_the_bridge_with_damage_and_marks():
+    state = run_siege(load_scenario(example_scenario_path()))
+    html = board_html(state)
+    # A's GRRR entered behind BARON: position 1, new this turn (dashed).
+    grrr = re.search(r'<div class="ck-tile" data-place="A.lower.1"[^>]*style="([^"]*)"', html)
+    assert grrr and "dashed" in grrr.group(1)
+    assert ">new<" in html
+    # B's Bastion fell during the siege (R4.8).
+    assert 'data-keep="fort"' in html and 'data-hand-health="4"' in html
+    assert "empty: attacks here hit B" in html
+
+
+def test_board_shows_damage_and_the_next_attacker():
+    scenario = load_scenario(example_scenario_path())
+    state = scenario.state
+    state.apply("play GRRR lower")
+    state.apply("play METEORITE B.upper.0")
+    state.apply("siege")
+    html = board_html(state)
+    assert 'data-place="B.upper.0" data-damage="3"' in html and "−3" in html
+    assert "attacks next" in html and "shield ready" in html
+    state.apply("attack")
+    assert "shield used" in board_html(state)
+
+
+def test_board_shows_the_winner_and_the_ai_pile():
+    decks = starter_decks()
+    state = play(new_duel(decks[1], decks[3], seed=2), "random")
+    assert f'data-winner="{"AB"[state.winner]}"' in board_html(state)
+    solo = new_solo(decks[1], decks[2] + decks[3] + decks[4], seed=1)
+    html = board_html(solo)
+    assert "AI pile" in html and "AI discard" in html and "the AI" in html

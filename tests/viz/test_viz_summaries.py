@@ -1,0 +1,148 @@
+"""The polars summaries behind the charts: hand-made frames with known answers."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from clashkit.stats import wilson
+from clashkit.viz import summaries as s
+
+
+def rows(frame: pl.DataFrame, *columns: str) -> list[tuple]:
+    return frame.select(columns).rows()
+
+
+def test_mana_curve_counts_each_deck_by_cost_and_kind():
+    curve = s.mana_curve(s.cards_frame())
+    deck1 = curve.filter(pl.col("deck") == "deck 1")
+    assert deck1["cards"].sum() == 8
+    # Deck 1: PARTISAN and BOOM! cost 1, CARAPACE and REVENANT 2, BARON and ANNIHILATION 5.
+    assert rows(deck1.filter(pl.col("cost") == 2), "kind", "cards", "names") == [
+        ("creature", 2, "CARAPACE, REVENANT")
+    ]
+    assert sorted(rows(deck1.filter(pl.col("cost") == 5), "kind", "cards")) == [
+        ("creature", 1),
+        ("incantation", 1),
+    ]
+    assert curve.group_by("deck").agg(pl.col("cards").sum())["cards"].to_list() == [8, 8, 8, 8]
+
+
+def test_decks_frame_names_any_deck_and_refuses_unknown_cards():
+    frame = s.decks_frame({"mine": ["OGRE", "GNOME"]})
+    assert rows(frame, "deck", "name", "cost") == [("mine", "OGRE", 4), ("mine", "GNOME", 0)]
+    with pytest.raises(KeyError, match="NOBODY"):
+        s.decks_frame({"mine": ["NOBODY"]})
+
+
+def test_label_decks_recognises_starter_decks_in_any_order(games):
+    labelled = s.label_decks(games)
+    assert rows(labelled, "label_a", "label_b")[:3] == [
+        ("deck 1", "deck 2"),
+        ("deck 1", "deck 2"),
+        ("deck 2", "deck 1"),
+    ]
+    other = s.label_decks(games, {"only": ["OGRE"]})
+    assert set(other["label_a"]) == {"other"}
+
+
+def test_matchups_count_both_seats_and_unfinished_games_as_no_win(games):
+    m = s.matchups(games)
+    assert rows(m, "deck", "opponent", "games", "wins", "unfinished") == [
+        ("deck 1", "deck 2", 4, 1, 1),
+        ("deck 2", "deck 1", 4, 2, 1),
+    ]
+    low, high = wilson(1, 4)
+    row = m.row(0, named=True)
+    assert row["win_rate"] == 0.25
+    assert row["low"] == pytest.approx(low) and row["high"] == pytest.approx(high)
+
+
+def test_first_player_advantage_by_pairing_and_overall(games):
+    fp = s.first_player_advantage(games)
+    # First player wins games 0, 1 and 2; game 3 is unfinished.
+    assert rows(fp, "group", "games", "wins", "win_rate") == [
+        ("deck 1 vs deck 2", 4, 3, 0.75),
+        ("all", 4, 3, 0.75),
+    ]
+    assert rows(s.first_player_advantage(games, by=None), "group", "wins") == [("all", 3)]
+    by_deck = s.first_player_advantage(games, by="deck")
+    assert rows(by_deck, "group", "games", "wins")[:2] == [("deck 1", 2, 1), ("deck 2", 2, 2)]
+
+
+def test_mana_per_turn_averages_each_own_turn(turns):
+    m = s.mana_per_turn(turns)
+    got = {(r["own_turn"], r["measure"]): (r["mana"], r["turns"]) for r in m.iter_rows(named=True)}
+    assert got[(1, "gained")] == (7.5, 4)
+    assert got[(1, "spent")] == (6.5, 4)
+    assert got[(2, "gained")] == (7.0, 3)
+    assert got[(2, "spent")] == pytest.approx((13 / 3, 3))
+
+
+def test_mana_per_turn_by_seat_needs_games(turns, games):
+    with pytest.raises(ValueError, match="games"):
+        s.mana_per_turn(turns, by="seat")
+    m = s.mana_per_turn(turns, games=games, by="seat").filter(
+        (pl.col("own_turn") == 1) & (pl.col("measure") == "gained")
+    )
+    assert rows(m, "group", "mana") == [("first player", 6.0), ("second player", 9.0)]
+    by_player = s.mana_per_turn(turns, by="player")
+    assert set(by_player["group"]) == {"player A", "player B"}
+
+
+def test_hand_health_median_band_and_share_by_keep(turns):
+    h = s.hand_health_over_turns(turns)
+    first = h.filter(pl.col("own_turn") == 1).row(0, named=True)
+    assert (
+        first["keep"],
+        first["median"],
+        first["low"],
+        first["high"],
+        first["turns"],
+        first["share"],
+    ) == ("bastion", 5.5, 4.75, 6.25, 4, 1.0)
+    second = {r["keep"]: r for r in h.filter(pl.col("own_turn") == 2).iter_rows(named=True)}
+    assert second["bastion"]["median"] == 2.5 and second["bastion"]["turns"] == 2
+    assert second["fort"]["median"] == 6.0
+    assert second["fort"]["share"] == pytest.approx(1 / 3)
+
+
+def test_card_numbers(events, games):
+    c = {r["card"]: r for r in s.card_numbers(events, games).iter_rows(named=True)}
+    brute, meteorite = c["BRUTE"], c["METEORITE"]
+    assert (brute["played_in"], brute["wins"], brute["win_rate"]) == (2, 1, 0.5)
+    assert (brute["creature_damage"], brute["keep_damage"]) == (3.0, 1.5)
+    assert (brute["destroyed"], brute["destroyed_per_game"]) == (1, 0.5)
+    assert (meteorite["played_in"], meteorite["win_rate"], meteorite["creature_damage"]) == (
+        1,
+        1.0,
+        3.0,
+    )
+    assert meteorite["destroyed"] == 0
+    assert set(c) == {"BRUTE", "METEORITE"}
+
+
+def test_compare_win_rates_stacks_versions(games):
+    cmp = s.compare_win_rates({"before": games, "after": games.head(2)})
+    assert rows(cmp, "version", "deck", "games", "wins") == [
+        ("before", "deck 1", 4, 1),
+        ("before", "deck 2", 4, 2),
+        ("after", "deck 1", 2, 1),
+        ("after", "deck 2", 2, 1),
+    ]
+
+
+def test_summaries_of_a_real_batch_add_up(batch):
+    events, turns, games = batch
+    m = s.matchups(games)
+    assert m.height == 12
+    assert m["games"].to_list() == [6] * 12  # 3 games in each seat
+    # Both sides of a pairing account for every finished game once.
+    pair = m.filter(
+        pl.col("deck").is_in(["deck 1", "deck 2"]) & pl.col("opponent").is_in(["deck 1", "deck 2"])
+    )
+    finished = 6 - pair["unfinished"][0]
+    assert pair["wins"].sum() == finished
+    numbers = s.card_numbers(events, games)
+    assert numbers["played_in"].max() <= 2 * games.height
+    assert numbers.height <= 32

@@ -1,0 +1,163 @@
+"""The ipywidgets views, without a browser: set widget values, click buttons, read the HTML."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import pytest
+
+from clashkit.viz import widgets as views
+from clashkit.viz.controllers import CardDesigner, HandBuilder
+
+
+def buttons(widget) -> dict[str, w.Button]:
+    """Every button under ``widget``, by its ``ck-…`` CSS class."""
+    found = {}
+    stack = [widget]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, w.Button):
+            found.update({c: node for c in node._dom_classes if c.startswith("ck-")})
+        stack.extend(getattr(node, "children", ()))
+    return found
+
+
+@pytest.fixture
+def lab():
+    return views.siege_lab(chart=False)
+
+
+def test_siege_lab_next_redraws_and_back_restores(lab):
+    b = buttons(lab.widget)
+    start = lab.board.value
+    assert 'data-place="A.upper.1"' in start and "attacks next" in start
+    assert b["ck-back"].disabled and not b["ck-next"].disabled
+    b["ck-next"].click()
+    assert lab.lab.steps == 1 and lab.board.value != start
+    assert "SCRIBE" in lab.events.value and "R6.4" in lab.events.value
+    assert "next: <b>OGRE</b>" in lab.status.value
+    b["ck-back"].click()
+    assert lab.board.value == start and lab.lab.steps == 0
+    b["ck-run"].click()
+    assert lab.lab.done and b["ck-next"].disabled and b["ck-run"].disabled
+    assert 'data-keep="fort"' in lab.board.value
+    b["ck-reset"].click()
+    assert lab.board.value == start
+
+
+def test_siege_lab_setup_widgets_change_the_position(lab):
+    b = buttons(lab.widget)
+    lab.player.value, lab.lane.value, lab.card.value, lab.damage.value = "B", "lower", "TROLL", 2
+    b["ck-add"].click()
+    assert 'data-place="B.lower.1" data-damage="2"' in lab.board.value
+    lab.damage.value = 6  # TROLL's health: this position cannot arise
+    b["ck-remove"].click()
+    b["ck-add"].click()
+    assert "would be destroyed" in lab.message.value
+    assert b["ck-next"].disabled
+    b["ck-clear"].click()
+    assert lab.message.value == "" and 'data-place="B.lower.0"' not in lab.board.value
+    lab.hand_b.value = "MARTYR, BASTION, BRUTE"
+    lab.active.value = "B"
+    b["ck-apply"].click()
+    assert lab.lab.state.active == 1
+    b["ck-example"].click()
+    assert 'data-place="A.upper.1"' in lab.board.value and lab.active.value == "A"
+
+
+def test_siege_lab_cast_between_attacks(lab):
+    b = buttons(lab.widget)
+    assert "play METEORITE@2 B.upper.1" in lab.spell.options
+    lab.spell.value = "play METEORITE@2 B.upper.1"
+    b["ck-cast"].click()
+    assert lab.lab.state.mana == 0 and b["ck-cast"].disabled
+
+
+def test_siege_lab_chart_follows_the_steps():
+    view = views.siege_lab()
+    first = view.last_chart.to_dict()
+    buttons(view.widget)["ck-run"].click()
+    last = view.last_chart.to_dict()
+
+    def last_step(spec):
+        return max(r["step"] for values in spec["datasets"].values() for r in values)
+
+    assert last_step(first) == 0 and last_step(last) > 0
+
+
+def test_rules_stepper_view():
+    view = views.rules_stepper()
+    b = buttons(view.widget)
+    start = view.board.value
+    b["ck-next"].click()
+    assert "GRRR" in view.explanation.value and "R3.5" in view.explanation.value
+    assert view.board.value != start
+    b["ck-run"].click()
+    assert b["ck-next"].disabled and view.stepper.finished
+    b["ck-back"].click()
+    assert not view.stepper.finished
+    b["ck-reset"].click()
+    assert view.board.value == start and b["ck-back"].disabled
+
+
+def test_hand_builder_view_slots_plan_and_game():
+    view = views.hand_builder(HandBuilder(bot="random"))
+    b = buttons(view.widget)
+    view.slots[0].value = "GNOME"
+    assert view.builder.order[0] == "GNOME"
+    assert "GNOME" in view.plan.value
+    b["ck-right-0"].click()
+    assert view.builder.order[:2] == ["BARON", "GNOME"] and view.slots[1].value == "GNOME"
+    view.preset.value = "deck 3"
+    assert view.builder.order == view.builder.decks["deck 3"]
+    view.slots[1].value = view.slots[0].value
+    assert "twice" in view.problems.value
+    b["ck-new-game"].click()
+    assert "twice" in view.message.value and view.builder.state is None
+    view.preset.value = "deck 4"
+    view.opponent.value, view.first.value = "deck 1", "A"
+    b["ck-new-game"].click()
+    assert view.builder.state is not None and view.actions.options
+    first = view.board.value
+    view.actions.value = view.actions.options[0]
+    b["ck-play"].click()
+    assert view.board.value != first and not b["ck-back"].disabled
+    b["ck-end"].click()
+    assert view.builder.state.turn == 3 and "turn 3" in view.log.value
+    b["ck-back"].click()
+    assert view.builder.state.turn == 1
+
+
+def test_card_designer_view_edits_and_simulates():
+    view = views.card_designer(CardDesigner(games_per_pairing=2, policy="random"))
+    b = buttons(view.widget)
+    view.which.value = "GNOME"
+    assert view.kind.value == "creature" and view.attack.value == 1
+    view.attack.value = 3
+    b["ck-apply"].click()
+    assert "changed: GNOME 0 mana 3/2" in view.message.value
+    assert view.designer.cards.card("GNOME").attack == 3
+    view.which.value = "METEORITE"
+    assert (
+        view.kind.value == "incantation"
+        and view.effect.value == "damage"
+        and view.amount.value == 3
+    )
+    assert view.creature_box.layout.display == "none"
+    view.health.value = 1
+    view.kind.value = "creature"
+    view.abilities.value = ("rage",)
+    b["ck-apply"].click()
+    assert view.designer.cards.card("METEORITE").is_creature
+    view.mode.value = "add a card"
+    view.new_name.value = "wisp"
+    view.deck.value = "deck 3"
+    view.replaces.value = "GNOME"
+    view.kind.value = "creature"
+    view.cost.value = 1
+    b["ck-apply"].click()
+    assert "added WISP" in view.message.value and "WISP" in view.designer.decks["deck 3"]
+    view.games.value = 2
+    b["ck-simulate"].click()
+    assert "deck 3" in view.table.value and view.designer.after is not None
+    b["ck-undo"].click()
+    assert "WISP" not in view.designer.changes
