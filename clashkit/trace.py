@@ -296,6 +296,12 @@ class Trace:
             f"{self.events.height} events>"
         )
 
+    def summary(self):
+        """Win rates with 95% Wilson intervals, mean turns, unfinished (``stats.summarize``)."""
+        from .stats import summarize
+
+        return summarize(self.games)
+
     @classmethod
     def concat(cls, traces: Iterable[Trace]) -> Trace:
         """Traces of the same card set one after the other (game numbers are kept as they are)."""

@@ -285,6 +285,11 @@ def test_wilson_interval_known_values():
     assert wilson(10, 10)[1] == 1.0
 
 
+def test_trace_summary_prints_intervals(batch):
+    text = str(batch.summary())
+    assert "A (random) wins" in text and "95% CI [" in text and "first-player advantage" in text
+
+
 def test_win_rates_add_up_with_the_unfinished(batch):
     rates = win_rates(batch.games)
     a, b = (rates.filter(pl.col("outcome") == side)["wins"][0] for side in ("A", "B"))
