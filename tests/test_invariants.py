@@ -32,7 +32,8 @@ SOLO_GAMES = 1500
 STEP_CAP = 3000  # random games end in about 100 steps; the cap only guards against a hang
 
 HH_A, HH_B, KEEP_A, KEEP_B, MANA_LEFT = (
-    FIELDS.index(name) for name in ("hand_health_a", "hand_health_b", "keep_a", "keep_b", "mana_left")
+    FIELDS.index(name)
+    for name in ("hand_health_a", "hand_health_b", "keep_a", "keep_b", "mana_left")
 )
 
 
@@ -149,7 +150,9 @@ def test_random_games_under_every_non_default_option():
         ai_incantation_side="either",
         ai_last_turn="current",
         turn_limit=12,
-        solo=SoloSettings(ai_fixed_mana=8, ai_mana_per_creature=2, ai_pile_damage="one", ai_ability="bloodlust"),
+        solo=SoloSettings(
+            ai_fixed_mana=8, ai_mana_per_creature=2, ai_pile_damage="one", ai_ability="bloodlust"
+        ),
     )
     for seed in range(300):
         playthrough(deal_duel(seed, rules=rules), seed)
