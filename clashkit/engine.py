@@ -157,7 +157,7 @@ def check(state: GameState, action: Action) -> None:
     if cards.is_creature[card]:
         if state.phase != SUMMON:
             raise IllegalActionError("R3.5", "creatures can be played only in the summon phase")
-        if action.lane is None or action.target is not None:
+        if action.lane not in (0, 1) or action.target is not None:
             raise IllegalActionError("R3.5", f"{name} is a creature: name a lane (upper or lower)")
         if cards.cost[card] > state.mana:
             raise IllegalActionError("R3.3", f"{name} costs {cards.cost[card]} mana, only {state.mana} left")

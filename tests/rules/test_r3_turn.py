@@ -230,8 +230,10 @@ def test_r3_5_creatures_only_in_the_summon_phase():
 
 def test_r3_5_creature_needs_a_lane():
     state = parse(PAWNS + '[game]\nmana = 2\n[A]\nhand = ["BASTION", "PAWN", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n').state
-    with pytest.raises(IllegalActionError, match=r"^R3\.5: PAWN is a creature: name a lane"):
-        apply(state, Play("PAWN", 1))
+    for bad in (Play("PAWN", 1), Play("PAWN", 1, lane=2), Play("PAWN", 1, target=(1, 0, 0))):
+        with pytest.raises(IllegalActionError, match=r"^R3\.5: PAWN is a creature: name a lane"):
+            apply(state, bad)
+    assert len(state.hands[0]) == 3 and state.mana == 2  # nothing was half done
 
 
 # --- R3.6 Incantations in both phases --------------------------------------------------
