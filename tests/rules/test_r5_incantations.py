@@ -76,6 +76,14 @@ def test_r5_1_not_enough_mana():
 # --- R5.2, R5.3 Back to the hand, and again -------------------------------------------------
 
 
+def test_r5_2_effect_at_once_then_the_card_goes_rightmost():
+    out = siege("r5_5_damage")
+    steps = [e["kind"] for e in out["events"] if e["phase"] == "summon"]
+    assert steps == ["card_played", "incantation_resolved", "damage", "card_returned"]
+    returned = [e for e in out["events"] if e["kind"] == "card_returned"]
+    assert [(e["target_player"], e["target_card"], e["position"]) for e in returned] == [("A", "ZAP", 5)]
+
+
 def test_r5_3_played_again_in_the_same_turn_while_playable():
     state = siege_state("r5_3_played_again_while_playable")
     assert state.mana == 0
