@@ -217,6 +217,28 @@ def test_r6_6_bloodlust_goes_on_to_the_keep_and_stops_after_it():
     }
 
 
+def test_r6_6_a_follow_up_is_an_attack_aimed_at_its_new_target():
+    # The follow-up aimed at SHIELD is its first attack this turn: Protection
+    # reduces it to 0, SHIELD survives and the chain stops (R6.4).
+    out = siege_text(
+        """
+        card = [
+          { name = "BERSERKER", kind = "creature", cost = 1, attack = 2, health = 3, abilities = ["bloodlust"] },
+          { name = "P1", kind = "creature", cost = 1, attack = 1, health = 1 },
+          { name = "SHIELD", kind = "creature", cost = 1, attack = 1, health = 2, abilities = ["protection"] },
+        ]
+        [A]
+        hand = ["BASTION", "P1"]
+        upper = ["BERSERKER"]
+        [B]
+        hand = ["BASTION", "P1", "P1"]
+        upper = ["P1", "SHIELD"]
+        """
+    )
+    assert attacks(out) == ["A.BERSERKER upper -> B.P1 2", "A.BERSERKER upper -> B.SHIELD 2"]
+    assert board(out)["B.upper"] == "SHIELD" and board(out)["B.hand"] == "BASTION P1 P1 P1"
+
+
 def test_r6_6_in_its_entry_turn_the_extra_attack_hits_only_creatures():
     out = siege("r6_6_bloodlust_entry_turn_only_creatures")
     assert attacks(out) == ["A.FRENZY upper -> B.P1 2"]

@@ -6,6 +6,8 @@ its discard (R8.5), milling (R8.6), its keep and last turn (R8.7), losing (R8.8)
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from helpers import (
     attacks,
@@ -19,10 +21,14 @@ from helpers import (
     siege_with,
     with_tables,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from clashkit import apply
+from clashkit import apply, starter_set
 from clashkit.actions import END_TURN
-from clashkit.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, SIEGE
+from clashkit.solo import mill
+from clashkit.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, SIEGE, GameState
+from clashkit.vocab import KEEP, Mode
 
 
 def ai_turn(text: str):
@@ -158,6 +164,30 @@ def test_r8_6_damage_mills_cards_from_the_top_one_at_a_time():
         "B.pile": "C3 BASTION", "B.discard": "D1 C1 C2", "B.last_turn": "none", "B.hand_health": 1,
         "B.upper": "", "B.lower": "",
     }
+
+
+@settings(max_examples=300, deadline=None)
+@given(above=st.integers(1, 8), discard=st.integers(0, 5), amount=st.integers(0, 12), fort=st.booleans())
+def test_r8_6_r8_7_milling_any_pile(above, discard, amount, fort):
+    state = GameState(starter_set(), mode=Mode.SOLO, seed=above * 100 + amount)
+    state.hands[0] = [KEEP, 0]
+    state.pile = list(range(1, above + 1)) + [KEEP]
+    state.discard = list(range(20, 20 + discard))
+    state.forts[1] = fort
+    before = Counter(state.pile + state.discard)
+    mill(state, amount)
+    assert Counter(state.pile + state.discard) == before and state.pile[-1] == KEEP
+    milled = min(amount, above)
+    if milled < above:  # R8.6: from the top, one at a time
+        assert state.pile == list(range(milled + 1, above + 1)) + [KEEP]
+        assert state.discard == list(range(20, 20 + discard)) + list(range(1, milled + 1))
+        assert (state.forts[1], state.ai_last_turn) == (fort, 0)
+    elif not fort:  # R8.7: the Bastion flips, the whole discard is the new pile; excess lost
+        assert state.forts[1] and state.discard == []
+        assert len(state.pile) == above + discard + 1
+        assert state.ai_last_turn == 0  # the milled cards at least are in the new pile
+    else:  # R8.7: the Fort alone: the AI's last turn is pending
+        assert state.pile == [KEEP] and state.ai_last_turn == LAST_TURN_PENDING
 
 
 # --- R8.7 The AI keep ---------------------------------------------------------------------------
