@@ -67,15 +67,30 @@ class Creature:
         self.sprint_bonus = 0  # R6.7, until end of the siege phase
 
     def copy(self) -> Creature:
-        other = Creature.__new__(Creature)
-        for name in Creature.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = _new_creature(Creature)
+        other.card = self.card
+        other.attack = self.attack
+        other.health = self.health
+        other.mask = self.mask
+        other.aura_mask = self.aura_mask
+        other.aura_dirs = self.aura_dirs
+        other.damage = self.damage
+        other.new = self.new
+        other.protection_used = self.protection_used
+        other.took_turn = self.took_turn
+        other.attack_mod = self.attack_mod
+        other.granted = self.granted
+        other.sprint_bonus = self.sprint_bonus
         return other
 
     def __repr__(self) -> str:
         marks = [f"damage={self.damage}"] if self.damage else []
         marks += [m for m in ("new", "protection_used", "took_turn") if getattr(self, m)]
         return f"Creature({self.card}{', ' if marks else ''}{', '.join(marks)})"
+
+
+_new_creature = object.__new__
+_new_random = random.Random.__new__
 
 
 class GameState:
@@ -193,7 +208,8 @@ class GameState:
         other.discard = self.discard[:]
         other.ai_last_turn = self.ai_last_turn
         other.ai_bits = self.ai_bits
-        other.rng = random.Random()
+        # A generator in the same state; made without Random()'s seeding from the OS.
+        other.rng = _new_random(random.Random)
         other.rng.setstate(self.rng.getstate())
         if record is None:
             record = self.log is not None
