@@ -17,8 +17,9 @@ $(STAMP): pyproject.toml uv.lock
 	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen
 	touch $@
 
+# Jupyter refuses to run as root without --allow-root (containers often are root).
 lab: venv
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser notebooks/
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 
 test: venv
 	$(VENV)/bin/python -m pytest -n 2

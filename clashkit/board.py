@@ -443,7 +443,7 @@ def board_html(state: GameState, *, caption: str | None = None) -> str:
     top = _player_header(state, 1) + (_pile_row(state) if state.solo else _hand_row(state, 1))
     bottom = _player_header(state, 0) + _hand_row(state, 0)
     legend = (
-        '<div style="font-size:9.5px;color:#8a7f66;margin-top:4px">'
+        '<div style="font-size:9.5px;line-height:12px;color:#8a7f66;margin-top:4px">'
         "Lanes from the bridge outward: position 0 touches the bridge. "
         "Green border: playable (R3.2); "
         "red underline: the cards right of the keep (hand-health, R1.5); dashed: new this turn; "

@@ -394,15 +394,20 @@ def chart_hand_health_track(
     marks a step with the keep on its Fort side (R4.8)."""
     data = hand_health_track(events, game=game)
     colours = {"A": "#2f6db5", "B": "#b5452f"}
+    whole = alt.Axis(format="d", tickMinStep=1)
     base = alt.Chart(data, width=width, height=height).encode(
-        x=alt.X("step:Q", title="event step"),
-        y=alt.Y("hand_health:Q", title="hand-health", scale=alt.Scale(domainMin=0)),
-        color=alt.Color("player:N", scale=_scale(colours), title="player"),
+        x=alt.X("step:Q", title="event step", axis=whole),
+        y=alt.Y("hand_health:Q", title="hand-health", scale=alt.Scale(domainMin=0), axis=whole),
+        color=alt.Color(
+            "player:N", scale=_scale(colours), title="player", legend=alt.Legend(orient="bottom")
+        ),
     )
     line = base.mark_line(interpolate="step-after")
     points = base.mark_point(filled=True, size=45).encode(
         shape=alt.Shape(
-            "keep:N", scale=alt.Scale(domain=["bastion", "fort"], range=["circle", "square"])
+            "keep:N",
+            scale=alt.Scale(domain=["bastion", "fort"], range=["circle", "square"]),
+            legend=alt.Legend(orient="bottom"),
         ),
         tooltip=["player:N", "turn:Q", "step:Q", "hand_health:Q", "keep:N"],
     )
