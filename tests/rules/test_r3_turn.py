@@ -246,7 +246,11 @@ def test_r3_6_incantation_in_summon_and_in_siege():
     assert phases == ["siege", "siege", "siege"]
     state = parse(PAWNS + '[game]\nmana = 1\n[A]\nhand = ["BASTION", "ZAP", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\nupper = ["BIG"]\n').state
     apply(state, "play ZAP B.upper.0")
-    assert board(state)["B.hand"] == "BASTION PAWN BIG"  # ZAP's 2 damage destroyed BIG
+    assert board(state) == {  # ZAP's 2 damage destroyed BIG
+        "winner": None,
+        "A.hand": "BASTION PAWN ZAP", "A.hand_health": 2, "A.upper": "", "A.lower": "",
+        "B.hand": "BASTION PAWN BIG", "B.hand_health": 2, "B.upper": "", "B.lower": "",
+    }
     assert [e["phase"] for e in state_dict(state)["events"] if e["kind"] == "incantation_resolved"] == ["summon"]
 
 
@@ -337,8 +341,11 @@ def test_r3_9_upper_lane_goes_on_while_a_creature_is_left_to_attack():
         "A.L1 upper -> B.BASTION 1",
         "A.L0 lower -> B.BASTION 1",
     ]
-    assert board(out)["A.upper"] == "U0 L1"
-    assert board(out)["B.hand"] == "PAWN PAWN PAWN BASTION PAWN"
+    assert board(out) == {
+        "winner": None,
+        "A.hand": "BASTION PAWN VORTEX", "A.hand_health": 2, "A.upper": "U0 L1", "A.lower": "L0",
+        "B.hand": "PAWN PAWN PAWN BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+    }
 
 
 def test_r3_9_shifted_into_upper_after_lower_began_does_not_attack():

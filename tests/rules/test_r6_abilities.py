@@ -49,7 +49,11 @@ def test_r6_1_splash_with_the_other_lane_empty_never_reaches_a_keep():
         """
     )
     assert kinds(out, "damage", "keep_moved") == ["damage"]
-    assert board(out)["B.lower"] == "T(2)" and board(out)["B.hand"] == "BASTION T T"
+    assert board(out) == {
+        "winner": None,
+        "A.hand": "BASTION T", "A.hand_health": 1, "A.upper": "", "A.lower": "SPLASHER",
+        "B.hand": "BASTION T T", "B.hand_health": 2, "B.upper": "", "B.lower": "T(2)",
+    }
 
 
 # --- R6.2 Pierce -------------------------------------------------------------------------
