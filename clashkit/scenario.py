@@ -76,6 +76,8 @@ def load_scenario(path: str | Path, *, cards: CardSet | None = None) -> Scenario
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ScenarioError(f"{path}: cannot read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not UTF-8 text") from None
     return parse_scenario(text, source=str(path), cards=cards)
 
 

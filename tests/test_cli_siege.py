@@ -163,6 +163,12 @@ def test_error_messages_through_the_command(tmp_path, body, message):
     assert line.startswith(f"clashkit: error: {path}: ") and message in line
 
 
+def test_error_not_utf8(tmp_path):
+    path = tmp_path / "latin.toml"
+    path.write_bytes('[A]\nhand = ["BASTION", "CAFÉ"]\n'.encode("latin-1"))
+    assert error_line("siege", str(path), "--json") == f"clashkit: error: {path}: not UTF-8 text"
+
+
 def test_error_missing_file(tmp_path):
     line = error_line("siege", str(tmp_path / "none.toml"), "--json")
     assert line.startswith("clashkit: error: ") and "none.toml" in line

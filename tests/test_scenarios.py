@@ -95,6 +95,10 @@ def test_load_scenario_names_the_file(tmp_path):
         load_scenario(path)
     with pytest.raises(ScenarioError, match="^" + re.escape(f"{tmp_path / 'nope.toml'}: cannot read (")):
         load_scenario(tmp_path / "nope.toml")
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('[A]\nhand = ["BASTION", "CAFÉ"]\n'.encode("latin-1"))
+    with pytest.raises(ScenarioError, match="^" + re.escape(f"{latin}: not UTF-8 text") + "$"):
+        load_scenario(latin)
 
 
 # --- Refused -----------------------------------------------------------------------------------
