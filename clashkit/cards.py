@@ -42,6 +42,8 @@ COLUMNS = (
     "target",
     "notes",
 )
+#: The largest number a card may carry: the event log stores amounts as 16-bit integers.
+MAX_VALUE = 9999
 #: Effects that take an amount (``damage 2``) and the one that takes an ability.
 _AMOUNT_EFFECTS = {Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER}
 KEEP_NAMES = ("BASTION", "FORT")
@@ -193,6 +195,8 @@ def _int(value: object, column: str, *, minimum: int) -> int:
             raise ValueError(f"{column} must be an integer, not {text!r}") from None
     if number < minimum:
         raise ValueError(f"{column} must be at least {minimum}, not {number}")
+    if number > MAX_VALUE:
+        raise ValueError(f"{column} must be at most {MAX_VALUE}, not {number}")
     return number
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .actions import Action, parse_place, play
 from .actions import leftmost_playable as _leftmost
-from .cards import KEEP_NAMES, CardSet, card_from_fields, starter_set
+from .cards import KEEP_NAMES, MAX_VALUE, CardSet, card_from_fields, starter_set
 from .engine import apply
 from .errors import ClashkitError, IllegalActionError, InputError, ScenarioError
 from .rules import Rules, SoloSettings
@@ -137,9 +137,9 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
     _unknown(game, _GAME_KEYS, source, "[game]")
     mode = _enum(Mode, game.get("mode", "duel"), source, "[game] mode")
     active = _enum(Player, str(game.get("active", "A")).upper(), source, "[game] active").index
-    mana = _whole(game.get("mana", 0), source, "[game] mana")
+    mana = _whole(game.get("mana", 0), source, "[game] mana", maximum=MAX_VALUE)
     seed = _whole(game.get("seed", 0), source, "[game] seed")
-    turn = _whole(game.get("turn", 1), source, "[game] turn", minimum=1)
+    turn = _whole(game.get("turn", 1), source, "[game] turn", minimum=1, maximum=MAX_VALUE)
 
     try:
         solo_settings = SoloSettings.from_mapping(_table(data, "solo", source))
@@ -181,9 +181,11 @@ def _enum(enum, value, source, where):
         raise _fail(source, where, f"{value!r} is not one of {allowed}") from None
 
 
-def _whole(value, source, where, *, minimum: int = 0) -> int:
+def _whole(value, source, where, *, minimum: int = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise _fail(source, where, f"must be a whole number ≥ {minimum}, not {value!r}")
+    if maximum is not None and value > maximum:
+        raise _fail(source, where, f"must be at most {maximum}, not {value!r}")
     return value
 
 

@@ -97,6 +97,8 @@ BAD_ROWS = [
     ("OGRE,2,creature,4,4,,,,,,", "column health: is empty"),
     ("OGRE,2,creature,4,4,0,,,,,", "column health: health must be at least 1, not 0"),
     ("OGRE,2,creature,4,-2,5,,,,,", "column attack: attack must be at least 0, not -2"),
+    ("OGRE,2,creature,4,40000,5,,,,,", "column attack: attack must be at most 9999, not 40000"),
+    ("ZAP,,incantation,1,,,,,damage 10000,enemy,", "column effect: damage amount must be at most 9999, not 10000"),
     ("OGRE,2,creature,4,,5,,,,,", "column attack: is empty"),
     ("OGRE,2,creature,4,4,5,,,damage 2,,", "column effect: is for incantations; a creature leaves it empty"),
     ("OGRE,2,creature,4,4,5,,,,enemy,", "column target: is for incantations; a creature leaves it empty"),

@@ -175,6 +175,7 @@ def test_impossible_creatures(entry, message):
         ('active = "C"', "[game] active: 'C' is not one of 'A', 'B'"),
         ("mana = -1", "[game] mana: must be a whole number ≥ 0, not -1"),
         ('mana = "3"', "[game] mana: must be a whole number ≥ 0, not '3'"),
+        ("mana = 40000", "[game] mana: must be at most 9999, not 40000"),
         ("seed = 1.5", "[game] seed: must be a whole number ≥ 0, not 1.5"),
     ],
 )
