@@ -42,6 +42,33 @@ def test_r4_1_sum_floored_at_0_and_a_zero_attack_is_still_an_attack():
     }
 
 
+def test_r4_1_the_sum_is_floored_not_each_modifier():
+    # R4.1 floors attack + modifiers as a whole: 2 - 3 + 2 = 1 (flooring the
+    # weaken alone would have given 0 + 2 = 2).
+    out = siege_text(
+        """
+        card = [
+          { name = "HITTER", kind = "creature", cost = 1, attack = 2, health = 3 },
+          { name = "P", kind = "creature", cost = 1, attack = 1, health = 1 },
+          { name = "HEX", kind = "incantation", cost = 0, effect = "weaken 3", target = "enemy" },
+          { name = "PUMP", kind = "incantation", cost = 0, effect = "empower 2", target = "ally" },
+        ]
+        [game]
+        actions = [
+          { play = "HEX", target = "A.upper.0" },
+          { play = "PUMP", target = "A.upper.0" },
+        ]
+        [A]
+        hand = ["BASTION", "HEX", "PUMP", "P"]
+        upper = ["HITTER"]
+        [B]
+        hand = ["BASTION", "P", "P"]
+        """
+    )
+    assert attacks(out) == ["A.HITTER upper -> B.BASTION 1"]
+    assert board(out)["B.hand"] == "P BASTION P"
+
+
 def test_r4_1_zero_attack_on_the_keep_moves_it_nowhere():
     out = siege_text(
         """

@@ -369,6 +369,16 @@ def test_r8_9_reduction_per_attack_after_sprint_on_bloodlust_follow_ups_only_on_
     }
 
 
+def test_r8_9_reading_one_is_exactly_one_even_for_a_zero_attack():
+    text = scenario_path("r8_9_pile_damage_readings").read_text().replace(
+        '{ name = "ONE", kind = "creature", cost = 1, attack = 1, health = 3 }',
+        '{ name = "ONE", kind = "creature", cost = 1, attack = 0, health = 3 }',
+    )
+    out = siege_text(text + '\n[solo]\nai_pile_damage = "one"\n')
+    assert attacks(out) == ["A.HIT upper -> B.BASTION 1", "A.ONE lower -> B.BASTION 1"]
+    assert board(out)["B.discard"] == "C1 C2"
+
+
 def test_r8_9_reduction_never_applies_to_the_ais_attacks():
     out = siege_with("r8_3a_ai_siege_hits_the_player", solo={"ai_pile_damage": "one"})
     assert attacks(out) == ["B.AI2 upper -> A.BASTION 2", "B.AI1 upper -> A.BASTION 1", "B.AI3 lower -> A.P 3"]
