@@ -224,7 +224,8 @@ def simulate(
     allowing settings whose points differ from the level).
 
     ``progress`` shows a bar counted by finished games (``tqdm.auto``, so a
-    notebook gets a widget); ``None`` shows it when stderr is a terminal.
+    notebook gets a widget); ``None`` shows it in a notebook or when stderr is a
+    terminal.
     """
     matchup = make_matchup(
         deck_a,
@@ -247,8 +248,8 @@ def simulate(
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise OptionError(f"jobs = {jobs!r} must be a whole number ≥ 1 (0: one per core)")
     seeds = game_seeds(seed, n)
-    if progress is None:
-        progress = sys.stderr.isatty()
+    if progress is None:  # a terminal or a notebook shows it; a pipe or a log does not
+        progress = sys.stderr.isatty() or "ipykernel" in sys.modules
     from tqdm.auto import tqdm
 
     bar = tqdm(total=n, unit="game", desc="simulate", disable=not progress, file=sys.stderr)
