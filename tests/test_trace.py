@@ -13,6 +13,7 @@ from clashkit.errors import DeckError, OptionError
 from clashkit.events import FIELDS, WIDTH
 from clashkit.formats import new_game
 from clashkit.game import new_duel, play
+from clashkit.records import GameRecords
 from clashkit.rules import Rules
 from clashkit.simulate import game_seeds, simulate
 from clashkit.stats import summarize, wilson, win_rates
@@ -254,6 +255,33 @@ def test_solo_batch_records_mode_level_and_the_ai():
     assert games["format"][0] == "preconstructed"
     assert games["deck_b"].list.len().to_list() == [24] * 6
     assert trace.events.schema == events_schema(CARDS)
+
+
+def test_solo_game_frames_agree_with_the_state():
+    from clashkit.solo_setup import solo_setup
+
+    setup = solo_setup("4", "random", seed=6)
+    state = play(setup.state, "random")
+    events, turns, games = game_frames(state, deck_a=setup.player_deck, deck_b=setup.ai_cards)
+    last = events.row(-1, named=True)
+    assert last["hand_health_a"] == state.hand_health(0)
+    assert last["hand_health_b"] == state.hand_health(1)  # the AI pile above its keep
+    assert turns.height == state.turn and games["mode"][0] == "solo"
+    assert events.schema == events_schema(CARDS)
+
+
+def test_records_merged_in_order_build_the_same_frames():
+    seeds = game_seeds(3, 6)
+    whole, first, second = GameRecords(), GameRecords(), GameRecords()
+    for i, seed in enumerate(seeds):
+        state, _ = new_game("2", "4", "random", "random", seed=seed)
+        play(state, "random")
+        whole.add(state, game=i, seed=seed)
+        (first if i < 3 else second).add(state, game=i, seed=seed)
+    first.extend(second)
+    assert frames_equal(whole.build(CARDS), first.build(CARDS))
+    halves = Trace.concat([first.build(CARDS), GameRecords().build(CARDS)])
+    assert frames_equal(halves, whole.build(CARDS))
 
 
 @pytest.mark.parametrize(
