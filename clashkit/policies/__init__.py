@@ -19,7 +19,7 @@ POLICIES: dict[str, type[Policy]] = {
 
 
 def get_policy(spec: str | Policy) -> Policy:
-    """A policy from its name (``random``, ``greedy``, ``search``, ``search:budget=64``) or itself."""
+    """A policy from its name (``random``, ``greedy``, ``search:budget=64``) or itself."""
     if isinstance(spec, Policy):
         return spec
     name, _, options = str(spec).partition(":")

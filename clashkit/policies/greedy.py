@@ -178,16 +178,20 @@ class GreedyPolicy(Policy):
     crowd = 0.3  # per creature already in the lane
     stop = -1.0  # the score a play must beat
     keep_for_spells = 1  # keep back the price of a useful incantation
+    loop_watch = 16  # the turn from which positions are remembered to break loops
     spell_cost = 0.4  # per mana of an incantation cast before the last window
 
     def __init__(self) -> None:
+        self._tables: Tables | None = None
         self._game: GameState | None = None
         self._turn = 0
         self._seen: set = set()
 
     def choose(self, state: GameState, legal):
         if state.phase == SUMMON:
-            if state is not self._game or state.turn != self._turn:
+            if state.turn >= self.loop_watch and (
+                state is not self._game or state.turn != self._turn
+            ):
                 if self.repeated(state):
                     # The same position again: greedy play would go round the same loop
                     # until the turn limit, so this turn starts with another play.
@@ -195,8 +199,10 @@ class GreedyPolicy(Policy):
             action = self.summon(state)
             if action is None and not state.rules.incantations_in_siege:
                 action = self.cast(state, final=True)
-        else:
+        elif state.rules.incantations_in_siege:
             action = self.cast(state, final=False)
+        else:
+            action = None
         return legal[-1] if action is None else action
 
     def repeated(self, state: GameState) -> bool:
@@ -280,7 +286,7 @@ class GreedyPolicy(Policy):
                 received += aura
             front_left = th[0].health - th[0].damage if th else 0
             lanes.append((lane, gap, size, not th, front_left, rage_behind, received, side_free))
-        reserve = self.reserve(state, t, hand) if spell and self.keep_for_spells else 0
+        reserve = self.reserve(t, hand, self.counts(state)) if spell and self.keep_for_spells else 0
         budget = mana - reserve
         attack, health_of, value, mask, aura_dirs = t.attack, t.health, t.value, t.mask, t.aura_dirs
         hh_penalty = self.hh_cost if health > self.low_health else self.hh_cost_low
@@ -329,16 +335,24 @@ class GreedyPolicy(Policy):
         i, card, lane = choice
         return play(t.names[card], i, lane)
 
-    def reserve(self, state: GameState, t: Tables, hand) -> int:
-        """Mana kept for the cheapest playable incantation that has a use this turn."""
+    @staticmethod
+    def counts(state: GameState) -> tuple[int, int]:
+        """How many opposing creatures there are, and how many of mine can attack this turn."""
         player = state.active
         theirs = state.lanes[1 - player]
-        enemies = len(theirs[0]) + len(theirs[1])
         attackers = 0
         for side in state.lanes[player]:
             for c in side:
                 if not c.new:
                     attackers += 1
+        return len(theirs[0]) + len(theirs[1]), attackers
+
+    @staticmethod
+    def reserve(t: Tables, hand, counts: tuple[int, int]) -> int:
+        """Mana kept for the cheapest playable incantation that has a use this turn:
+        an opposing creature for an ``enemy`` effect, an attacker of mine for an ``ally``
+        one, both for ``shift``."""
+        enemies, attackers = counts
         best = None
         seen = 0
         for card in hand:
@@ -352,12 +366,15 @@ class GreedyPolicy(Policy):
             effect = t.effect[card]
             if effect is Effect.WEAKEN or effect is Effect.HEAL:
                 continue
+            price = t.cost[card]
+            if best is not None and price >= best:
+                continue
             if effect is Effect.SHIFT:
                 useful = enemies and attackers
             else:
                 useful = enemies if t.enemy_side[card] else attackers
-            if useful and (best is None or t.cost[card] < best):
-                best = t.cost[card]
+            if useful:
+                best = price
         return best or 0
 
     # --- Incantations (R3.11) ----------------------------------------------------
@@ -366,7 +383,9 @@ class GreedyPolicy(Policy):
         """An incantation worth casting before the next attack (or at the end), else ``None``."""
         player = state.active
         hand = state.hands[player]
-        t = tables(state.cards)
+        t = self._tables
+        if t is None or t.cards is not state.cards:
+            t = self._tables = tables(state.cards)
         mana = state.mana
         keep_at = hand.index(KEEP)
         nxt = None if final else next_in_order(state)

@@ -37,6 +37,7 @@ class _NoisyGreedy(GreedyPolicy):
     """Greedy, except that with probability ``noise`` it plays a random legal action."""
 
     def __init__(self, rng: random.Random, noise: float) -> None:
+        super().__init__()
         self.rng = rng
         self.noise = noise
 
@@ -56,6 +57,7 @@ class SearchPolicy(GreedyPolicy):
             raise TypeError(f"budget must be a whole number ≥ 1, not {budget!r}")
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
             raise TypeError(f"horizon must be a whole number ≥ 1, not {horizon!r}")
+        super().__init__()
         self.budget = budget
         self.horizon = horizon
         self.noise = float(noise)
