@@ -17,7 +17,7 @@ from __future__ import annotations
 from html import escape
 
 from .abilities import abilities
-from .cards import Card
+from .cards import Card, CardSet
 from .hand import PLAYABLE
 from .siege import next_in_order
 from .state import (
@@ -160,16 +160,13 @@ def _card_body(card: Card, *, mask: int | None = None, damage: int = 0) -> str:
     return head + stats + (f"<div>{chips}</div>" if chips else "")
 
 
-def _keep_tile(state: GameState, player: int) -> str:
-    fort = state.forts[player]
+def _keep_tile(fort: bool) -> str:
     label = "FORT" if fort else "BASTION"
     tip = (
         "the keep, Fort side up: if it becomes the rightmost card, the game is lost (R4.9)"
         if fort
-        else (
-            "the keep, Bastion side up: when it becomes the rightmost card "
-            "it flips to the Fort (R4.8)"
-        )
+        else "the keep, Bastion side up: when it becomes the rightmost card "
+        "it flips to the Fort (R4.8)"
     )
     inner = (
         f'<div style="font-weight:800;font-size:11px;letter-spacing:.06em">{label}</div>'
@@ -187,50 +184,79 @@ def _keep_tile(state: GameState, player: int) -> str:
     )
 
 
-def _hand_row(state: GameState, player: int) -> str:
-    hand = state.hands[player]
-    cards = state.cards
-    active = player == state.active and state.phase in (SUMMON, SIEGE) and state.winner is None
+def _hand_tiles(cards: CardSet, hand: list[int], *, fort: bool, mana: int | None = None) -> str:
+    """A hand's tiles left to right: the keep, the playable cards marked (R3.2), the cards
+    right of the keep underlined (R1.5); with ``mana`` (the active player's), the playable
+    cards that cost more are faded."""
     playable_seen = 0
     keep_at = hand.index(KEEP)
     tiles = []
     for index, card_id in enumerate(hand):
         if card_id == KEEP:
-            tiles.append(_keep_tile(state, player))
+            tiles.append(_keep_tile(fort))
             continue
         card = cards[card_id]
         playable = playable_seen < PLAYABLE
         playable_seen += 1
-        affordable = card.cost <= state.mana
-        border = _PLAYABLE if playable else "#b9b09a"
-        faded = active and playable and not affordable
+        affordable = mana is None or card.cost <= mana
+        faded = mana is not None and playable and not affordable
         marks = ""
         if playable:
             marks = _chip(
                 "playable",
                 _PLAYABLE,
-                filled=active and affordable,
+                filled=mana is not None and affordable,
                 title="R3.2: one of the 4 leftmost cards besides the keep",
             )
-        right_of_keep = index > keep_at
         body = _card_body(card) + f"<div>{marks}</div>"
         tile = _tile(
             body,
-            border=border,
+            border=_PLAYABLE if playable else "#b9b09a",
             faded=faded,
             title=card_text(card) + (" (too costly now)" if faded else ""),
             data=f' data-playable="{str(playable).lower()}"',
         )
-        if right_of_keep:
+        if index > keep_at:
             tile = (
                 f'<span style="display:inline-block;border-bottom:4px solid {_DAMAGE}55;'
                 f'padding-bottom:1px">{tile}</span>'
             )
         tiles.append(tile)
-    health = state.hand_health(player)
+    return f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{"".join(tiles)}</div>'
+
+
+def _hand_row(state: GameState, player: int) -> str:
+    hand = state.hands[player]
+    active = player == state.active and state.phase in (SUMMON, SIEGE) and state.winner is None
+    tiles = _hand_tiles(
+        state.cards, hand, fort=state.forts[player], mana=state.mana if active else None
+    )
+    return tiles + _health_line(state.hand_health(player), len(hand), fort=state.forts[player])
+
+
+def hand_html(cards: CardSet, names: list[str]) -> str:
+    """A hand written as names, left to right with ``BASTION`` or ``FORT``, drawn as on the
+    board: the keep, the playable cards, the hand-health."""
+    hand = [KEEP if n in ("BASTION", "FORT") else cards.id(n) for n in names]
+    fort = "FORT" in names
+    keep_at = hand.index(KEEP)
     return (
-        f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{"".join(tiles)}</div>'
-        + _health_line(health, len(hand), fort=state.forts[player])
+        f'<div class="clashkit-hand" style="{_FONT};background:{_PAPER};color:{_INK};'
+        'border:1px solid #d8cfb8;border-radius:10px;padding:6px 8px;max-width:1100px">'
+        + _hand_tiles(cards, hand, fort=fort)
+        + _health_line(len(hand) - 1 - keep_at, len(hand), fort=fort)
+        + "</div>"
+    )
+
+
+def card_html(card: Card, *, caption: str = "") -> str:
+    """One card as a tile, with an optional caption above it."""
+    head = f'<div style="font-size:10px;color:#6b6250">{escape(caption)}</div>' if caption else ""
+    border = "#8e5bb5" if not card.is_creature else "#b9b09a"
+    return (
+        f'<div style="display:inline-block;{_FONT};color:{_INK};vertical-align:top;'
+        'margin-right:8px">'
+        f"{head}{_tile(_card_body(card), border=border, width=130, title=card_text(card))}</div>"
     )
 
 
@@ -457,4 +483,4 @@ def board_html(state: GameState, *, caption: str | None = None) -> str:
     )
 
 
-__all__ = ["PLAYER_COLOURS", "board_html", "card_text"]
+__all__ = ["PLAYER_COLOURS", "board_html", "card_html", "card_text", "hand_html"]

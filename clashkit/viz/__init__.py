@@ -16,7 +16,8 @@ What it holds, loaded on first use:
 - :mod:`~clashkit.viz.widgets` — their ipywidgets views: ``hand_builder()``,
   ``siege_lab()``, ``rules_stepper()``, ``card_designer()``;
 - :func:`~clashkit.viz.runs.play_matchups` — every pairing of some decks, with
-  a progress bar.
+  a progress bar;
+- :func:`~clashkit.viz.tables.table` — a small frame shown whole.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ _EXPORTS = {
         "siege_lab",
     ),
     "runs": ("play_matchups", "default_policy"),
+    "tables": ("table",),
 }
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 

@@ -32,6 +32,8 @@ KEEP_COLOURS = {"bastion": "#d4a017", "fort": "#5f646b"}
 KIND_COLOURS = {"creature": "#2f6db5", "incantation": "#8e5bb5"}
 MEASURE_COLOURS = {"gained": "#3b7dd8", "spent": "#e67e22"}
 PERCENT = ".0%"
+#: Panels per row of a chart split by deck or seat (wider would not fit a notebook).
+FACET_COLUMNS = 2
 
 
 def _scale(mapping: Mapping[str, str]) -> alt.Scale:
@@ -67,7 +69,9 @@ def chart_mana_curve(
                 axis=alt.Axis(labelAngle=0),
             ),
             y=alt.Y("sum(cards):Q", title="cards", axis=alt.Axis(tickMinStep=1)),
-            color=alt.Color("kind:N", scale=_scale(KIND_COLOURS), title=None),
+            color=alt.Color(
+                "kind:N", scale=_scale(KIND_COLOURS), title=None, legend=alt.Legend(orient="bottom")
+            ),
             column=alt.Column("deck:N", title=None),
             tooltip=["deck:N", "cost:O", "kind:N", "cards:Q", "names:N"],
         )
@@ -104,7 +108,7 @@ def chart_mana_per_turn(
         )
     )
     if by is not None:
-        chart = chart.encode(column=alt.Column("group:N", title=None))
+        chart = chart.encode(facet=alt.Facet("group:N", title=None, columns=FACET_COLUMNS))
     return chart
 
 
@@ -155,7 +159,7 @@ def chart_hand_health(
     title = f"Hand-health over turns: median and {lo:.0%}–{hi:.0%} band"
     if by is None:
         return layered.properties(title=title)
-    return layered.facet(column=alt.Column("group:N", title=None), title=title)
+    return layered.facet(facet=alt.Facet("group:N", title=None), columns=FACET_COLUMNS, title=title)
 
 
 def chart_matchups(
@@ -199,7 +203,12 @@ def chart_matchups(
             "unfinished:Q",
         ],
     )
-    text = base.mark_text(fontSize=11).encode(text="label:N")
+    text = base.mark_text(fontSize=11).encode(
+        text="label:N",
+        color=alt.condition(
+            "datum.win_rate < 0.36 || datum.win_rate > 0.64", alt.value("white"), alt.value("black")
+        ),
+    )
     return alt.layer(cells, text).properties(
         title="Win rate of the row deck against the column deck"
     )

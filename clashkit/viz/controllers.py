@@ -808,11 +808,17 @@ class CardDesigner:
     def edit(self, name: str, **fields) -> Card:
         """Change some fields of card ``name`` (``cost=2``, ``abilities="rage;sprint"``, …).
         Raises ``ValueError`` naming the column for a bad value, as the card file would."""
-        merged = {**self.fields(name), **fields}
-        merged["name"] = name
-        card = card_from_fields(_blank_for_kind(merged))
+        card = self.preview(name, **fields)
         self.changes[name] = card
         return card
+
+    def preview(self, name: str, **fields) -> Card:
+        """The card :meth:`edit` would make (or a new card), without keeping it."""
+        base = self.fields(name) if name in self.cards else {f: "" for f in CARD_FIELDS}
+        merged = {**base, **fields, "name": name}
+        if name not in self.cards:
+            merged["deck"] = ""
+        return card_from_fields(_blank_for_kind(merged))
 
     def add(self, fields: Mapping[str, object], *, deck: int | str, replaces: str) -> Card:
         """A new card put into starter ``deck`` in place of ``replaces``."""
@@ -863,6 +869,7 @@ class CardDesigner:
         if self._baseline is None or self._baseline[0] != key:
             before = play_matchups(
                 self.base_decks,
+                desc="before the change",
                 games_per_pairing=self.games_per_pairing,
                 policy=self.policy,
                 seed=self.seed,
@@ -873,6 +880,7 @@ class CardDesigner:
         self.before = self._baseline[1]
         self.after = play_matchups(
             self.decks,
+            desc="after the change",
             games_per_pairing=self.games_per_pairing,
             policy=self.policy,
             seed=self.seed,

@@ -34,6 +34,7 @@ def play_matchups(
     cards: CardSet | None = None,
     pairings: Sequence[tuple[str, str]] | None = None,
     progress: bool = True,
+    desc: str = "games",
     jobs: int = 1,
 ) -> Trace:
     """Play ``games_per_pairing`` games for each ordered pairing of ``decks`` (so both seats).
@@ -60,7 +61,7 @@ def play_matchups(
     traces: list[Trace] = []
     offset = 0
     total = games_per_pairing * len(pairings)
-    with tqdm(total=total, unit="game", desc="games", disable=not progress) as bar:
+    with tqdm(total=total, unit="game", desc=desc, disable=not progress) as bar:
         for k, (a, b) in enumerate(pairings):
             trace = simulate(
                 games_per_pairing,

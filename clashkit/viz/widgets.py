@@ -23,51 +23,13 @@ import ipywidgets as w
 import polars as pl
 from IPython.display import display
 
-from ..board import board_html
+from ..board import board_html, card_html, hand_html
 from ..errors import ClashkitError
 from ..policies import POLICIES
 from ..vocab import PLAYERS, Ability, Direction, Effect, TargetSide
 from .controllers import CardDesigner, HandBuilder, RulesStepper, SiegeLab
 from .runs import default_policy
-
-_TABLE = (
-    "border-collapse:collapse;font:11px system-ui,'DejaVu Sans',sans-serif;color:#2b2720;"
-    "background:#fff;width:100%"
-)
-
-
-def table_html(
-    frame: pl.DataFrame, *, max_rows: int = 40, caption: str = "", tail: bool = True
-) -> str:
-    """A small frame as a compact HTML table (the last ``max_rows`` rows with ``tail``)."""
-    shown = frame.tail(max_rows) if tail else frame.head(max_rows)
-    head = "".join(
-        '<th style="text-align:left;border-bottom:2px solid #d8cfb8;padding:2px 6px">'
-        f"{escape(c)}</th>"
-        for c in shown.columns
-    )
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td style="border-bottom:1px solid #eee;padding:2px 6px;vertical-align:top">'
-            f"{escape('' if v is None else str(v))}</td>"
-            for v in row
-        )
-        + "</tr>"
-        for row in shown.iter_rows()
-    )
-    more = (
-        '<div style="font-size:10px;color:#888">'
-        f"{frame.height - shown.height} earlier rows not shown</div>"
-        if frame.height > shown.height
-        else ""
-    )
-    title = (
-        f'<div style="font-weight:600;font-size:12px;margin:2px 0">{escape(caption)}</div>'
-        if caption
-        else ""
-    )
-    return f'{title}{more}<table style="{_TABLE}"><tr>{head}</tr>{body}</table>'
+from .tables import table_html
 
 
 def _button(
@@ -423,16 +385,22 @@ class HandBuilderView(_View):
         b = self.builder
         names = sorted(b.cards.names)
         self.slots = [
-            w.Dropdown(options=names, value=name, layout=w.Layout(width="128px"))
+            w.Dropdown(options=names, value=name, layout=w.Layout(width="112px"))
             for name in b.order
         ]
         slot_boxes = []
+        small = w.Layout(width="36px", height="24px", padding="0")
         for i, slot in enumerate(self.slots):
             slot.observe(lambda change, i=i: self.on_slot(i, change["new"]), names="value")
             left = _button("◀", f"ck-left-{i}", lambda i=i: self.on_move(i, -1), tip="move left")
             right = _button("▶", f"ck-right-{i}", lambda i=i: self.on_move(i, +1), tip="move right")
-            label = w.HTML(f'<span style="font-size:11px;color:#6b6250">{i + 1}</span>')
-            slot_boxes.append(w.VBox([w.HBox([label, left, right]), slot]))
+            left.layout = right.layout = small
+            label = w.HTML(
+                f'<span style="font-size:11px;color:#6b6250;padding:0 6px">{i + 1}</span>'
+            )
+            arrows = w.HBox([left, label, right], layout=w.Layout(justify_content="center"))
+            slot_boxes.append(w.VBox([slot, arrows], layout=w.Layout(margin="0 2px 4px 0")))
+        self.hand_view = w.HTML()
         self.preset = w.Dropdown(
             options=["—", *b.decks], description="load", layout=w.Layout(width="180px")
         )
@@ -454,7 +422,11 @@ class HandBuilderView(_View):
             layout=w.Layout(width="180px"),
         )
         self.first = w.ToggleButtons(
-            options=["A", "B"], value=b.first, description="first", style={"button_width": "40px"}
+            options=["A", "B"],
+            value=b.first,
+            description="moves first",
+            style={"button_width": "36px", "description_width": "initial"},
+            layout=w.Layout(width="auto"),
         )
         self.seed = w.BoundedIntText(
             value=b.seed, min=0, max=10**9, description="seed", layout=w.Layout(width="160px")
@@ -480,6 +452,7 @@ class HandBuilderView(_View):
                 ),
                 w.HBox(slot_boxes, layout=w.Layout(flex_flow="row wrap")),
                 w.HBox([self.preset, _button("shuffle", "ck-shuffle", self.on_shuffle)]),
+                self.hand_view,
                 self.problems,
                 self.plan,
                 w.HTML("<b>Play the first turns</b>"),
@@ -510,6 +483,7 @@ class HandBuilderView(_View):
         self.widget.add_class("ck-hand-builder")
         self._said: list[str] = []
         self._updating = False
+        self.first.observe(lambda _change: self.redraw_hand(), names="value")
         self.redraw_hand()
         self.redraw_game()
 
@@ -552,6 +526,7 @@ class HandBuilderView(_View):
     def redraw_hand(self) -> None:
         problems = self.builder.problems
         self.problems.value = _message("; ".join(problems), error=True) if problems else ""
+        self.hand_view.value = hand_html(self.builder.cards, self.builder.hand)
         plan = self.builder.plan(first=self.first.value == "A")
         self.plan.value = table_html(
             plan.select("turn", "mana", "playable", "played", "mana_left", "hand_health"),
@@ -662,7 +637,10 @@ class CardDesignerView(_View):
             layout=w.Layout(width="240px"),
         )
         self.kind = w.ToggleButtons(
-            options=["creature", "incantation"], description="kind", style={"button_width": "90px"}
+            options=["creature", "incantation"],
+            description="kind",
+            style={"button_width": "100px", "description_width": "initial"},
+            layout=w.Layout(width="auto", margin="0 16px 0 0"),
         )
         self.cost = w.IntSlider(min=0, max=10, description="cost")
         self.attack = w.IntSlider(min=0, max=10, description="attack")
@@ -694,6 +672,7 @@ class CardDesignerView(_View):
         )
         self.message = w.HTML()
         self.changes = w.HTML()
+        self.preview = w.HTML(layout=w.Layout(margin="0 0 0 16px"))
         self.games = w.IntSlider(
             value=d.games_per_pairing,
             min=2,
@@ -717,9 +696,18 @@ class CardDesignerView(_View):
                     [self.which, self.new_name, self.deck, self.replaces],
                     layout=w.Layout(flex_flow="row wrap"),
                 ),
-                w.HBox([self.kind, self.cost]),
-                self.creature_box,
-                self.incantation_box,
+                w.HBox(
+                    [
+                        w.VBox(
+                            [
+                                w.HBox([self.kind, self.cost]),
+                                self.creature_box,
+                                self.incantation_box,
+                            ]
+                        ),
+                        self.preview,
+                    ]
+                ),
                 w.HBox(
                     [
                         _button("apply the change", "ck-apply", self.on_apply, style="info"),
@@ -749,9 +737,30 @@ class CardDesignerView(_View):
             lambda change: setattr(self.replaces, "options", d.base_decks[change["new"]]),
             names="value",
         )
+        fields = (
+            self.kind, self.cost, self.attack, self.health, self.abilities, self.aura,
+            self.aura_dirs, self.effect, self.amount, self.grants, self.target, self.new_name,
+            self.replaces, self.mode,
+        )  # fmt: skip
+        for widget in fields:
+            widget.observe(lambda _change: self._preview(), names="value")
         self.load(self.which.value)
         self._layout()
         self._show_changes()
+        self._preview()
+
+    def _preview(self) -> None:
+        """The card as shipped (or the one it replaces) beside the card as the widgets say."""
+        d = self.designer
+        adding = self.mode.value == "add a card"
+        name = self.new_name.value.strip().upper() if adding else self.which.value
+        shipped = d.base.card(self.replaces.value if adding else self.which.value)
+        label = f"in place of {shipped.name}" if adding else "shipped"
+        try:
+            edited = card_html(d.preview(name, **self.fields()), caption="as edited")
+        except (ValueError, KeyError) as e:
+            edited = _message(str(e).strip("'\""), error=True)
+        self.preview.value = card_html(shipped, caption=label) + edited
 
     def load(self, name: str) -> None:
         """Fill the fields from card ``name`` (with the changes made so far)."""

@@ -56,3 +56,23 @@ def test_board_shows_the_winner_and_the_ai_pile():
     solo = new_solo(decks[1], decks[2] + decks[3] + decks[4], seed=1)
     html = board_html(solo)
     assert "AI pile" in html and "AI discard" in html and "the AI" in html
+
+
+def test_hand_html_marks_keep_playable_and_hand_health():
+    from clashkit.board import hand_html
+    from clashkit.cards import starter_set
+
+    html = hand_html(
+        starter_set(), ["GNOME", "BASTION", "OGRE", "TROLL", "BRUTE", "MARTYR", "ZOMBIE"]
+    )
+    assert html.count('data-keep="bastion"') == 1
+    assert html.count('data-playable="true"') == 4  # GNOME, OGRE, TROLL, BRUTE (R3.2)
+    assert 'data-hand-health="5"' in html
+
+
+def test_card_html_draws_one_card():
+    from clashkit.board import card_html
+    from clashkit.cards import starter_set
+
+    html = card_html(starter_set().card("METEORITE"), caption="shipped")
+    assert "METEORITE" in html and "damage 3" in html and "shipped" in html

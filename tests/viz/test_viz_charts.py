@@ -88,12 +88,12 @@ def test_mana_per_turn_spec(turns, games):
     assert marks(spec) == {"line"} and spec["mark"]["point"] is True
     f = fields(spec)
     assert f["x"] == {"own_turn"} and f["y"] == {"mana"} and f["color"] == {"measure"}
-    assert f["column"] == {"group"}
+    assert f["facet"] == {"group"} and spec["encoding"]["facet"]["columns"] == 2
     assert same(
         carried(spec, s.mana_per_turn(turns, games=games, by="seat")),
         s.mana_per_turn(turns, games=games, by="seat"),
     )
-    assert "column" not in c.chart_mana_per_turn(turns).to_dict()["encoding"]
+    assert "facet" not in c.chart_mana_per_turn(turns).to_dict()["encoding"]
 
 
 def test_hand_health_spec(turns, games):
@@ -108,7 +108,7 @@ def test_hand_health_spec(turns, games):
     assert colours["domain"] == ["bastion", "fort"]
     faceted = c.chart_hand_health(turns, games=games, by="deck")
     assert isinstance(faceted, alt.FacetChart)
-    assert faceted.to_dict()["facet"]["column"]["field"] == "group"
+    assert faceted.to_dict()["facet"]["field"] == "group" and faceted.to_dict()["columns"] == 2
 
 
 def test_matchups_spec(games):

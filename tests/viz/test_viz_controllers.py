@@ -332,3 +332,21 @@ def test_card_designer_run_compares_before_and_after():
     )
     with pytest.raises(RuntimeError):
         CardDesigner().comparison()
+
+
+def test_card_designer_preview_keeps_nothing():
+    d = CardDesigner()
+    card = d.preview("GNOME", attack=5)
+    assert card.attack == 5 and d.changes == {}
+    new = d.preview("SPRITE", kind="incantation", cost=1, effect="heal", target="ally")
+    assert new.effect_text == "heal" and "SPRITE" not in d.cards
+
+
+def test_table_shows_every_word():
+    from clashkit.viz.tables import table
+
+    frame = pl.DataFrame({"what happened": ["x" * 200], "rate": [0.123456]})
+    html = table(frame)._repr_html_()
+    assert "x" * 200 in html and "0.123" in html and "0.1234" not in html
+    many = table(pl.DataFrame({"n": list(range(100))}), max_rows=10)._repr_html_()
+    assert "90 more rows not shown" in many

@@ -161,3 +161,22 @@ def test_card_designer_view_edits_and_simulates():
     assert "deck 3" in view.table.value and view.designer.after is not None
     b["ck-undo"].click()
     assert "WISP" not in view.designer.changes
+
+
+def test_hand_builder_view_draws_the_hand_and_follows_the_first_player():
+    view = views.hand_builder(HandBuilder(bot="random"))
+    assert view.hand_view.value.count('data-playable="true"') == 4
+    turn_one = view.plan.value
+    view.first.value = "B"  # R3.1: the second player's first turn brings 9 mana, not 6
+    assert view.plan.value != turn_one
+
+
+def test_card_designer_view_previews_the_card():
+    view = views.card_designer(CardDesigner(games_per_pairing=2, policy="random"))
+    view.which.value = "OGRE"
+    view.attack.value = 7
+    assert "shipped" in view.preview.value and "⚔7" in view.preview.value
+    assert view.designer.changes == {}  # a preview is not a change
+    view.kind.value = "incantation"
+    view.effect.value = "grant"
+    assert "grant" in view.preview.value
