@@ -171,6 +171,16 @@ def test_one_job_and_two_jobs_give_equal_frames():
     assert frames_equal(serial, parallel)
 
 
+@pytest.mark.parametrize("policy", ["greedy", "search:budget=2,horizon=4"])
+def test_bots_are_deterministic_across_jobs(policy):
+    from clashkit.policies import POLICIES
+
+    if policy.partition(":")[0] not in POLICIES:
+        pytest.skip(f"no {policy} policy")
+    serial = simulate(6, "3", "4", policy, seed=21, jobs=1)
+    assert frames_equal(serial, simulate(6, "3", "4", policy, seed=21, jobs=2))
+
+
 def test_game_seeds_do_not_depend_on_the_batch_size():
     assert game_seeds(9, 50)[:10] == game_seeds(9, 10)
     assert len(set(game_seeds(9, 1000))) == 1000
