@@ -809,7 +809,10 @@ class CardDesigner:
         """Change some fields of card ``name`` (``cost=2``, ``abilities="rage;sprint"``, …).
         Raises ``ValueError`` naming the column for a bad value, as the card file would."""
         card = self.preview(name, **fields)
-        self.changes[name] = card
+        if name in self.base and card == self.base.card(name) and name not in self.swaps:
+            self.changes.pop(name, None)  # back to the shipped card: no change
+        else:
+            self.changes[name] = card
         return card
 
     def preview(self, name: str, **fields) -> Card:

@@ -12,10 +12,14 @@ import polars as pl
 
 _TABLE = (
     "border-collapse:collapse;font:11px system-ui,'DejaVu Sans',sans-serif;color:#2b2720;"
-    "background:#fff;width:100%"
+    "background:#fff;width:auto;table-layout:auto;margin:0"
 )
-_TH = "text-align:left;border-bottom:2px solid #d8cfb8;padding:2px 6px"
-_TD = "border-bottom:1px solid #eee;padding:2px 6px;vertical-align:top"
+# Explicit alignment and spacing: JupyterLab's own table style right-aligns and spreads cells.
+_TH = "text-align:left;border-bottom:2px solid #d8cfb8;padding:2px 8px;line-height:15px"
+_TD = (
+    "text-align:left;border:none;border-bottom:1px solid #eee;padding:2px 8px;"
+    "vertical-align:top;line-height:15px;white-space:normal"
+)
 
 
 def table_html(

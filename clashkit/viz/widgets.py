@@ -46,6 +46,10 @@ def _button(
     return button
 
 
+#: List items as tight as the board's text (JupyterLab spaces them widely otherwise).
+_LI = 'style="margin:1px 0;line-height:15px"'
+
+
 def _message(text: str, *, error: bool = False) -> str:
     colour = "#c62828" if error else "#2e7d32"
     return f'<span style="color:{colour};font-size:12px">{escape(text)}</span>' if text else ""
@@ -354,7 +358,7 @@ class RulesStepperView(_View):
         s = self.stepper
         lines = s.explanation
         head, rest = (lines[0], lines[1:]) if lines else ("", [])
-        items = "".join(f"<li>{escape(line)}</li>" for line in rest)
+        items = "".join(f"<li {_LI}>{escape(line)}</li>" for line in rest)
         self.explanation.value = (
             '<div style="font-size:13px;background:#fffdf6;border-left:4px solid #d4a017;'
             'padding:4px 10px">'
@@ -424,15 +428,14 @@ class HandBuilderView(_View):
         self.first = w.ToggleButtons(
             options=["A", "B"],
             value=b.first,
-            description="moves first",
-            style={"button_width": "36px", "description_width": "initial"},
+            style={"button_width": "36px"},
             layout=w.Layout(width="auto"),
         )
         self.seed = w.BoundedIntText(
             value=b.seed, min=0, max=10**9, description="seed", layout=w.Layout(width="160px")
         )
         self.actions = w.Dropdown(
-            options=[], description="your move", layout=w.Layout(width="300px")
+            options=[], description="your move", layout=w.Layout(width="360px")
         )
         self.play_button = _button("play", "ck-play", self.on_play, style="primary")
         self.bot_button = _button("bot plays for me", "ck-bot", self.on_bot)
@@ -460,6 +463,7 @@ class HandBuilderView(_View):
                     [
                         self.opponent,
                         self.bot,
+                        w.Label("moves first", layout=w.Layout(margin="0 4px 0 12px")),
                         self.first,
                         self.seed,
                         _button("new game", "ck-new-game", self.on_new_game, style="info"),
@@ -595,15 +599,17 @@ class HandBuilderView(_View):
         self.board.value = board_html(state, caption="hand builder")
         legal = self.builder.legal()
         self.actions.options = legal
+        if legal:
+            self.actions.index = 0
         playing = bool(legal)
         self.play_button.disabled = self.bot_button.disabled = (
             self.end_button.disabled
         ) = not playing
         self.back_button.disabled = not self.builder.can_back
-        lines = "".join(f"<li>{escape(s)}</li>" for s in self._said[-60:])
+        lines = "".join(f"<li {_LI}>{escape(s)}</li>" for s in self._said[-60:])
         self.log.value = (
-            '<div style="font-size:11px"><b>What happened</b>'
-            f'<ul style="padding-left:16px">{lines}</ul></div>'
+            '<div style="font-size:11px;line-height:14px"><b>What happened</b>'
+            f'<ul style="padding-left:16px;margin:2px 0">{lines}</ul></div>'
         )
 
 
@@ -638,8 +644,7 @@ class CardDesignerView(_View):
         )
         self.kind = w.ToggleButtons(
             options=["creature", "incantation"],
-            description="kind",
-            style={"button_width": "100px", "description_width": "initial"},
+            style={"button_width": "100px"},
             layout=w.Layout(width="auto", margin="0 16px 0 0"),
         )
         self.cost = w.IntSlider(min=0, max=10, description="cost")
@@ -700,7 +705,7 @@ class CardDesignerView(_View):
                     [
                         w.VBox(
                             [
-                                w.HBox([self.kind, self.cost]),
+                                w.HBox([w.Label("kind"), self.kind, self.cost]),
                                 self.creature_box,
                                 self.incantation_box,
                             ]
@@ -862,7 +867,7 @@ class CardDesignerView(_View):
             swap = (
                 f" — in {d.swaps[name][0]} instead of {d.swaps[name][1]}" if name in d.swaps else ""
             )
-            items.append(f"<li>{escape(card.describe())}{escape(was)}{escape(swap)}</li>")
+            items.append(f"<li {_LI}>{escape(card.describe())}{escape(was)}{escape(swap)}</li>")
         self.changes.value = (
             f'<div style="font-size:12px"><b>Changes</b><ul>{"".join(items)}</ul></div>'
         )

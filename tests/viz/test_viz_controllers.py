@@ -350,3 +350,10 @@ def test_table_shows_every_word():
     assert "x" * 200 in html and "0.123" in html and "0.1234" not in html
     many = table(pl.DataFrame({"n": list(range(100))}), max_rows=10)._repr_html_()
     assert "90 more rows not shown" in many
+
+
+def test_card_designer_edit_back_to_shipped_is_no_change():
+    d = CardDesigner()
+    d.edit("GNOME", attack=3)
+    d.edit("GNOME", attack=1)
+    assert d.changes == {}
