@@ -29,7 +29,8 @@ def test_solo_levels_prints_the_points_table_and_each_level_default():
         assert f"[{name}]" in done.stdout
     for level, name in LEVELS.items():
         text = settings_text(level_settings(level))
-        assert f"{level} {name:<7} {level:+d} points  {text}" in done.stdout
+        unit = "point " if level == 1 else "points"
+        assert f"{level} {name:<7} {level} {unit}  {text}" in done.stdout
 
 
 def test_solo_levels_json():

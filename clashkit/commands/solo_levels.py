@@ -41,8 +41,10 @@ def levels_lines() -> list[str]:
         "",
     ]
     for level, name in LEVELS.items():
-        text = settings_text(level_settings(level))
-        lines.append(f"  {level} {name:<7} {points(level_settings(level)):+d} points  {text}")
+        settings = level_settings(level)
+        worth = points(settings)
+        unit = "point " if abs(worth) == 1 else "points"
+        lines.append(f"  {level} {name:<7} {worth} {unit}  {settings_text(settings)}")
     lines.append("")
     lines.append(
         "Level 5 is also called Legendary. Explicit settings must add up to the level's points"
