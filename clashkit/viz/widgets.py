@@ -277,6 +277,8 @@ class SiegeLabView(_View):
         self.back_button.disabled = not self.lab.can_back
         spells = self.lab.incantations()
         self.spell.options = spells
+        if spells:
+            self.spell.index = 0
         self.cast_button.disabled = not spells
         if state.over:
             self.status.value = _message(
