@@ -8,7 +8,8 @@ drafting against the AI with ``--policy``) for the quick game, each single
 setting at each of its values, and each level's default combination; then,
 unless ``--combinations 0``, every one of the 720 combinations of the points
 table with that many games each (on other seeds, from ``--seed + 1_000_000``),
-to see how well the points order difficulty overall.  Prints the markdown
+to see how well the points order difficulty overall; ``--decks 1,2,3,4`` adds
+the quick game and the level defaults for those decks.  Prints the markdown
 tables of the README's "Solo difficulty" section; ``--out DIR`` also writes
 the frames as Parquet, ``--json`` prints one JSON object instead.
 """
@@ -27,6 +28,7 @@ from clashkit.calibration import (
     calibrate,
     every_combination,
     markdown_table,
+    plan,
     points_order,
     points_summary,
     suggest_levels,
@@ -51,6 +53,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="games for each of the 720 combinations (default 500; 0 skips them)",
     )
+    parser.add_argument(
+        "--decks",
+        default="",
+        metavar="D,D",
+        help="also the quick game and the level defaults for these decks (e.g. 1,2,3,4)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the frames as Parquet here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -72,12 +80,25 @@ def main(argv: list[str] | None = None) -> int:
             configurations=every_combination(),
             progress=progress,
         )
+    by_deck = {}
+    for deck in filter(None, (d.strip() for d in args.decks.split(","))):
+        by_deck[deck] = calibrate(
+            args.n,
+            args.policy,
+            deck=deck,
+            seed=args.seed,
+            jobs=args.jobs,
+            configurations=plan(singles=False),
+            progress=progress,
+        )
     seconds = time.perf_counter() - started
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         main_frame.write_parquet(args.out / "solo_calibration.parquet")
         if every is not None:
             every.write_parquet(args.out / "solo_combinations.parquet")
+        for deck, frame in by_deck.items():
+            frame.write_parquet(args.out / f"solo_levels_deck_{deck}.parquet")
 
     summary = points_summary(every) if every is not None else None
     rho = _spearman(every) if every is not None else None
@@ -98,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                 "by_points": summary.to_dicts(),
                 "suggested_levels": suggest_levels(every),
             }
+        out["by_deck"] = {deck: frame.to_dicts() for deck, frame in by_deck.items()}
         print(json.dumps(out))
         return 0
 
@@ -113,7 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         f"(95% intervals apart), "
         f"{verdict['unresolved']} unresolved; Kendall tau-b {verdict['kendall_tau']:.2f}."
     )
-    print(f"Level defaults fall level by level: {'yes' if verdict['levels_fall'] else 'NO'}.")
+    print(
+        "Level defaults fall level by level (1 to 5): "
+        f"{'yes' if verdict['levels_fall'] else 'NO'}; "
+        f"the quick game is easier than level 1: {'yes' if verdict['quick_easiest'] else 'no'}."
+    )
     for low, low_points, high, high_points in verdict["inversions"]:
         print(f"- `{high}` ({high_points:+d}) is easier than `{low}` ({low_points:+d})")
     if every is not None:
@@ -128,6 +154,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {r['points']:+d} | {r['combinations']} | {100 * r['lowest']:.1f}% | "
                 f"{100 * r['median']:.1f}% | {100 * r['highest']:.1f}% | `{r['easiest']}` |"
             )
+    if by_deck:
+        print(f"\nQuick game and level defaults by deck ({args.n} games each):\n")
+        labels = next(iter(by_deck.values()))["label"].to_list()
+        print("| deck | " + " | ".join(labels) + " |")
+        print("| --- |" + " ---: |" * len(labels))
+        for deck, frame in by_deck.items():
+            cells = [f"{100 * w:.1f}%" for w in frame["win_rate"]]
+            print(f"| {deck} | " + " | ".join(cells) + " |")
     return 0
 
 

@@ -203,8 +203,9 @@ def points_order(frame: pl.DataFrame) -> dict[str, Any]:
     points is *concordant* when more points give a lower win rate, *discordant*
     when they give a higher one with non-overlapping 95% intervals, and
     *unresolved* otherwise.  Returns the counts, Kendall's tau-b over those
-    rows, the discordant pairs, and whether the level rows' win rates fall
-    strictly as the level rises.
+    rows, the discordant pairs, whether the level rows' win rates fall
+    strictly from level 1 to 5 (``levels_fall``), and whether the quick game's
+    is above level 1's (``quick_easiest``).
     """
     rows = frame.filter(pl.col("group").is_in(["quick", "single"])).to_dicts()
     concordant = discordant = unresolved = 0
@@ -221,9 +222,8 @@ def points_order(frame: pl.DataFrame) -> dict[str, Any]:
                 inversions.append((low["label"], low["points"], high["label"], high["points"]))
             else:
                 unresolved += 1
-    levels = (
-        frame.filter(pl.col("group").is_in(["quick", "level"])).sort("level")["win_rate"].to_list()
-    )
+    levels = frame.filter(pl.col("group") == "level").sort("level")["win_rate"].to_list()
+    quick = frame.filter(pl.col("group") == "quick")["win_rate"].to_list()
     return {
         "pairs": concordant + discordant + unresolved,
         "concordant": concordant,
@@ -232,6 +232,7 @@ def points_order(frame: pl.DataFrame) -> dict[str, Any]:
         "kendall_tau": _kendall_tau([r["points"] for r in rows], [-r["win_rate"] for r in rows]),
         "inversions": inversions,
         "levels_fall": all(a > b for a, b in zip(levels, levels[1:], strict=False)),
+        "quick_easiest": bool(quick and levels and quick[0] > levels[0]),
     }
 
 

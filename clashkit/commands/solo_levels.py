@@ -133,8 +133,9 @@ def _calibrate(games, policy, deck, seed, jobs, out, as_json) -> None:
         f"Points vs win rate over the single settings: {verdict['concordant']} of "
         f"{verdict['pairs']} pairs "
         f"ordered as the points say, {verdict['discordant']} clearly inverted, Kendall tau-b "
-        f"{verdict['kendall_tau']:.2f}; level defaults fall level by level: "
-        f"{'yes' if verdict['levels_fall'] else 'no'}."
+        f"{verdict['kendall_tau']:.2f}; level defaults fall level by level (1 to 5): "
+        f"{'yes' if verdict['levels_fall'] else 'no'}; the quick game is easier than level 1: "
+        f"{'yes' if verdict['quick_easiest'] else 'no'}."
     )
     for low, low_points, high, high_points in verdict["inversions"]:
         click.echo(f"  inverted: {high} ({high_points:+d}) is easier than {low} ({low_points:+d})")
