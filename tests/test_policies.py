@@ -5,13 +5,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 from helpers import parse
 
 from clashkit import BEGIN_SIEGE, Rules, apply, legal_actions
-from clashkit.cards import starter_set
+from clashkit.cards import CardSet, starter_set
 from clashkit.errors import OptionError
 from clashkit.formats import kit, new_game
 from clashkit.game import play
@@ -185,6 +186,15 @@ def test_greedy_breaks_a_repeated_position():
     action = greedy.choose(state, legal)
     assert state.rng.getstate() != before  # the same position again: a play from the generator
     assert action in legal
+
+
+def test_greedy_does_not_cast_a_free_incantation_for_ever():
+    # R5.3: a 0-cost incantation comes straight back; greedy stops after a few casts a turn.
+    free = CardSet([dataclasses.replace(c, cost=0) if not c.is_creature else c for c in CARDS])
+    for seed in range(24):
+        state, _ = new_game(str(1 + seed % 4), str(1 + (seed + 1) % 4), "greedy", "greedy", cards=free, seed=seed)
+        play(state, "greedy", "greedy")
+        assert state.over
 
 
 def test_greedy_format_choices():

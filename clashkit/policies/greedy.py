@@ -179,11 +179,15 @@ class GreedyPolicy(Policy):
     stop = -1.0  # the score a play must beat
     keep_for_spells = 1  # keep back the price of a useful incantation
     loop_watch = 16  # the turn from which positions are remembered to break loops
+    casts_per_turn = 6  # incantations cast in one turn at most
     spell_cost = 0.4  # per mana of an incantation cast before the last window
 
     def __init__(self) -> None:
         self._tables: Tables | None = None
         self._game: GameState | None = None
+        self._cast_state: GameState | None = None
+        self._cast_turn = 0
+        self._casts = 0
         self._turn = 0
         self._seen: set = set()
 
@@ -380,7 +384,22 @@ class GreedyPolicy(Policy):
     # --- Incantations (R3.11) ----------------------------------------------------
 
     def cast(self, state: GameState, *, final: bool):
-        """An incantation worth casting before the next attack (or at the end), else ``None``."""
+        """An incantation worth casting before the next attack (or at the end), else ``None``.
+
+        At most ``casts_per_turn`` a turn: an incantation comes straight back
+        (R5.3), so one that costs nothing could otherwise be cast for ever.
+        """
+        if self._cast_state is state and self._cast_turn == state.turn:
+            if self._casts >= self.casts_per_turn:
+                return None
+        else:
+            self._cast_state, self._cast_turn, self._casts = state, state.turn, 0
+        action = self._cast(state, final)
+        if action is not None:
+            self._casts += 1
+        return action
+
+    def _cast(self, state: GameState, final: bool):
         player = state.active
         hand = state.hands[player]
         t = self._tables
