@@ -236,6 +236,32 @@ def points_order(frame: pl.DataFrame) -> dict[str, Any]:
     }
 
 
+def measured_points(frame: pl.DataFrame) -> pl.Series:
+    """What each row is worth in the R8.9 table's own unit, as measured: fixed-mana points.
+
+    A row's change in the log-odds of the player's win rate from the quick
+    game, divided by the mean change per point of ``ai_fixed_mana`` (the
+    single-setting rows 7–10, the setting whose points track the win rate
+    most evenly).  The quick game is 0 and the fixed-mana rows land near
+    their own points; a row reading 4.5 makes the game as much harder as
+    4.5 points of fixed mana would.  Rates get half a win either way so that
+    0% stays finite.  Null without the quick game and fixed-mana rows.
+    """
+
+    def logit(row: dict) -> float:
+        p = (row["wins"] + 0.5) / (row["games"] + 1)
+        return math.log(p / (1 - p))
+
+    rows = frame.to_dicts()
+    quick = [r for r in rows if r["group"] == "quick"]
+    mana = [r for r in rows if r["group"] == "single" and r["label"].startswith("ai_fixed_mana=")]
+    if not quick or not mana:
+        return pl.Series("measured_points", [None] * len(rows), dtype=pl.Float64)
+    base = logit(quick[0])
+    per_point = sum(base - logit(r) for r in mana) / sum(r["points"] for r in mana)
+    return pl.Series("measured_points", [(base - logit(r)) / per_point for r in rows])
+
+
 def points_summary(frame: pl.DataFrame) -> pl.DataFrame:
     """Win rates by difficulty points: how many combinations, the lowest, median and highest rate.
 
@@ -319,15 +345,20 @@ def _kendall_tau(x: list[float], y: list[float]) -> float:
 
 def markdown_table(frame: pl.DataFrame) -> str:
     """The calibration frame as the README's markdown table."""
+    measured = measured_points(frame).to_list()
     lines = [
-        "| group | configuration | settings | points | win rate | 95% interval | mean turns |",
-        "| --- | --- | --- | ---: | ---: | --- | ---: |",
+        "| group | configuration | points | win rate | 95% interval | measured points "
+        "| mean turns |",
+        "| --- | --- | ---: | ---: | --- | ---: | ---: |",
     ]
-    for r in frame.iter_rows(named=True):
+    for r, worth in zip(frame.iter_rows(named=True), measured, strict=True):
+        name = r["label"] if r["group"] in ("quick", "level") else f"`{r['settings']}`"
+        if r["group"] == "level":
+            name = f"{name}: `{r['settings']}`"
         lines.append(
-            f"| {r['group']} | {r['label']} | `{r['settings']}` | {r['points']:+d} | "
+            f"| {r['group']} | {name} | {r['points']:+d} | "
             f"{100 * r['win_rate']:.1f}% | {100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f}% | "
-            f"{r['mean_turns']:.1f} |"
+            f"{'' if worth is None else f'{worth:+.1f}'} | {r['mean_turns']:.1f} |"
         )
     return "\n".join(lines)
 
@@ -338,6 +369,7 @@ __all__ = [
     "calibrate",
     "every_combination",
     "markdown_table",
+    "measured_points",
     "plan",
     "points_order",
     "points_summary",

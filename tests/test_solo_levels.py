@@ -12,6 +12,7 @@ from clashkit.calibration import (
     CALIBRATION_SCHEMA,
     calibrate,
     every_combination,
+    measured_points,
     plan,
     points_order,
     points_summary,
@@ -122,3 +123,19 @@ def test_suggest_levels_picks_a_falling_ladder_by_points():
 
 def test_every_level_default_adds_up():
     assert [points(level_settings(level)) for level in LEVELS] == list(LEVELS)
+
+
+def test_measured_points_are_in_fixed_mana_points():
+    # Each point of fixed mana takes exactly 0.5 off the log-odds of winning.
+    import math
+
+    def rate(logit):
+        return 1 / (1 + math.exp(-logit))
+
+    rows = [("-", 0, rate(1.0))]
+    rows += [(f"ai_fixed_mana={6 + k}", k, rate(1.0 - 0.5 * k)) for k in range(1, 5)]
+    rows += [("ai_first=true", 1, rate(1.0 - 1.5)), ("ai_starts_as_fort=true", -1, rate(2.0))]
+    frame = _frame(rows).with_columns(pl.lit(10**6, dtype=pl.UInt32).alias("games"))
+    frame = frame.with_columns((pl.col("win_rate") * 10**6).round().cast(pl.UInt32).alias("wins"))
+    measured = measured_points(frame).to_list()
+    assert measured == pytest.approx([0, 1, 2, 3, 4, 3, -2], abs=0.01)
