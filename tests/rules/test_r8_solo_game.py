@@ -30,7 +30,7 @@ from clashkit.levels import (
 )
 from clashkit.policies import Policy
 from clashkit.render import event_dicts
-from clashkit.solo_setup import solo_game, solo_setup, starter_pool
+from clashkit.solo_setup import deck_format, solo_game, solo_setup, starter_pool
 from clashkit.state import GameState
 from clashkit.turn import start_turn
 from clashkit.vocab import KEEP
@@ -140,6 +140,9 @@ def test_r8_1_named_deck_ai_gets_the_other_24():
     assert setup.player_deck == tuple(names.split(","))
     assert len(setup.ai_cards) == 24 and not set(setup.ai_cards) & set(names.split(","))
     assert solo_setup(names.split(","), seed=1).ai_cards == setup.ai_cards
+    assert [deck_format(d) for d in (names, names.split(","), 3, "4", "draft")] == [
+        "custom", "custom", "preconstructed", "preconstructed", "draft",
+    ]
 
 
 @pytest.mark.parametrize(
