@@ -52,7 +52,7 @@ class SearchPolicy(GreedyPolicy):
 
     name = "search"
 
-    def __init__(self, budget: int = 24, horizon: int = 16, noise: float = 0.1) -> None:
+    def __init__(self, budget: int = 16, horizon: int = 16, noise: float = 0.1) -> None:
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise TypeError(f"budget must be a whole number ≥ 1, not {budget!r}")
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
