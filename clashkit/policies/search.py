@@ -17,7 +17,10 @@ with more, the spare rollouts replay the candidates with a little noise
 instead of the greedy one), drawn from a generator seeded from the game's
 (R10.2), so the same seed gives the same game.
 
-Format choices (draft, constructed, bans, R4.6 returns) are greedy's.
+Like ``greedy`` it remembers the positions that begin its turns from turn 16
+on, and leaves a loop (the same position again) with a play drawn from the
+game's generator.  Format choices (draft, constructed, bans, R4.6 returns)
+are greedy's.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import random
 from ..actions import Play, Proceed
 from ..engine import legal_actions, play_creature, play_incantation
 from ..siege import begin_siege, take_turn
-from ..state import OVER, GameState
+from ..state import OVER, SUMMON, GameState
 from ..turn import end_turn
 from ..vocab import KEEP
 from .greedy import GreedyPolicy, tables
@@ -67,6 +70,10 @@ class SearchPolicy(GreedyPolicy):
         self.rollouts = 0
 
     def choose(self, state: GameState, legal):
+        if state.phase == SUMMON and state.turn >= self.loop_watch:
+            if (state is not self._game or state.turn != self._turn) and self.repeated(state):
+                # The same position again, as greedy would see it: leave the loop.
+                return legal[state.rng.randrange(len(legal))]
         candidates = self.candidates(state, legal)
         if len(candidates) == 1:
             return candidates[0]
