@@ -1,8 +1,8 @@
 """``greedy``: the heuristic a good player follows without looking ahead.
 
 **Summon phase**, one card at a time (R3.2–R3.5).  Every playable creature it
-can afford is scored in each lane, and the best goes in while its score is
-positive:
+can afford is scored in each lane, and the best goes in while its score
+beats the ``stop`` threshold:
 
 1. *Guard the keep.*  A lane where the opponent's creatures would hit harder
    next turn than my creatures there can absorb is a gap; a creature that
@@ -29,7 +29,9 @@ when they turn its hit into a kill, add a victim, or add damage to the keep.
 Incantations are aimed by their declared side (R5.5): ``enemy`` effects at
 the opponent's creatures, ``ally`` effects at its own.  Mana still unspent
 before the end of the turn casts an incantation that sits left of the keep:
-it comes back on the right, which heals 1 (R5.2).
+it comes back on the right, which heals 1 (R5.2).  It casts at most six a
+turn: an incantation that costs nothing would otherwise come back for ever
+(R5.3).
 
 **Format choices** rank cards by a fixed value (stats and abilities for the
 cost): draft picks (R7.2) keep at most three incantations, the constructed
@@ -38,8 +40,9 @@ the opponent's best card, and creatures destroyed together return best first
 (R4.6).
 
 Everything is read straight from the state with small integer computations —
-no copies, no look-ahead, no randomness — so a game between two greedy
-players costs little more than the rules themselves.
+no copies, no look-ahead.  It draws no random number, except to leave a
+loop: a position that begins one of its turns for the second time gets a
+play drawn from the game's generator (R10.2).
 """
 
 from __future__ import annotations
@@ -149,7 +152,7 @@ _TABLES: dict[int, Tables] = {}
 
 
 def tables(cards: CardSet) -> Tables:
-    """The :class:`Tables` of a card set (kept for the life of the set)."""
+    """The :class:`Tables` of a card set (made once, kept for the next games)."""
     t = _TABLES.get(id(cards))
     if t is None or t.cards is not cards:
         if len(_TABLES) > 64:
@@ -159,7 +162,13 @@ def tables(cards: CardSet) -> Tables:
 
 
 class GreedyPolicy(Policy):
-    """The documented heuristic of this module; deterministic (it never draws a random number)."""
+    """The documented heuristic of this module.
+
+    Deterministic, except that it leaves a loop: a position that begins one of
+    its turns a second time (from turn ``loop_watch`` on) gets a play drawn
+    from the game's generator instead, since two deterministic players would
+    go round the same loop until the turn limit (R10.1).
+    """
 
     name = "greedy"
 
