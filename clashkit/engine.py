@@ -11,6 +11,8 @@ carries it out in place.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import events as ev
 from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, Play, Proceed, format_place, parse_action, play
 from .errors import IllegalActionError
@@ -75,6 +77,85 @@ def legal_actions(state: GameState) -> list[Action]:
     else:
         out.append(ATTACK if next_in_order(state) is not None else END_TURN)
     return out
+
+
+def has_choice(state: GameState) -> bool:
+    """Whether :func:`legal_actions` would list more than the one action that moves the turn on.
+
+    The same test as the list's, without building it: a playable card (R3.2)
+    the player can afford that is a creature in the summon phase with another
+    card besides the keep left (R3.4), or an incantation when one may be cast
+    and some creature is in play to aim at (R5.1).
+    """
+    if state.phase == OVER:
+        return False
+    player = state.active
+    if state.solo and player == 1:  # R8.3
+        return False
+    cards = state.cards
+    cost, is_creature = cards.cost, cards.is_creature
+    hand = state.hands[player]
+    mana = state.mana
+    summon = state.phase == SUMMON
+    summon_creatures = summon and len(hand) > 2
+    cast = None
+    playable = 0
+    for card in hand:
+        if card == KEEP:
+            continue
+        if cost[card] <= mana:
+            if is_creature[card]:
+                if summon_creatures:
+                    return True
+            else:
+                if cast is None:
+                    if summon or (state.phase == SIEGE and state.rules.incantations_in_siege):
+                        lanes = state.lanes
+                        cast = bool(lanes[0][0] or lanes[0][1] or lanes[1][0] or lanes[1][1])
+                    else:
+                        cast = False
+                if cast:
+                    return True
+        playable += 1
+        if playable == PLAYABLE:
+            break
+    return False
+
+
+class LegalActions(Sequence):
+    """:func:`legal_actions` of a state, built only when needed.
+
+    Its last item, the action that moves the turn on, is answered without
+    building the list; anything else (length, iteration, other indexes)
+    builds the same list as :func:`legal_actions`, once.  Valid while the
+    state does not change.
+    """
+
+    __slots__ = ("state", "_list")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._list: list[Action] | None = None
+
+    def materialise(self) -> list[Action]:
+        found = self._list
+        if found is None:
+            found = self._list = legal_actions(self.state)
+        return found
+
+    def __getitem__(self, index):
+        if index == -1 and self._list is None and self.state.phase != OVER:
+            return proceed_action(self.state)
+        return self.materialise()[index]
+
+    def __len__(self) -> int:
+        return len(self.materialise())
+
+    def __iter__(self):
+        return iter(self.materialise())
+
+    def __repr__(self) -> str:
+        return repr(self.materialise())
 
 
 _NO_CREATURES = (0, 0, 0, 0)

@@ -13,7 +13,16 @@ from collections.abc import Sequence
 
 from .actions import ATTACK, Proceed
 from .cards import CardSet, starter_set
-from .engine import apply, check, legal_actions, play_creature, play_incantation
+from .engine import (
+    LegalActions,
+    apply,
+    check,
+    has_choice,
+    legal_actions,
+    play_creature,
+    play_incantation,
+    proceed_action,
+)
 from .errors import DeckError
 from .policies import Policy, get_policy
 from .rules import Rules
@@ -126,11 +135,11 @@ def play(
     state.return_order = lambda s, owner, cards: (
         cards if s.solo and owner == 1 else policies[owner].order_returns(s, owner, cards)
     )
+    lazy = tuple(getattr(p, "lazy_legal", False) for p in policies)
     steps = 0
     while state.phase != OVER:
-        legal = legal_actions(state)
-        if len(legal) == 1:
-            action = legal[0]
+        if not has_choice(state):
+            action = proceed_action(state)
             if action is ATTACK and max_steps is None:
                 # R3.11: nothing to cast in this window means nothing later in this siege
                 # either (the active hand and mana stay as they are), so the rest of the
@@ -143,7 +152,9 @@ def play(
                     found = next_in_order(state)
                 continue
         else:
-            action = policies[state.active].choose(state, legal)
+            active = state.active
+            legal = LegalActions(state) if lazy[active] else legal_actions(state)
+            action = policies[active].choose(state, legal)
             if not trusted:
                 check(state, action)
         apply(state, action) if not trusted else _apply_trusted(state, action)

@@ -171,6 +171,9 @@ class GreedyPolicy(Policy):
     """
 
     name = "greedy"
+    #: :func:`clashkit.game.play` may hand it a lazily built legal list: it mostly
+    #: reads only the last action.
+    lazy_legal = True
 
     # Summon-phase weights (see the module docstring).
     stats = 0.5  # per point of the card's worth
