@@ -14,7 +14,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import events as ev
-from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, Play, Proceed, format_place, parse_action, play
+from .actions import (
+    ATTACK,
+    BEGIN_SIEGE,
+    END_TURN,
+    Action,
+    Play,
+    Proceed,
+    format_place,
+    parse_action,
+    play,
+)
 from .errors import IllegalActionError
 from .hand import PLAYABLE, check_keep, is_playable, return_to_hand, take_from_hand
 from .incantations import resolve
@@ -131,11 +141,13 @@ class LegalActions(Sequence):
     state does not change.
     """
 
-    __slots__ = ("state", "_list")
+    __slots__ = ("state", "_list", "found")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self._list: list[Action] | None = None
+        #: When the last item was answered in the siege: :func:`next_in_order` then.
+        self.found: tuple[int, int] | None = None
 
     def materialise(self) -> list[Action]:
         found = self._list
@@ -144,8 +156,14 @@ class LegalActions(Sequence):
         return found
 
     def __getitem__(self, index):
-        if index == -1 and self._list is None and self.state.phase != OVER:
-            return proceed_action(self.state)
+        if index == -1 and self._list is None:
+            state = self.state
+            phase = state.phase
+            if phase == SUMMON:
+                return BEGIN_SIEGE
+            if phase != OVER:
+                found = self.found = next_in_order(state)
+                return ATTACK if found is not None else END_TURN
         return self.materialise()[index]
 
     def __len__(self) -> int:

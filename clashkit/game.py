@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import ATTACK, Proceed
+from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Proceed
 from .cards import CardSet, starter_set
 from .engine import (
     LegalActions,
@@ -21,13 +21,12 @@ from .engine import (
     legal_actions,
     play_creature,
     play_incantation,
-    proceed_action,
 )
 from .errors import DeckError
 from .policies import Policy, get_policy
 from .rules import Rules
 from .siege import begin_siege, next_in_order, take_turn
-from .state import OVER, GameState
+from .state import OVER, SUMMON, GameState
 from .turn import TURN_WIDTH, end_turn, record_turn, start_turn
 from .vocab import KEEP, Mode
 
@@ -139,22 +138,38 @@ def play(
     steps = 0
     while state.phase != OVER:
         if not has_choice(state):
-            action = proceed_action(state)
-            if action is ATTACK and max_steps is None:
-                # R3.11: nothing to cast in this window means nothing later in this siege
-                # either (the active hand and mana stay as they are), so the rest of the
-                # siege order runs without asking anyone.
+            if state.phase == SUMMON:
+                action = BEGIN_SIEGE
+            else:
                 found = next_in_order(state)
-                while found is not None:
-                    take_turn(state, found)
-                    if state.phase == OVER:
-                        break
-                    found = next_in_order(state)
-                continue
+                if found is None:
+                    action = END_TURN
+                elif max_steps is None:
+                    # R3.11: nothing to cast in this window means nothing later in this siege
+                    # either (the active hand and mana stay as they are), so the rest of the
+                    # siege order runs without asking anyone.
+                    while found is not None:
+                        take_turn(state, found)
+                        if state.phase == OVER:
+                            break
+                        found = next_in_order(state)
+                    continue
+                else:
+                    action = ATTACK
         else:
             active = state.active
-            legal = LegalActions(state) if lazy[active] else legal_actions(state)
-            action = policies[active].choose(state, legal)
+            if lazy[active]:
+                legal = LegalActions(state)
+                action = policies[active].choose(state, legal)
+                if trusted and action is ATTACK and legal.found is not None:
+                    # The next creature in the order, as found for the lazy list's last item.
+                    take_turn(state, legal.found)
+                    steps += 1
+                    if max_steps is not None and steps >= max_steps:
+                        return state
+                    continue
+            else:
+                action = policies[active].choose(state, legal_actions(state))
             if not trusted:
                 check(state, action)
         apply(state, action) if not trusted else _apply_trusted(state, action)

@@ -253,7 +253,9 @@ class GreedyPolicy(Policy):
         n = len(hand)
         if n <= 2:  # R3.4
             return None
-        t = tables(state.cards)
+        t = self._tables
+        if t is None or t.cards is not state.cards:
+            t = self._tables = tables(state.cards)
         cost, is_creature = t.cost, t.is_creature
         mana = state.mana
         keep_at = hand.index(KEEP)
