@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .abilities import abilities
-from .destruction import destroy, hurt, is_destroyed
+from .destruction import destroy, hurt
 from .hand import damage_keep
 from .lanes import sprint_forward
 from .state import SIEGE, Creature, GameState
@@ -89,8 +89,11 @@ def attack(
         mask = abilities(state, player, lane, position)
     enemy = 1 - player
     defenders = state.lanes[enemy][lane]
+    splash, pierce = mask & SPLASH, mask & PIERCE
     while True:
-        amount = attack_damage(creature)
+        amount = creature.attack + creature.attack_mod + creature.sprint_bonus  # R4.1
+        if amount < 0:
+            amount = 0
         # R4.2: an empty opposing side means the keep is hit, and only the keep.
         if not defenders:
             if creature.new:  # R6.3, R6.6: in its entry turn it may hit only creatures
@@ -99,21 +102,29 @@ def attack(
             return
         # R4.3: fix every creature the attack hits before any damage lands.
         target = defenders[0]
-        hits = [(lane, 0, target, True)]
-        if mask & SPLASH:  # R6.1: same position, opposing side of the other lane
+        beside = behind = None
+        if splash:  # R6.1: same position, opposing side of the other lane
             other = state.lanes[enemy][1 - lane]
             if other:
-                hits.append((1 - lane, 0, other[0], False))
-        if mask & PIERCE and len(defenders) > 1:  # R6.2: directly behind the target
-            hits.append((lane, 1, defenders[1], False))
+                beside = other[0]
+        if pierce and len(defenders) > 1:  # R6.2: directly behind the target
+            behind = defenders[1]
         if state.log is not None:
             ev.record(
                 state, ev.ATTACK, card=creature.card, lane=lane, position=position,
                 target_player=enemy, target_card=target.card, amount=amount,
             )
-        for hit_lane, hit_position, _, aimed in hits:
-            hurt(state, enemy, hit_lane, hit_position, amount, creature.card, aimed=aimed)
-        destroyed = [victim for _, _, victim, _ in hits if is_destroyed(victim)]
+        hurt(state, enemy, lane, 0, amount, creature.card, aimed=True)
+        if beside is not None:
+            hurt(state, enemy, 1 - lane, 0, amount, creature.card, aimed=False)
+        if behind is not None:
+            hurt(state, enemy, lane, 1, amount, creature.card, aimed=False)
+        # R4.3: every creature hit whose damage reached its health, in the order hit.
+        destroyed = [target] if target.damage >= target.health else []
+        if beside is not None and beside.damage >= beside.health:
+            destroyed.append(beside)
+        if behind is not None and behind.damage >= behind.health:
+            destroyed.append(behind)
         if not destroyed:
             return
         destroy(state, enemy, destroyed)
