@@ -281,15 +281,20 @@ def apply(state: GameState, action: Action | str) -> None:
     if isinstance(action, str):
         action = parse_action(action, state)
     check(state, action)
-    if isinstance(action, Proceed):
-        if action.step == "siege":
-            begin_siege(state)
-        elif action.step == "attack":
+    apply_unchecked(state, action)
+
+
+def apply_unchecked(state: GameState, action: Action) -> None:
+    """Carry out an action known to be legal (taken from the legal list), without checking it."""
+    if type(action) is Proceed:
+        step = action.step
+        if step == "attack":
             take_turn(state)
+        elif step == "siege":
+            begin_siege(state)
         else:
             end_turn(state)
-        return
-    if action.target is None:
+    elif action.target is None:
         play_creature(state, action.index, action.lane)
     else:
         play_incantation(state, action.index, *action.target)

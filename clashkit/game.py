@@ -11,23 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Proceed
+from .actions import ATTACK, BEGIN_SIEGE, END_TURN
 from .cards import CardSet, starter_set
 from .engine import (
     LegalActions,
     apply,
-    check,
+    apply_unchecked,
     has_choice,
     legal_actions,
-    play_creature,
-    play_incantation,
 )
 from .errors import DeckError
 from .policies import Policy, get_policy
 from .rules import Rules
-from .siege import begin_siege, next_in_order, take_turn
+from .siege import next_in_order, take_turn
 from .state import OVER, SUMMON, GameState
-from .turn import TURN_WIDTH, end_turn, record_turn, start_turn
+from .turn import TURN_WIDTH, record_turn, start_turn
 from .vocab import KEEP, Mode
 
 
@@ -170,29 +168,15 @@ def play(
                     continue
             else:
                 action = policies[active].choose(state, legal_actions(state))
-            if not trusted:
-                check(state, action)
-        apply(state, action) if not trusted else _apply_trusted(state, action)
+        if trusted:
+            apply_unchecked(state, action)
+        else:
+            apply(state, action)
         steps += 1
         if max_steps is not None and steps >= max_steps:
             return state
     finish(state)
     return state
-
-
-def _apply_trusted(state: GameState, action) -> None:
-    if type(action) is Proceed:
-        step = action.step
-        if step == "attack":
-            take_turn(state)
-        elif step == "siege":
-            begin_siege(state)
-        else:
-            end_turn(state)
-    elif action.target is None:
-        play_creature(state, action.index, action.lane)
-    else:
-        play_incantation(state, action.index, *action.target)
 
 
 def finish(state: GameState) -> None:

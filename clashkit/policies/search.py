@@ -27,11 +27,9 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Play, Proceed
-from ..engine import legal_actions, play_creature, play_incantation
-from ..siege import begin_siege, take_turn
+from ..actions import Play
+from ..engine import apply_unchecked, legal_actions
 from ..state import OVER, SUMMON, GameState
-from ..turn import end_turn
 from ..vocab import KEEP
 from .greedy import GreedyPolicy, tables
 
@@ -127,7 +125,7 @@ class SearchPolicy(GreedyPolicy):
         else:
             players = (self.greedy, self.greedy)
         sim.return_order = lambda s, owner, cards: players[owner].order_returns(s, owner, cards)
-        _apply(sim, action)
+        apply_unchecked(sim, action)
         limit = state.turn + self.horizon
         while sim.phase != OVER and sim.turn < limit:
             legal = legal_actions(sim)
@@ -135,7 +133,7 @@ class SearchPolicy(GreedyPolicy):
                 choice = legal[0]
             else:
                 choice = players[sim.active].choose(sim, legal)
-            _apply(sim, choice)
+            apply_unchecked(sim, choice)
         if sim.winner is not None:
             return 1.0 if sim.winner == me else 0.0
         return evaluate(sim, me)
@@ -158,22 +156,6 @@ def evaluate(state: GameState, player: int) -> float:
     mine = life(state, player) + 1
     theirs = life(state, 1 - player) + 1
     return mine / (mine + theirs)
-
-
-def _apply(state: GameState, action) -> None:
-    """Carry out an action taken from the legal list (not checked again)."""
-    if type(action) is Proceed:
-        step = action.step
-        if step == "attack":
-            take_turn(state)
-        elif step == "siege":
-            begin_siege(state)
-        else:
-            end_turn(state)
-    elif action.target is None:
-        play_creature(state, action.index, action.lane)
-    else:
-        play_incantation(state, action.index, *action.target)
 
 
 __all__ = ["SearchPolicy", "evaluate", "life"]
