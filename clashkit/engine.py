@@ -234,7 +234,8 @@ def check(state: GameState, action: Action) -> None:
         lane, position = next_in_order(state)
         name = state.cards.names[state.lanes[player][lane][position].card]
         raise IllegalActionError(
-            "R3.9", f"every creature takes its turn in the siege; {name} at {format_place(player, lane, position)} has not"
+            "R3.9",
+            f"every creature takes its turn in the siege; {name} at {format_place(player, lane, position)} has not",
         )
     if not isinstance(action, Play):
         raise TypeError(f"not an action: {action!r}")

@@ -54,5 +54,8 @@ def sprint_forward(state: GameState, player: int, lane: int, position: int) -> i
         creature = side.pop(position)
         side.insert(0, creature)
         if state.log is not None:
-            ev.record(state, ev.CREATURE_MOVED, card=creature.card, lane=lane, position=0, target_player=player, amount=position)
+            ev.record(
+                state, ev.CREATURE_MOVED, card=creature.card, lane=lane, position=0,
+                target_player=player, amount=position,
+            )
     return position

@@ -17,12 +17,20 @@ from typing import Any
 
 from .actions import Action, parse_place, play
 from .actions import leftmost_playable as _leftmost
-from .cards import KEEP_NAMES, MAX_VALUE, CardSet, card_from_fields, starter_set
+from .cards import COLUMNS, KEEP_NAMES, MAX_VALUE, CardSet, card_from_fields, starter_set
 from .engine import apply
 from .errors import ClashkitError, IllegalActionError, InputError, ScenarioError
 from .rules import Rules, SoloSettings
 from .siege import begin_siege, next_in_order, take_turn
-from .state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, NO_LAST_TURN, SIEGE, SUMMON, Creature, GameState
+from .state import (
+    LAST_TURN_PENDING,
+    LAST_TURN_UNDER_WAY,
+    NO_LAST_TURN,
+    SIEGE,
+    SUMMON,
+    Creature,
+    GameState,
+)
 from .vocab import KEEP, Lane, Mode, Player
 
 _TOP_KEYS = {"card", "game", "rules", "solo", "A", "B"}
@@ -122,7 +130,7 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
     for i, fields in enumerate(inline):
         if not isinstance(fields, Mapping):
             raise _fail(source, f"card[{i}]", "must be a table")
-        _unknown(fields, {"name", "deck", "kind", "cost", "attack", "health", "abilities", "aura", "effect", "target", "notes"}, source, f"card[{i}]")
+        _unknown(fields, set(COLUMNS), source, f"card[{i}]")
         try:
             defined.append(card_from_fields(fields))
         except ValueError as e:
@@ -247,7 +255,9 @@ def _read_side(state: GameState, player: Player, side: dict, source: str) -> Non
             raise _fail(source, f"{where} hand", "missing: list the hand left to right with its keep")
         hand, fort = _read_keeps(state, side["hand"], source, f"{where} hand")
         if hand[-1] == KEEP:
-            raise _fail(source, f"{where} hand", "the keep cannot be the rightmost card: it would be destroyed (R1.5, R3.8)")
+            raise _fail(
+                source, f"{where} hand", "the keep cannot be the rightmost card: it would be destroyed (R1.5, R3.8)"
+            )
         state.hands[p], state.forts[p] = hand, fort
     for lane in Lane:
         entries = side.get(lane.value, [])
@@ -276,7 +286,9 @@ def _read_creature(state: GameState, entry: object, source: str, where: str) -> 
             raise _fail(source, f"{where} {flag}", f"must be true or false, not {value!r}")
     creature = Creature(state.cards, card, new=new)
     if damage >= creature.health:
-        raise _fail(source, where, f"{name} has {damage} damage but health {creature.health}: it would be destroyed (R4.3)")
+        raise _fail(
+            source, where, f"{name} has {damage} damage but health {creature.health}: it would be destroyed (R4.3)"
+        )
     creature.damage = damage
     creature.protection_used = used
     return creature
