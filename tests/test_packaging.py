@@ -1,0 +1,34 @@
+"""The built wheel carries the starter set (R9), so an installed clashkit finds its cards."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UV = Path(sys.executable).with_name("uv")
+
+
+@pytest.mark.skipif(not UV.exists(), reason="uv is not in this environment")
+def test_wheel_carries_the_card_data_and_loads_it(tmp_path):
+    subprocess.run([str(UV), "build", "--wheel", "-q", "-o", str(tmp_path / "dist")], cwd=ROOT, check=True)
+    (wheel,) = (tmp_path / "dist").glob("clashkit-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        assert "clashkit/_data/cards.csv" in archive.namelist()
+        archive.extractall(tmp_path / "site")
+    assert (tmp_path / "site/clashkit/_data/cards.csv").read_bytes() == (ROOT / "data/cards.csv").read_bytes()
+    probe = (
+        "import clashkit, clashkit.cards as c; "
+        "print(clashkit.__file__); print(c.shipped_cards_path()); print(len(c.starter_set()))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path / 'site')!r}); {probe}"],
+        cwd=tmp_path, capture_output=True, text=True, check=True,
+    ).stdout.split()
+    assert out[0].startswith(str(tmp_path / "site"))
+    assert out[1] == str(tmp_path / "site/clashkit/_data/cards.csv")
+    assert out[2] == "32"
