@@ -15,7 +15,8 @@ from .vocab import BEHIND, FRONT, SIDE
 
 def abilities(state: GameState, player: int, lane: int, position: int) -> int:
     """The ability mask of the creature at ``player``'s ``lane``/``position`` now."""
-    side = state.lanes[player][lane]
+    sides = state.lanes[player]
+    side = sides[lane]
     creature = side[position]
     mask = creature.mask | creature.granted
     # R6.8: the neighbour nearer the bridge with an Aura reaching behind.
@@ -29,7 +30,7 @@ def abilities(state: GameState, player: int, lane: int, position: int) -> int:
         if neighbour.aura_dirs & FRONT:
             mask |= neighbour.aura_mask
     # R6.8: the creature at the same position in the other lane, Aura reaching side.
-    other = state.lanes[player][1 - lane]
+    other = sides[1 - lane]
     if position < len(other):
         neighbour = other[position]
         if neighbour.aura_dirs & SIDE:

@@ -261,8 +261,10 @@ class GreedyPolicy(Policy):
         keep_at = hand.index(KEEP)
         health = n - 1 - keep_at
         # The playable cards (R3.2): creatures it can afford; is an incantation waiting?
+        effect = t.effect
         playable = []
-        spell = False
+        dearest = 0  # the highest cost among them
+        spell_most = 0  # the highest cost of an incantation :meth:`reserve` may keep mana for
         seen = 0
         for i in range(n):
             card = hand[i]
@@ -272,9 +274,13 @@ class GreedyPolicy(Policy):
             if seen > 4:
                 break
             if not is_creature[card]:
-                spell = True
+                e = effect[card]
+                if e is not Effect.WEAKEN and e is not Effect.HEAL and cost[card] > spell_most:
+                    spell_most = cost[card]
             elif cost[card] <= mana and (i < keep_at or health > 1):  # R3.8: never self-destroy
                 playable.append(i)
+                if cost[card] > dearest:
+                    dearest = cost[card]
         if not playable:
             return None
         mine = state.lanes[player]
@@ -303,21 +309,21 @@ class GreedyPolicy(Policy):
             if side_free and other[size].aura_dirs & SIDE:
                 received += aura
             front_left = th[0].health - th[0].damage if th else 0
-            lanes.append((lane, gap, size, not th, front_left, rage_behind, received, side_free))
-        reserve = self.reserve(t, hand, self.counts(state)) if spell and self.keep_for_spells else 0
-        budget = mana - reserve
+            lanes.append(
+                (lane, gap, size, self.crowd * size, not th, front_left, rage_behind, received, side_free)
+            )
+        # The reserve only matters when it could put a candidate over budget, and it is
+        # never more than the dearest incantation it may keep mana for.
+        if spell_most and self.keep_for_spells and dearest + spell_most > mana:
+            budget = mana - self.reserve(t, hand, self.counts(state))
+        else:
+            budget = mana
         attack, health_of, value, mask, aura_dirs = t.attack, t.health, t.value, t.mask, t.aura_dirs
         hh_penalty = self.hh_cost if health > self.low_health else self.hh_cost_low
-        block, block_base, hitter, crowd, tank = (
-            self.block,
-            self.block_base,
-            self.hitter,
-            self.crowd,
-            self.tank,
-        )
+        block, block_base, hitter, tank = self.block, self.block_base, self.hitter, self.tank
         open_lane, rage_kill, stats = self.open_lane, self.rage_kill, self.stats
         best = self.stop
-        choice = None
+        choice = -1
         for i in playable:
             card = hand[i]
             a = attack[card]
@@ -328,30 +334,31 @@ class GreedyPolicy(Policy):
             if i > keep_at:
                 base -= hh_penalty
             over_budget = cost[card] > budget
-            for lane, gap, size, empty, front_left, rage_behind, received, side_free in lanes:
+            hits, tanks, opens = hitter * a, tank * h, open_lane * a
+            front_aura, side_aura = dirs & FRONT, dirs & SIDE
+            for lane, gap, size, crowded, empty, front_left, rage_behind, received, side_free in lanes:
                 if gap <= 0 and over_budget:
                     continue  # the reserve is broken only to fill a gap
                 score = base + received
                 if gap > 0:  # it soaks up damage that would reach the keep
                     score += block * (h if h < gap else gap) + block_base
                 if size:  # behind others: it strikes first
-                    score += hitter * a - crowd * size
-                    if dirs & FRONT:
+                    score += hits - crowded
+                    if front_aura:
                         score += aura
                 else:  # the front of the lane: it takes the hits
-                    score += tank * h
+                    score += tanks
                 if empty:
-                    score += open_lane * a
+                    score += opens
                 elif (rage or rage_behind) and a >= front_left:
                     score += rage_kill
-                if dirs & SIDE and side_free:
+                if side_aura and side_free:
                     score += aura
                 if score > best:
-                    best, choice = score, (i, card, lane)
-        if choice is None:
+                    best, choice, choice_lane = score, i, lane
+        if choice < 0:
             return None
-        i, card, lane = choice
-        return play(t.names[card], i, lane)
+        return play(t.names[hand[choice]], choice, choice_lane)
 
     @staticmethod
     def counts(state: GameState) -> tuple[int, int]:
@@ -424,6 +431,8 @@ class GreedyPolicy(Policy):
         nxt = None if final else next_in_order(state)
         if nxt is None:
             final = True
+        mine, theirs = state.lanes[player], state.lanes[1 - player]
+        enemy_side, is_creature, cost = t.enemy_side, t.is_creature, t.cost
         best = 0.0
         choice = None
         seen = 0
@@ -434,15 +443,19 @@ class GreedyPolicy(Policy):
             seen += 1
             if seen > 4:
                 break
-            if t.is_creature[card] or t.cost[card] > mana:
+            if is_creature[card] or cost[card] > mana:
                 continue
-            score, target = self.aim(state, t, card, nxt, final)
+            # As :meth:`aim`, with the sides read once.
+            if enemy_side[card]:
+                score, target = self.aim_enemy(state, t, card, nxt, final, mine, theirs, 1 - player)
+            else:
+                score, target = self.aim_ally(state, t, card, nxt, final, mine, theirs, player)
             if target is None:
                 continue
             if i < keep_at:  # R5.2: it comes back on the right, past the keep
                 score += 1.5 if final else 0.5
             if not final:
-                score -= self.spell_cost * t.cost[card]
+                score -= self.spell_cost * cost[card]
             if score > best:
                 best, choice = score, (i, card, target)
         if choice is None:
