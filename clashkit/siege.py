@@ -32,11 +32,15 @@ def next_in_order(state: GameState) -> tuple[int, int] | None:
     siege moves on to the lower lane only when the upper lane has none left.
     """
     sides = state.lanes[state.active]
-    for lane in range(state.siege_lane, 2):
+    lane = state.siege_lane
+    while lane < 2:
         side = sides[lane]
-        for position in range(len(side) - 1, -1, -1):
+        position = len(side)
+        while position:
+            position -= 1
             if not side[position].took_turn:
                 return lane, position
+        lane += 1
     return None
 
 

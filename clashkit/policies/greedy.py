@@ -48,8 +48,9 @@ play drawn from the game's generator (R10.2).
 from __future__ import annotations
 
 from ..abilities import abilities
-from ..actions import play
+from ..actions import ATTACK, END_TURN, play
 from ..cards import CardSet
+from ..engine import LegalActions
 from ..siege import next_in_order
 from ..state import SUMMON, GameState
 from ..vocab import (
@@ -202,6 +203,9 @@ class GreedyPolicy(Policy):
         self._casts = 0
         self._turn = 0
         self._seen: set = set()
+        #: The state whose :func:`next_in_order` :meth:`_cast` read in this decision, and its answer.
+        self._order_of: GameState | None = None
+        self._order: tuple[int, int] | None = None
 
     def choose(self, state: GameState, legal):
         if state.phase == SUMMON:
@@ -216,7 +220,12 @@ class GreedyPolicy(Policy):
             if action is None and not state.rules.incantations_in_siege:
                 action = self.cast(state, final=True)
         elif state.rules.incantations_in_siege:
+            self._order_of = None
             action = self.cast(state, final=False)
+            if action is None and self._order_of is state and type(legal) is LegalActions:
+                # The lazy list's last item, from the order just read (the state is unchanged).
+                found = legal.found = self._order
+                return ATTACK if found is not None else END_TURN
         else:
             action = None
         return legal[-1] if action is None else action
@@ -429,6 +438,8 @@ class GreedyPolicy(Policy):
         mana = state.mana
         keep_at = hand.index(KEEP)
         nxt = None if final else next_in_order(state)
+        if not final:
+            self._order_of, self._order = state, nxt
         if nxt is None:
             final = True
         mine, theirs = state.lanes[player], state.lanes[1 - player]
