@@ -15,6 +15,16 @@ from .lanes import leave_play, shift
 from .state import GameState
 from .vocab import INDESTRUCTIBLE, Effect
 
+# The effects, read once (an enum member lookup costs more than a global's).
+_BOUNCE = Effect.BOUNCE
+_DAMAGE = Effect.DAMAGE
+_DESTROY = Effect.DESTROY
+_EMPOWER = Effect.EMPOWER
+_GRANT = Effect.GRANT
+_HEAL = Effect.HEAL
+_SHIFT = Effect.SHIFT
+_WEAKEN = Effect.WEAKEN
+
 
 def targets(state: GameState) -> list[tuple[int, int, int]]:
     """R5.1: every creature in play as (player, lane, position), A before B, upper before lower."""
@@ -40,24 +50,24 @@ def resolve(state: GameState, card: int, player: int, lane: int, position: int) 
     # R5.4: an Indestructible creature may be targeted; nothing happens to it.
     if abilities(state, player, lane, position) & INDESTRUCTIBLE:
         return
-    if effect is Effect.DAMAGE:  # R5.6: not an attack
+    if effect is _DAMAGE:  # R5.6: not an attack
         hurt(state, player, lane, position, amount, card)
         if is_destroyed(creature):
             destroy(state, player, [creature])
-    elif effect is Effect.DESTROY:
+    elif effect is _DESTROY:
         destroy(state, player, [creature])
-    elif effect is Effect.BOUNCE:  # not a destruction
+    elif effect is _BOUNCE:  # not a destruction
         leave_play(state, player, lane, position)
         to_owner(state, player, creature.card)
-    elif effect is Effect.SHIFT:
+    elif effect is _SHIFT:
         shift(state, player, lane, position)
-    elif effect is Effect.WEAKEN:
+    elif effect is _WEAKEN:
         creature.attack_mod -= amount
-    elif effect is Effect.EMPOWER:
+    elif effect is _EMPOWER:
         creature.attack_mod += amount
-    elif effect is Effect.GRANT:
+    elif effect is _GRANT:
         creature.granted |= cards.grant_mask[card]
-    elif effect is Effect.HEAL:
+    elif effect is _HEAL:
         creature.damage = 0
     else:  # pragma: no cover - the card loader admits no other effect
         raise AssertionError(f"unknown effect {effect!r}")

@@ -70,6 +70,16 @@ from ..vocab import (
 )
 from .base import Policy
 
+# The effects, read once (an enum member lookup costs more than a global's).
+_BOUNCE = Effect.BOUNCE
+_DAMAGE = Effect.DAMAGE
+_DESTROY = Effect.DESTROY
+_EMPOWER = Effect.EMPOWER
+_GRANT = Effect.GRANT
+_HEAL = Effect.HEAL
+_SHIFT = Effect.SHIFT
+_WEAKEN = Effect.WEAKEN
+
 #: What an ability adds to a creature's worth (picks, bans, order of returns).
 ABILITY_VALUE = {
     SPLASH: 1.5,
@@ -107,7 +117,7 @@ def card_value(cards: CardSet, card: int) -> float:
         return v - COST_WEIGHT * cards.cost[card]
     effect = cards.effect[card]
     v = EFFECT_VALUE.get(effect, 1.0)
-    if effect in (Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER):
+    if effect in (_DAMAGE, _WEAKEN, _EMPOWER):
         v *= cards.amount[card]
     return v - COST_WEIGHT * cards.cost[card]
 
@@ -284,7 +294,7 @@ class GreedyPolicy(Policy):
                 break
             if not is_creature[card]:
                 e = effect[card]
-                if e is not Effect.WEAKEN and e is not Effect.HEAL and cost[card] > spell_most:
+                if e is not _WEAKEN and e is not _HEAL and cost[card] > spell_most:
                     spell_most = cost[card]
             elif cost[card] <= mana and (i < keep_at or health > 1):  # R3.8: never self-destroy
                 playable.append(i)
@@ -398,12 +408,12 @@ class GreedyPolicy(Policy):
             if t.is_creature[card]:
                 continue
             effect = t.effect[card]
-            if effect is Effect.WEAKEN or effect is Effect.HEAL:
+            if effect is _WEAKEN or effect is _HEAL:
                 continue
             price = t.cost[card]
             if best is not None and price >= best:
                 continue
-            if effect is Effect.SHIFT:
+            if effect is _SHIFT:
                 useful = enemies and attackers
             else:
                 useful = enemies if t.enemy_side[card] else attackers
@@ -509,7 +519,7 @@ class GreedyPolicy(Policy):
                 c = side[pos]
                 opens = pos == 0 and pressing
                 left = c.health - c.damage
-                if effect is Effect.DAMAGE:
+                if effect is _DAMAGE:
                     if left > amount:
                         if final and best < 0.0:
                             best, target = 0.0, (enemy, lane, pos)
@@ -517,13 +527,13 @@ class GreedyPolicy(Policy):
                     score = (
                         2.0 + c.attack + (3.0 if opens else 0.0) + (2.0 if opens and alone else 0.0)
                     )
-                elif effect is Effect.DESTROY or effect is Effect.BOUNCE:
+                elif effect is _DESTROY or effect is _BOUNCE:
                     score = c.attack + 0.5 * left - 1.0
                     if opens:
                         score += 2.0 + (3.0 if alone else 0.0)
                     elif not final:
                         continue  # wait for the end of the siege
-                elif effect is Effect.SHIFT:
+                elif effect is _SHIFT:
                     if not (opens and alone):
                         continue
                     score = 4.0
@@ -537,7 +547,7 @@ class GreedyPolicy(Policy):
                 if mask & INDESTRUCTIBLE:
                     continue  # R5.4: nothing would happen
                 if (
-                    effect is Effect.DAMAGE
+                    effect is _DAMAGE
                     and mask & PROTECTION
                     and not c.protection_used
                     and state.rules.protection == "first_damage"
@@ -560,14 +570,14 @@ class GreedyPolicy(Policy):
         mask = abilities(state, player, lane, pos)
         th = theirs[lane]
         if me.new and not mask & RAGE:
-            if effect is Effect.GRANT and t.grant[card] & RAGE and th:
+            if effect is _GRANT and t.grant[card] & RAGE and th:
                 return 2.0, (player, lane, pos)
             return -1.0, None
         damage = me.attack + me.attack_mod
         if mask & SPRINT:
             damage += pos
         if not th:
-            if effect is Effect.EMPOWER and not me.new:
+            if effect is _EMPOWER and not me.new:
                 return 1.0 * amount, (player, lane, pos)
             return -1.0, None
         front = th[0]
@@ -576,11 +586,11 @@ class GreedyPolicy(Policy):
         blocked = bool(shield & INDESTRUCTIBLE) or (
             bool(shield & PROTECTION) and not front.protection_used
         )
-        if effect is Effect.EMPOWER:
+        if effect is _EMPOWER:
             if not blocked and damage < left <= damage + amount:
                 return 2.0 + front.attack, (player, lane, pos)
             return -1.0, None
-        if effect is not Effect.GRANT:
+        if effect is not _GRANT:
             return -1.0, None
         grant = t.grant[card]
         if mask & grant:
