@@ -13,17 +13,17 @@ from .abilities import abilities
 from .destruction import destroy, hurt, is_destroyed, to_owner
 from .lanes import leave_play, shift
 from .state import GameState
-from .vocab import INDESTRUCTIBLE, Effect
-
-# The effects, read once (an enum member lookup costs more than a global's).
-_BOUNCE = Effect.BOUNCE
-_DAMAGE = Effect.DAMAGE
-_DESTROY = Effect.DESTROY
-_EMPOWER = Effect.EMPOWER
-_GRANT = Effect.GRANT
-_HEAL = Effect.HEAL
-_SHIFT = Effect.SHIFT
-_WEAKEN = Effect.WEAKEN
+from .vocab import (
+    EFFECT_BOUNCE,
+    EFFECT_DAMAGE,
+    EFFECT_DESTROY,
+    EFFECT_EMPOWER,
+    EFFECT_GRANT,
+    EFFECT_HEAL,
+    EFFECT_SHIFT,
+    EFFECT_WEAKEN,
+    INDESTRUCTIBLE,
+)
 
 
 def targets(state: GameState) -> list[tuple[int, int, int]]:
@@ -50,24 +50,24 @@ def resolve(state: GameState, card: int, player: int, lane: int, position: int) 
     # R5.4: an Indestructible creature may be targeted; nothing happens to it.
     if abilities(state, player, lane, position) & INDESTRUCTIBLE:
         return
-    if effect is _DAMAGE:  # R5.6: not an attack
+    if effect is EFFECT_DAMAGE:  # R5.6: not an attack
         hurt(state, player, lane, position, amount, card)
         if is_destroyed(creature):
             destroy(state, player, [creature])
-    elif effect is _DESTROY:
+    elif effect is EFFECT_DESTROY:
         destroy(state, player, [creature])
-    elif effect is _BOUNCE:  # not a destruction
+    elif effect is EFFECT_BOUNCE:  # not a destruction
         leave_play(state, player, lane, position)
         to_owner(state, player, creature.card)
-    elif effect is _SHIFT:
+    elif effect is EFFECT_SHIFT:
         shift(state, player, lane, position)
-    elif effect is _WEAKEN:
+    elif effect is EFFECT_WEAKEN:
         creature.attack_mod -= amount
-    elif effect is _EMPOWER:
+    elif effect is EFFECT_EMPOWER:
         creature.attack_mod += amount
-    elif effect is _GRANT:
+    elif effect is EFFECT_GRANT:
         creature.granted |= cards.grant_mask[card]
-    elif effect is _HEAL:
+    elif effect is EFFECT_HEAL:
         creature.damage = 0
     else:  # pragma: no cover - the card loader admits no other effect
         raise AssertionError(f"unknown effect {effect!r}")

@@ -125,6 +125,18 @@ DIRECTION_BITS: dict[Direction, int] = {
     Direction.BEHIND: BEHIND,
     Direction.SIDE: SIDE,
 }
+#: The effects as plain module globals, for hot loops (a member lookup like
+#: ``Effect.DAMAGE`` costs more than reading a global).
+(
+    EFFECT_DAMAGE,
+    EFFECT_DESTROY,
+    EFFECT_BOUNCE,
+    EFFECT_SHIFT,
+    EFFECT_WEAKEN,
+    EFFECT_EMPOWER,
+    EFFECT_GRANT,
+    EFFECT_HEAL,
+) = tuple(Effect)
 #: Sentinel card id for the keep in a hand or an AI pile (R1.1).
 KEEP = -1
 

@@ -56,6 +56,14 @@ from ..state import SUMMON, GameState
 from ..vocab import (
     BEHIND,
     BLOODLUST,
+    EFFECT_BOUNCE,
+    EFFECT_DAMAGE,
+    EFFECT_DESTROY,
+    EFFECT_EMPOWER,
+    EFFECT_GRANT,
+    EFFECT_HEAL,
+    EFFECT_SHIFT,
+    EFFECT_WEAKEN,
     FRONT,
     INDESTRUCTIBLE,
     KEEP,
@@ -69,16 +77,6 @@ from ..vocab import (
     TargetSide,
 )
 from .base import Policy
-
-# The effects, read once (an enum member lookup costs more than a global's).
-_BOUNCE = Effect.BOUNCE
-_DAMAGE = Effect.DAMAGE
-_DESTROY = Effect.DESTROY
-_EMPOWER = Effect.EMPOWER
-_GRANT = Effect.GRANT
-_HEAL = Effect.HEAL
-_SHIFT = Effect.SHIFT
-_WEAKEN = Effect.WEAKEN
 
 #: What an ability adds to a creature's worth (picks, bans, order of returns).
 ABILITY_VALUE = {
@@ -117,7 +115,7 @@ def card_value(cards: CardSet, card: int) -> float:
         return v - COST_WEIGHT * cards.cost[card]
     effect = cards.effect[card]
     v = EFFECT_VALUE.get(effect, 1.0)
-    if effect in (_DAMAGE, _WEAKEN, _EMPOWER):
+    if effect in (EFFECT_DAMAGE, EFFECT_WEAKEN, EFFECT_EMPOWER):
         v *= cards.amount[card]
     return v - COST_WEIGHT * cards.cost[card]
 
@@ -294,7 +292,7 @@ class GreedyPolicy(Policy):
                 break
             if not is_creature[card]:
                 e = effect[card]
-                if e is not _WEAKEN and e is not _HEAL and cost[card] > spell_most:
+                if e is not EFFECT_WEAKEN and e is not EFFECT_HEAL and cost[card] > spell_most:
                     spell_most = cost[card]
             elif cost[card] <= mana and (i < keep_at or health > 1):  # R3.8: never self-destroy
                 playable.append(i)
@@ -408,12 +406,12 @@ class GreedyPolicy(Policy):
             if t.is_creature[card]:
                 continue
             effect = t.effect[card]
-            if effect is _WEAKEN or effect is _HEAL:
+            if effect is EFFECT_WEAKEN or effect is EFFECT_HEAL:
                 continue
             price = t.cost[card]
             if best is not None and price >= best:
                 continue
-            if effect is _SHIFT:
+            if effect is EFFECT_SHIFT:
                 useful = enemies and attackers
             else:
                 useful = enemies if t.enemy_side[card] else attackers
@@ -519,7 +517,7 @@ class GreedyPolicy(Policy):
                 c = side[pos]
                 opens = pos == 0 and pressing
                 left = c.health - c.damage
-                if effect is _DAMAGE:
+                if effect is EFFECT_DAMAGE:
                     if left > amount:
                         if final and best < 0.0:
                             best, target = 0.0, (enemy, lane, pos)
@@ -527,13 +525,13 @@ class GreedyPolicy(Policy):
                     score = (
                         2.0 + c.attack + (3.0 if opens else 0.0) + (2.0 if opens and alone else 0.0)
                     )
-                elif effect is _DESTROY or effect is _BOUNCE:
+                elif effect is EFFECT_DESTROY or effect is EFFECT_BOUNCE:
                     score = c.attack + 0.5 * left - 1.0
                     if opens:
                         score += 2.0 + (3.0 if alone else 0.0)
                     elif not final:
                         continue  # wait for the end of the siege
-                elif effect is _SHIFT:
+                elif effect is EFFECT_SHIFT:
                     if not (opens and alone):
                         continue
                     score = 4.0
@@ -547,7 +545,7 @@ class GreedyPolicy(Policy):
                 if mask & INDESTRUCTIBLE:
                     continue  # R5.4: nothing would happen
                 if (
-                    effect is _DAMAGE
+                    effect is EFFECT_DAMAGE
                     and mask & PROTECTION
                     and not c.protection_used
                     and state.rules.protection == "first_damage"
@@ -570,14 +568,14 @@ class GreedyPolicy(Policy):
         mask = abilities(state, player, lane, pos)
         th = theirs[lane]
         if me.new and not mask & RAGE:
-            if effect is _GRANT and t.grant[card] & RAGE and th:
+            if effect is EFFECT_GRANT and t.grant[card] & RAGE and th:
                 return 2.0, (player, lane, pos)
             return -1.0, None
         damage = me.attack + me.attack_mod
         if mask & SPRINT:
             damage += pos
         if not th:
-            if effect is _EMPOWER and not me.new:
+            if effect is EFFECT_EMPOWER and not me.new:
                 return 1.0 * amount, (player, lane, pos)
             return -1.0, None
         front = th[0]
@@ -586,11 +584,11 @@ class GreedyPolicy(Policy):
         blocked = bool(shield & INDESTRUCTIBLE) or (
             bool(shield & PROTECTION) and not front.protection_used
         )
-        if effect is _EMPOWER:
+        if effect is EFFECT_EMPOWER:
             if not blocked and damage < left <= damage + amount:
                 return 2.0 + front.attack, (player, lane, pos)
             return -1.0, None
-        if effect is not _GRANT:
+        if effect is not EFFECT_GRANT:
             return -1.0, None
         grant = t.grant[card]
         if mask & grant:
