@@ -32,7 +32,7 @@ from .lanes import enter_play
 from .siege import begin_siege, next_in_order, take_turn
 from .state import OVER, SIEGE, SUMMON, GameState
 from .turn import end_turn
-from .vocab import KEEP, LANES, PLAYERS
+from .vocab import KEEP, PLAYERS
 
 
 def can_cast_now(state: GameState) -> bool:
@@ -330,9 +330,13 @@ def play_incantation(state: GameState, index: int, player: int, lane: int, posit
     check_keep(state, caster)
 
 
-def describe_action(action: Action) -> str:
-    """The text form of an action (``str(action)``)."""
-    return str(action)
-
-
-__all__ = ["apply", "can_cast_now", "check", "legal_actions", "proceed_action", "LANES"]
+__all__ = [
+    "LegalActions",
+    "apply",
+    "apply_unchecked",
+    "can_cast_now",
+    "check",
+    "has_choice",
+    "legal_actions",
+    "proceed_action",
+]

@@ -36,6 +36,8 @@ class DeckError(InputError):
 class IllegalActionError(ClashkitError):
     """A well-formed action the rules forbid; ``rule`` names the rule it breaks."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str, *, where: str = "") -> None:
         self.rule = rule
-        super().__init__(f"{rule}: {message}")
+        self.reason = message
+        text = f"{rule}: {message}"
+        super().__init__(f"{where}: {text}" if where else text)

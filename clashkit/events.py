@@ -108,10 +108,6 @@ class EventLog:
         other.buffer = array("h", self.buffer)
         return other
 
-    def truncate(self, rows: int) -> None:
-        """Forget every event after the first ``rows`` (used by step-back in widgets)."""
-        del self.buffer[rows * WIDTH :]
-
     def rows(self, start: int = 0) -> list[tuple[int, ...]]:
         """The events from ``start`` on as tuples of :data:`FIELDS` (for small logs and tests)."""
         b = self.buffer

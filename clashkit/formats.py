@@ -57,11 +57,6 @@ class DeckSpec:
     number: int | None = None
     source: str = ""
 
-    @property
-    def is_fixed(self) -> bool:
-        """Whether the cards are known before the game (a starter deck or a list)."""
-        return self.format in (PRECONSTRUCTED, CUSTOM)
-
     def __str__(self) -> str:
         return self.source or self.format
 

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from . import events as ev
 from .events import EVENT_KINDS, FIELDS
-from .state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, PHASES, GameState
+from .state import LAST_TURN_WORDS, PHASES, GameState
 from .vocab import KEEP, LANES, PLAYERS, Keep
-
-_LAST_TURN_WORDS = {0: "none", LAST_TURN_PENDING: "pending", LAST_TURN_UNDER_WAY: "under_way"}
 
 
 def card_name(state: GameState, card: int, player: int | None = None) -> str:
@@ -30,7 +28,7 @@ def player_dict(state: GameState, player: int) -> dict:
     if state.solo and player == 1:
         out["pile"] = [card_name(state, c, 1) for c in state.pile]
         out["discard"] = [card_name(state, c) for c in state.discard]
-        out["last_turn"] = _LAST_TURN_WORDS[state.ai_last_turn]
+        out["last_turn"] = LAST_TURN_WORDS[state.ai_last_turn]
     else:
         out["hand"] = [card_name(state, c, player) for c in state.hands[player]]
     out["keep"] = state.keep(player).value

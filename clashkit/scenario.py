@@ -22,15 +22,7 @@ from .engine import apply
 from .errors import ClashkitError, IllegalActionError, InputError, ScenarioError
 from .rules import Rules, SoloSettings
 from .siege import begin_siege, next_in_order, take_turn
-from .state import (
-    LAST_TURN_PENDING,
-    LAST_TURN_UNDER_WAY,
-    NO_LAST_TURN,
-    SIEGE,
-    SUMMON,
-    Creature,
-    GameState,
-)
+from .state import LAST_TURN_WORDS, SIEGE, SUMMON, Creature, GameState
 from .vocab import KEEP, Lane, Mode, Player
 
 _TOP_KEYS = {"card", "game", "rules", "solo", "A", "B"}
@@ -38,7 +30,6 @@ _GAME_KEYS = {"mode", "active", "mana", "seed", "actions", "turn"}
 _SIDE_KEYS = {"hand", "upper", "lower", "pile", "discard", "last_turn"}
 _LANE_KEYS = {"card", "damage", "new", "protection_used"}
 _ACTION_KEYS = {"play", "lane", "target", "index", "siege"}
-_LAST_TURN = {"none": NO_LAST_TURN, "pending": LAST_TURN_PENDING, "under_way": LAST_TURN_UNDER_WAY}
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,11 +233,11 @@ def _read_side(state: GameState, player: Player, side: dict, source: str) -> Non
             raise _fail(source, f"{where} discard", "must be a list of card names")
         state.discard = [_card_id(state.cards, n, source, f"{where} discard[{i}]") for i, n in enumerate(discard)]
         last = side.get("last_turn", "pending" if (len(pile) == 1) else "none")
-        if last not in _LAST_TURN:
+        if last not in LAST_TURN_WORDS:
             raise _fail(source, f"{where} last_turn", f"{last!r} is not one of 'none', 'pending', 'under_way'")
         if last != "none" and len(pile) > 1:
             raise _fail(source, f"{where} last_turn", "the AI's last turn comes only when the Fort is alone (R8.7)")
-        state.ai_last_turn = _LAST_TURN[last]
+        state.ai_last_turn = LAST_TURN_WORDS.index(last)
     else:
         for key in ("pile", "discard", "last_turn"):
             if key in side:
@@ -358,11 +349,8 @@ def _play(state: GameState, action: ScenarioAction, scenario: Scenario, n: int) 
     try:
         apply(state, action.resolve(state))
     except ClashkitError as e:
-        kind = IllegalActionError if isinstance(e, IllegalActionError) else ScenarioError
         entry = action.entry if action.entry is not None else n
-        message = f"{scenario.source}: [game] actions[{entry}] ({action.text()}): {e}"
-        if kind is IllegalActionError:
-            error = IllegalActionError(e.rule, "")
-            error.args = (message,)
-            raise error from None
-        raise ScenarioError(message) from None
+        where = f"{scenario.source}: [game] actions[{entry}] ({action.text()})"
+        if isinstance(e, IllegalActionError):
+            raise IllegalActionError(e.rule, e.reason, where=where) from None
+        raise ScenarioError(f"{where}: {e}") from None

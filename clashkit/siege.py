@@ -95,9 +95,7 @@ def attack(
     defenders = state.lanes[enemy][lane]
     splash, pierce = mask & SPLASH, mask & PIERCE
     while True:
-        amount = creature.attack + creature.attack_mod + creature.sprint_bonus  # R4.1
-        if amount < 0:
-            amount = 0
+        amount = attack_damage(creature)
         # R4.2: an empty opposing side means the keep is hit, and only the keep.
         if not defenders:
             if creature.new:  # R6.3, R6.6: in its entry turn it may hit only creatures

@@ -26,6 +26,8 @@ PHASES: tuple[Phase, ...] = tuple(Phase)
 SETUP, MANA, SUMMON, SIEGE, END, OVER = range(len(PHASES))
 #: R8.7: the AI's last turn.
 NO_LAST_TURN, LAST_TURN_PENDING, LAST_TURN_UNDER_WAY = 0, 1, 2
+#: How scenarios and ``siege --json`` write those states, by code.
+LAST_TURN_WORDS = ("none", "pending", "under_way")
 
 #: R4.6: a chooser gets (state, owner, destroyed card ids in default order) and
 #: returns the same ids in the order they return.
