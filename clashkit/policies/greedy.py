@@ -138,6 +138,7 @@ class Tables:
         "grant",
         "enemy_side",
         "value",
+        "sheets",
     )
 
     def __init__(self, cards: CardSet) -> None:
@@ -155,6 +156,8 @@ class Tables:
         self.grant = cards.grant_mask
         self.enemy_side = tuple(t is not TargetSide.ALLY for t in cards.target)
         self.value = tuple(card_value(cards, i) for i in range(len(cards)))
+        #: Rows a policy derives from these with its own weights, by policy and weights.
+        self.sheets: dict[tuple, tuple] = {}
 
 
 _TABLES: dict[int, Tables] = {}
@@ -205,6 +208,7 @@ class GreedyPolicy(Policy):
 
     def __init__(self) -> None:
         self._tables: Tables | None = None
+        self._sheet: tuple | None = None  # :meth:`summon`'s rows of ``self._tables``
         self._game: GameState | None = None
         self._cast_state: GameState | None = None
         self._cast_turn = 0
@@ -270,41 +274,39 @@ class GreedyPolicy(Policy):
         n = len(hand)
         if n <= 2:  # R3.4
             return None
-        t = self._tables
-        if t is None or t.cards is not state.cards:
-            t = self._tables = tables(state.cards)
-        cost, is_creature = t.cost, t.is_creature
+        sheet = self._sheet
+        if sheet is None or self._tables.cards is not state.cards:
+            self._load(state.cards)
+            sheet = self._sheet
         mana = state.mana
         keep_at = hand.index(KEEP)
         health = n - 1 - keep_at
-        # The playable cards (R3.2): creatures it can afford; is an incantation waiting?
-        effect = t.effect
+        # The playable cards (R3.2): the 4 leftmost besides the keep.  Which creatures can
+        # it afford, and is an incantation waiting that it may keep mana for?
         playable = []
         dearest = 0  # the highest cost among them
         spell_most = 0  # the highest cost of an incantation :meth:`reserve` may keep mana for
-        seen = 0
-        for i in range(n):
-            card = hand[i]
-            if card == KEEP:
+        end = 5 if keep_at < 5 else 4
+        for i in range(end if end < n else n):
+            if i == keep_at:
                 continue
-            seen += 1
-            if seen > 4:
-                break
-            if not is_creature[card]:
-                e = effect[card]
-                if e is not EFFECT_WEAKEN and e is not EFFECT_HEAL and cost[card] > spell_most:
-                    spell_most = cost[card]
-            elif cost[card] <= mana and (i < keep_at or health > 1):  # R3.8: never self-destroy
-                playable.append(i)
-                if cost[card] > dearest:
-                    dearest = cost[card]
+            row = sheet[hand[i]]
+            if row[0]:
+                price = row[1]
+                if price <= mana and (i < keep_at or health > 1):  # R3.8: never self-destroy
+                    playable.append(i)
+                    if price > dearest:
+                        dearest = price
+            elif row[1] > spell_most:
+                spell_most = row[1]
         if not playable:
             return None
         mine = state.lanes[player]
         theirs = state.lanes[1 - player]
-        # What each lane offers a newcomer, read once: (gap, mine there, open, front's
-        # health left, Rage from the creature it would stand behind, Auras it would receive).
-        aura = self.aura
+        # What each lane offers a newcomer, read once: (gap, mine there, crowding, open,
+        # front's health left, Rage from the creature it would stand behind, Auras it would
+        # receive, a free place beside it).
+        aura, crowd = self.aura, self.crowd
         lanes = []
         for lane in (0, 1):
             my, th, other = mine[lane], theirs[lane], mine[1 - lane]
@@ -325,34 +327,27 @@ class GreedyPolicy(Policy):
             side_free = len(other) > size
             if side_free and other[size].aura_dirs & SIDE:
                 received += aura
-            front_left = th[0].health - th[0].damage if th else 0
-            lanes.append(
-                (lane, gap, size, self.crowd * size, not th, front_left, rage_behind, received, side_free)
-            )
+            if th:
+                front = th[0]
+                lanes.append((lane, gap, size, crowd * size, False, front.health - front.damage,
+                              rage_behind, received, side_free))
+            else:
+                lanes.append((lane, gap, size, crowd * size, True, 0, rage_behind, received, side_free))
         # The reserve only matters when it could put a candidate over budget, and it is
         # never more than the dearest incantation it may keep mana for.
         if spell_most and self.keep_for_spells and dearest + spell_most > mana:
-            budget = mana - self.reserve(t, hand, self.counts(state))
+            budget = mana - self.reserve(self._tables, hand, self.counts(state))
         else:
             budget = mana
-        attack, health_of, value, mask, aura_dirs = t.attack, t.health, t.value, t.mask, t.aura_dirs
         hh_penalty = self.hh_cost if health > self.low_health else self.hh_cost_low
-        block, block_base, hitter, tank = self.block, self.block_base, self.hitter, self.tank
-        open_lane, rage_kill, stats = self.open_lane, self.rage_kill, self.stats
+        block, block_base, rage_kill = self.block, self.block_base, self.rage_kill
         best = self.stop
         choice = -1
         for i in playable:
-            card = hand[i]
-            a = attack[card]
-            h = health_of[card]
-            rage = mask[card] & RAGE
-            dirs = aura_dirs[card]
-            base = stats * value[card]
+            _, price, a, h, rage, front_aura, side_aura, base, hits, tanks, opens = sheet[hand[i]]
             if i > keep_at:
                 base -= hh_penalty
-            over_budget = cost[card] > budget
-            hits, tanks, opens = hitter * a, tank * h, open_lane * a
-            front_aura, side_aura = dirs & FRONT, dirs & SIDE
+            over_budget = price > budget
             for lane, gap, size, crowded, empty, front_left, rage_behind, received, side_free in lanes:
                 if gap <= 0 and over_budget:
                     continue  # the reserve is broken only to fill a gap
@@ -375,7 +370,31 @@ class GreedyPolicy(Policy):
                     best, choice, choice_lane = score, i, lane
         if choice < 0:
             return None
-        return play(t.names[hand[choice]], choice, choice_lane)
+        return play(self._tables.names[hand[choice]], choice, choice_lane)
+
+    def _load(self, cards: CardSet) -> Tables:
+        """Read the card set's :class:`Tables`, and its rows for :meth:`summon` with these weights."""
+        t = self._tables = tables(cards)
+        key = (type(self), self.stats, self.hitter, self.tank, self.open_lane)
+        sheet = t.sheets.get(key)
+        if sheet is None:
+            sheet = t.sheets[key] = tuple(self._summon_row(t, card) for card in range(len(t.names)))
+        self._sheet = sheet
+        return t
+
+    def _summon_row(self, t: Tables, card: int) -> tuple:
+        """What :meth:`summon` reads of a card: (is a creature, cost, attack, health, Rage,
+        Aura front, Aura side, weighted worth, as a hitter, as a tank, on an open lane); an
+        incantation's row has only the mana it may keep back for it (0 for ``weaken``, ``heal``)."""
+        cost = t.cost[card]
+        if not t.is_creature[card]:
+            e = t.effect[card]
+            return (False, 0 if e is EFFECT_WEAKEN or e is EFFECT_HEAL else cost)
+        a, h, dirs = t.attack[card], t.health[card], t.aura_dirs[card]
+        return (
+            True, cost, a, h, t.mask[card] & RAGE, dirs & FRONT, dirs & SIDE,
+            self.stats * t.value[card], self.hitter * a, self.tank * h, self.open_lane * a,
+        )
 
     @staticmethod
     def counts(state: GameState) -> tuple[int, int]:
@@ -442,7 +461,7 @@ class GreedyPolicy(Policy):
         hand = state.hands[player]
         t = self._tables
         if t is None or t.cards is not state.cards:
-            t = self._tables = tables(state.cards)
+            t = self._load(state.cards)
         mana = state.mana
         keep_at = hand.index(KEEP)
         nxt = None if final else next_in_order(state)
