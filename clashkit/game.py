@@ -24,7 +24,7 @@ from .errors import DeckError
 from .policies import Policy, get_policy
 from .rules import Rules
 from .siege import next_in_order, take_turn
-from .state import OVER, SUMMON, GameState
+from .state import OVER, SIEGE, SUMMON, GameState
 from .turn import TURN_WIDTH, record_turn, start_turn
 from .vocab import KEEP, Mode
 
@@ -133,9 +133,14 @@ def play(
         cards if s.solo and owner == 1 else policies[owner].order_returns(s, owner, cards)
     )
     lazy = tuple(getattr(p, "lazy_legal", False) for p in policies)
+    actors = tuple(_actor(p) if trusted else None for p in policies)
     steps = 0
+    # Whether the active player is known to have a choice in this siege: attacks change
+    # neither their hand, nor their mana, nor that creatures are in play (their attackers
+    # stay), so once true it stays true until they cast or the siege ends.
+    choice_in_siege = False
     while state.phase != OVER:
-        if not has_choice(state):
+        if not choice_in_siege and not has_choice(state):
             if state.phase == SUMMON:
                 action = BEGIN_SIEGE
             else:
@@ -156,18 +161,28 @@ def play(
                     action = ATTACK
         else:
             active = state.active
+            act = actors[active]
+            if act is not None:
+                attacked = act(state)
+                choice_in_siege = attacked and state.phase == SIEGE
+                steps += 1
+                if max_steps is not None and steps >= max_steps:
+                    return state
+                continue
             if lazy[active]:
                 legal = LegalActions(state)
                 action = policies[active].choose(state, legal)
                 if trusted and action is ATTACK and legal.found is not None:
                     # The next creature in the order, as found for the lazy list's last item.
                     take_turn(state, legal.found)
+                    choice_in_siege = state.phase == SIEGE
                     steps += 1
                     if max_steps is not None and steps >= max_steps:
                         return state
                     continue
             else:
                 action = policies[active].choose(state, legal_actions(state))
+        choice_in_siege = False
         if trusted:
             apply_unchecked(state, action)
         else:
@@ -177,6 +192,15 @@ def play(
             return state
     finish(state)
     return state
+
+
+def _actor(policy: Policy):
+    """``policy.act`` when its class defines it together with ``choose`` (a subclass that
+    chooses differently gets the plain path), else ``None``."""
+    for klass in type(policy).__mro__:
+        if "choose" in vars(klass):
+            return policy.act if vars(klass).get("act") is not None else None
+    return None
 
 
 def finish(state: GameState) -> None:

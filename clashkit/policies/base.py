@@ -24,6 +24,13 @@ class Policy:
 
     name = "policy"
 
+    #: Optionally a method ``act(state) -> bool`` that chooses exactly as :meth:`choose`
+    #: would from the legal actions and carries the action out at once, returning whether
+    #: it was an attack (the next creature in the siege order took its turn).  The game
+    #: loop uses it, when it belongs to the same class as ``choose``, to skip making and
+    #: reading action values; it must leave the game exactly as ``choose`` would.
+    act = None
+
     def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
         """Pick one of ``legal`` (never empty; the last one always moves the turn on)."""
         raise NotImplementedError

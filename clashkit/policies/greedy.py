@@ -50,9 +50,10 @@ from __future__ import annotations
 from ..abilities import abilities
 from ..actions import ATTACK, END_TURN, play
 from ..cards import CardSet
-from ..engine import LegalActions
-from ..siege import next_in_order
+from ..engine import LegalActions, apply_unchecked, legal_actions, play_creature, play_incantation
+from ..siege import begin_siege, next_in_order, take_turn
 from ..state import SUMMON, GameState
+from ..turn import end_turn
 from ..vocab import (
     BEHIND,
     BLOODLUST,
@@ -221,26 +222,73 @@ class GreedyPolicy(Policy):
 
     def choose(self, state: GameState, legal):
         if state.phase == SUMMON:
-            if state.turn >= self.loop_watch and (
-                state is not self._game or state.turn != self._turn
-            ):
-                if self.repeated(state):
-                    # The same position again: greedy play would go round the same loop
-                    # until the turn limit, so this turn starts with another play.
-                    return legal[state.rng.randrange(len(legal))]
-            action = self.summon(state)
-            if action is None and not state.rules.incantations_in_siege:
-                action = self.cast(state, final=True)
+            if self.leaves_loop(state):
+                return legal[state.rng.randrange(len(legal))]
+            move = self.summon(state)
+            if move is not None:
+                index, lane = move
+                return play(self._tables.names[state.hands[state.active][index]], index, lane)
+            if not state.rules.incantations_in_siege:
+                spell = self.cast(state, final=True)
+                if spell is not None:
+                    return self._spell_action(spell)
         elif state.rules.incantations_in_siege:
             self._order_of = None
-            action = self.cast(state, final=False)
-            if action is None and self._order_of is state and type(legal) is LegalActions:
+            spell = self.cast(state, final=False)
+            if spell is not None:
+                return self._spell_action(spell)
+            if self._order_of is state and type(legal) is LegalActions:
                 # The lazy list's last item, from the order just read (the state is unchanged).
                 found = legal.found = self._order
                 return ATTACK if found is not None else END_TURN
+        return legal[-1]
+
+    def act(self, state: GameState) -> bool:
+        """Choose as :meth:`choose` does and carry the action out (see :attr:`Policy.act`)."""
+        if state.phase == SUMMON:
+            if self.leaves_loop(state):
+                legal = legal_actions(state)
+                apply_unchecked(state, legal[state.rng.randrange(len(legal))])
+                return False
+            move = self.summon(state)
+            if move is not None:
+                play_creature(state, *move)
+                return False
+            if not state.rules.incantations_in_siege:
+                spell = self.cast(state, final=True)
+                if spell is not None:
+                    play_incantation(state, spell[0], *spell[2])
+                    return False
+            begin_siege(state)
+            return False
+        if state.rules.incantations_in_siege:
+            self._order_of = None
+            spell = self.cast(state, final=False)
+            if spell is not None:
+                play_incantation(state, spell[0], *spell[2])
+                return False
+            found = self._order if self._order_of is state else next_in_order(state)
         else:
-            action = None
-        return legal[-1] if action is None else action
+            found = next_in_order(state)
+        if found is None:
+            end_turn(state)
+            return False
+        take_turn(state, found)
+        return True
+
+    def _spell_action(self, spell: tuple[int, int, tuple[int, int, int]]):
+        index, card, target = spell
+        return play(self._tables.names[card], index, None, target)
+
+    def leaves_loop(self, state: GameState) -> bool:
+        """Whether this summon phase begins with a play drawn from the game's generator:
+        from turn ``loop_watch`` on, at the first decision of a turn whose position this
+        policy has had before in this game (see :meth:`repeated`)."""
+        if state.turn >= self.loop_watch and (state is not self._game or state.turn != self._turn):
+            # The same position again: greedy play would go round the same loop
+            # until the turn limit, so this turn starts with another play.
+            return self.repeated(state)
+        return False
 
     def repeated(self, state: GameState) -> bool:
         """Whether this turn begins in a position this policy has already had in this game."""
@@ -267,8 +315,8 @@ class GreedyPolicy(Policy):
 
     # --- Summon phase ------------------------------------------------------------
 
-    def summon(self, state: GameState):
-        """R3.3–R3.5: the best creature play now, or ``None`` to begin the siege."""
+    def summon(self, state: GameState) -> tuple[int, int] | None:
+        """R3.3–R3.5: the best creature play now as (hand index, lane), or ``None`` to begin the siege."""
         player = state.active
         hand = state.hands[player]
         n = len(hand)
@@ -370,7 +418,7 @@ class GreedyPolicy(Policy):
                     best, choice, choice_lane = score, i, lane
         if choice < 0:
             return None
-        return play(self._tables.names[hand[choice]], choice, choice_lane)
+        return choice, choice_lane
 
     def _load(self, cards: CardSet) -> Tables:
         """Read the card set's :class:`Tables`, and its rows for :meth:`summon` with these weights."""
@@ -440,8 +488,9 @@ class GreedyPolicy(Policy):
 
     # --- Incantations (R3.11) ----------------------------------------------------
 
-    def cast(self, state: GameState, *, final: bool):
-        """An incantation worth casting before the next attack (or at the end), else ``None``.
+    def cast(self, state: GameState, *, final: bool) -> tuple[int, int, tuple[int, int, int]] | None:
+        """An incantation worth casting before the next attack (or at the end), as (hand
+        index, card, target), else ``None``.
 
         At most ``casts_per_turn`` a turn: an incantation comes straight back
         (R5.3), so one that costs nothing could otherwise be cast for ever.
@@ -496,10 +545,7 @@ class GreedyPolicy(Policy):
                 score -= self.spell_cost * cost[card]
             if score > best:
                 best, choice = score, (i, card, target)
-        if choice is None:
-            return None
-        i, card, target = choice
-        return play(t.names[card], i, None, target)
+        return choice
 
     def aim(self, state: GameState, t: Tables, card: int, nxt, final: bool):
         """The best target of an incantation on its declared side (R5.5), and what it earns now."""
@@ -514,6 +560,18 @@ class GreedyPolicy(Policy):
     def aim_enemy(self, state, t: Tables, card: int, nxt, final: bool, mine, theirs, enemy: int):
         effect = t.effect[card]
         amount = t.amount[card]
+        weakening = not (
+            effect is EFFECT_DAMAGE or effect is EFFECT_DESTROY or effect is EFFECT_BOUNCE or effect is EFFECT_SHIFT
+        )
+        if weakening:  # weaken and the like only matter for attacks: mine, at the end
+            if final:
+                if theirs[0]:
+                    return 0.0, (enemy, 0, 0)
+                if theirs[1]:
+                    return 0.0, (enemy, 1, 0)
+            return -1.0, None
+        # Before the last window, only a damage incantation looks past the front creature.
+        whole_side = final or effect is EFFECT_DAMAGE
         # Lanes where attackers of mine are still to strike in this siege.
         pressing0 = pressing1 = False
         if nxt is not None:
@@ -532,7 +590,7 @@ class GreedyPolicy(Policy):
             side = theirs[lane]
             pressing = pressing1 if lane else pressing0
             alone = len(side) == 1
-            for pos in range(len(side)):
+            for pos in range(len(side) if whole_side or not side else 1):
                 c = side[pos]
                 opens = pos == 0 and pressing
                 left = c.health - c.damage
@@ -550,14 +608,10 @@ class GreedyPolicy(Policy):
                         score += 2.0 + (3.0 if alone else 0.0)
                     elif not final:
                         continue  # wait for the end of the siege
-                elif effect is EFFECT_SHIFT:
+                else:  # shift
                     if not (opens and alone):
                         continue
                     score = 4.0
-                else:  # weaken and the like only matter for attacks: mine, now
-                    if final and best < 0.0:
-                        best, target = 0.0, (enemy, lane, pos)
-                    continue
                 if score <= best:
                     continue
                 mask = abilities(state, enemy, lane, pos)
