@@ -133,14 +133,18 @@ def play(
         cards if s.solo and owner == 1 else policies[owner].order_returns(s, owner, cards)
     )
     lazy = tuple(getattr(p, "lazy_legal", False) for p in policies)
-    actors = tuple(_actor(p) if trusted else None for p in policies)
+    actors = (_actor(policies[0]), None if state.solo else _actor(policies[1])) if trusted else (None, None)
     steps = 0
     # Whether the active player is known to have a choice in this siege: attacks change
     # neither their hand, nor their mana, nor that creatures are in play (their attackers
     # stay), so once true it stays true until they cast or the siege ends.
     choice_in_siege = False
     while state.phase != OVER:
-        if not choice_in_siege and not has_choice(state):
+        active = state.active
+        act = actors[active]
+        # A policy that acts itself is also called in a summon phase with nothing to play,
+        # where it begins the siege (see Policy.act).
+        if not (choice_in_siege or (act is not None and state.phase == SUMMON)) and not has_choice(state):
             if state.phase == SUMMON:
                 action = BEGIN_SIEGE
             else:
@@ -159,16 +163,13 @@ def play(
                     continue
                 else:
                     action = ATTACK
+        elif act is not None:
+            choice_in_siege = act(state) and state.phase == SIEGE
+            steps += 1
+            if max_steps is not None and steps >= max_steps:
+                return state
+            continue
         else:
-            active = state.active
-            act = actors[active]
-            if act is not None:
-                attacked = act(state)
-                choice_in_siege = attacked and state.phase == SIEGE
-                steps += 1
-                if max_steps is not None and steps >= max_steps:
-                    return state
-                continue
             if lazy[active]:
                 legal = LegalActions(state)
                 action = policies[active].choose(state, legal)

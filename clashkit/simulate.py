@@ -136,10 +136,11 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
             record=record,
             mirror=matchup.mirror,
         )
-        # The dealt hands, keep left out, in card-set order (a draft's picks vary by game).
-        deck_a, deck_b = (
-            _sorted_names(cards, (c for c in state.hands[p] if c >= 0)) for p in (0, 1)
-        )
+        # The dealt hands in card-set order (a draft's picks vary by game); the keep (-1)
+        # sorts first and is left out.
+        names = cards.names
+        deck_a = tuple([names[c] for c in sorted(state.hands[0])[1:]])
+        deck_b = tuple([names[c] for c in sorted(state.hands[1])[1:]])
     if state.turn_log is None:  # the turns frame is kept even without events
         state.turn_log = array("h")
     play(state, policy_a, policy_b)

@@ -28,7 +28,9 @@ class Policy:
     #: would from the legal actions and carries the action out at once, returning whether
     #: it was an attack (the next creature in the siege order took its turn).  The game
     #: loop uses it, when it belongs to the same class as ``choose``, to skip making and
-    #: reading action values; it must leave the game exactly as ``choose`` would.
+    #: reading action values; it must leave the game exactly as ``choose`` would.  In the
+    #: summon phase the loop calls it without first asking whether anything is playable:
+    #: with nothing to play it begins the siege, and leaves the policy as it was.
     act = None
 
     def choose(self, state: GameState, legal: Sequence[Action]) -> Action:

@@ -50,7 +50,7 @@ from __future__ import annotations
 from ..abilities import abilities
 from ..actions import ATTACK, END_TURN, play
 from ..cards import CardSet
-from ..engine import LegalActions, apply_unchecked, legal_actions, play_creature, play_incantation
+from ..engine import LegalActions, apply_unchecked, has_choice, legal_actions, play_creature, play_incantation
 from ..siege import begin_siege, next_in_order, take_turn
 from ..state import SUMMON, GameState
 from ..turn import end_turn
@@ -246,7 +246,9 @@ class GreedyPolicy(Policy):
     def act(self, state: GameState) -> bool:
         """Choose as :meth:`choose` does and carry the action out (see :attr:`Policy.act`)."""
         if state.phase == SUMMON:
-            if self.leaves_loop(state):
+            # The loop has not asked whether anything is playable (Policy.act); a summon
+            # phase with nothing to play begins the siege before any position is remembered.
+            if self.leaves_loop(state, checked=False):
                 legal = legal_actions(state)
                 apply_unchecked(state, legal[state.rng.randrange(len(legal))])
                 return False
@@ -280,11 +282,16 @@ class GreedyPolicy(Policy):
         index, card, target = spell
         return play(self._tables.names[card], index, None, target)
 
-    def leaves_loop(self, state: GameState) -> bool:
+    def leaves_loop(self, state: GameState, *, checked: bool = True) -> bool:
         """Whether this summon phase begins with a play drawn from the game's generator:
         from turn ``loop_watch`` on, at the first decision of a turn whose position this
-        policy has had before in this game (see :meth:`repeated`)."""
-        if state.turn >= self.loop_watch and (state is not self._game or state.turn != self._turn):
+        policy has had before in this game (see :meth:`repeated`).  ``checked``: the
+        caller knows that there is a choice (:func:`~clashkit.engine.has_choice`)."""
+        if (
+            state.turn >= self.loop_watch
+            and (state is not self._game or state.turn != self._turn)
+            and (checked or has_choice(state))
+        ):
             # The same position again: greedy play would go round the same loop
             # until the turn limit, so this turn starts with another play.
             return self.repeated(state)
