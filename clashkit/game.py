@@ -157,10 +157,10 @@ def play(
                     # siege order runs without asking anyone.
                     while found is not None:
                         take_turn(state, found)
-                        if state.phase == OVER:
-                            break
-                        found = next_in_order(state)
-                    continue
+                        found = None if state.phase == OVER else next_in_order(state)
+                    if state.phase == OVER:
+                        break
+                    action = END_TURN  # and still nothing to cast: the turn ends
                 else:
                     action = ATTACK
         elif act is not None:

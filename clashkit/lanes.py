@@ -28,11 +28,9 @@ def leave_play(state: GameState, player: int, lane: int, position: int) -> Creat
 
 def locate(state: GameState, player: int, creature: Creature) -> tuple[int, int]:
     """The (lane, position) of a creature in play (by identity)."""
-    for lane in (0, 1):
-        side = state.lanes[player][lane]
-        for pos, other in enumerate(side):
-            if other is creature:
-                return lane, pos
+    for lane, side in enumerate(state.lanes[player]):
+        if creature in side:  # creatures compare by identity
+            return lane, side.index(creature)
     raise LookupError("creature is not in play")
 
 

@@ -222,7 +222,7 @@ class GreedyPolicy(Policy):
 
     def choose(self, state: GameState, legal):
         if state.phase == SUMMON:
-            if self.leaves_loop(state):
+            if state.turn >= self.loop_watch and self.leaves_loop(state):
                 return legal[state.rng.randrange(len(legal))]
             move = self.summon(state)
             if move is not None:
@@ -248,13 +248,14 @@ class GreedyPolicy(Policy):
         if state.phase == SUMMON:
             # The loop has not asked whether anything is playable (Policy.act); a summon
             # phase with nothing to play begins the siege before any position is remembered.
-            if self.leaves_loop(state, checked=False):
+            if state.turn >= self.loop_watch and self.leaves_loop(state, checked=False):
                 legal = legal_actions(state)
                 apply_unchecked(state, legal[state.rng.randrange(len(legal))])
                 return False
             move = self.summon(state)
             if move is not None:
-                play_creature(state, *move)
+                index, lane = move
+                play_creature(state, index, lane)
                 return False
             if not state.rules.incantations_in_siege:
                 spell = self.cast(state, final=True)
