@@ -164,10 +164,21 @@ def play(
                 else:
                     action = ATTACK
         elif act is not None:
+            if max_steps is None:
+                # The policy goes on for as long as it is known to have the choice: the rest
+                # of the summon phase (nobody else acts in it), or the siege until it casts.
+                if state.phase == SUMMON:
+                    while state.phase == SUMMON:
+                        act(state)
+                else:
+                    while act(state) and state.phase == SIEGE:
+                        pass
+                choice_in_siege = False
+                continue
             choice_in_siege = act(state) and state.phase == SIEGE
             steps += 1
-            if max_steps is not None and steps >= max_steps:
-                return state
+            if steps >= max_steps:
+                break
             continue
         else:
             if lazy[active]:
@@ -179,7 +190,7 @@ def play(
                     choice_in_siege = state.phase == SIEGE
                     steps += 1
                     if max_steps is not None and steps >= max_steps:
-                        return state
+                        break
                     continue
             else:
                 action = policies[active].choose(state, legal_actions(state))
@@ -190,8 +201,9 @@ def play(
             apply(state, action)
         steps += 1
         if max_steps is not None and steps >= max_steps:
-            return state
-    finish(state)
+            break
+    if state.phase == OVER:  # also when the last allowed step ended the game
+        finish(state)
     return state
 
 

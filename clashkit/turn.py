@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import events as ev
 from .siege import begin_siege
 from .state import END, MANA, OVER, SUMMON, GameState
+from .vocab import KEEP
 
 #: R2.3: the first player's first turn gains this much mana.
 FIRST_TURN_MANA = 6
@@ -36,9 +37,15 @@ TURN_FIELDS = (
 TURN_WIDTH = len(TURN_FIELDS)
 
 
-def hand_size(state: GameState, player: int) -> int:
-    """Cards in hand, the keep included (R3.1); for the solo AI, cards in its pile."""
-    return len(state.pile) if state.solo and player == 1 else len(state.hands[player])
+def hand_counts(state: GameState, player: int) -> tuple[int, int]:
+    """Cards in hand, the keep included (R3.1), and hand-health (R1.5); for the solo AI,
+    cards in its pile and those above its keep (R8.6)."""
+    if state.solo and player == 1:
+        size = len(state.pile)
+        return size, size - 1
+    hand = state.hands[player]
+    size = len(hand)
+    return size, size - 1 - hand.index(KEEP)
 
 
 def record_turn(state: GameState) -> None:
@@ -47,6 +54,7 @@ def record_turn(state: GameState) -> None:
         return
     player = state.active
     stats = state.turn_stats
+    size, health = hand_counts(state, player)
     state.turn_log.extend(
         (
             state.turn,
@@ -56,8 +64,8 @@ def record_turn(state: GameState) -> None:
             stats[0],
             stats[3],
             stats[4],
-            hand_size(state, player),
-            state.hand_health(player),
+            size,
+            health,
             state.forts[player],
             len(state.lanes[0][0]) + len(state.lanes[0][1]),
             len(state.lanes[1][0]) + len(state.lanes[1][1]),
@@ -71,7 +79,7 @@ def start_turn(state: GameState) -> None:
     """R3.1 / R8.2: the mana phase, then the summon phase opens."""
     state.phase = MANA
     player = state.active
-    state.turn_stats = [0, 0, 0, hand_size(state, player), state.hand_health(player)]
+    state.turn_stats = [0, 0, 0, *hand_counts(state, player)]
     if state.log is not None:
         ev.record(state, ev.TURN_STARTED)
     if state.solo and state.active == 1:
