@@ -145,7 +145,7 @@ def main() -> None:
         "--policy", default=default, help=f"policy of both players (default {default})"
     )
     parser.add_argument(
-        "--repeats", type=int, default=3, help="runs of each measurement; the best counts"
+        "--repeats", type=int, default=5, help="runs of each measurement; the best counts (default 5)"
     )
     parser.add_argument(
         "--jobs", type=int, nargs="*", default=[1, 2], help="simulate() with these --jobs"

@@ -216,7 +216,7 @@ class GreedyPolicy(Policy):
         self._casts = 0
         self._turn = 0
         self._seen: set = set()
-        #: The state whose :func:`next_in_order` :meth:`_cast` read in this decision, and its answer.
+        #: The state whose :func:`next_in_order` :meth:`cast` read in this decision, and its answer.
         self._order_of: GameState | None = None
         self._order: tuple[int, int] | None = None
 
@@ -508,12 +508,6 @@ class GreedyPolicy(Policy):
                 return None
         else:
             self._cast_state, self._cast_turn, self._casts = state, state.turn, 0
-        action = self._cast(state, final)
-        if action is not None:
-            self._casts += 1
-        return action
-
-    def _cast(self, state: GameState, final: bool):
         player = state.active
         hand = state.hands[player]
         t = self._tables
@@ -553,6 +547,8 @@ class GreedyPolicy(Policy):
                 score -= self.spell_cost * cost[card]
             if score > best:
                 best, choice = score, (i, card, target)
+        if choice is not None:
+            self._casts += 1
         return choice
 
     def aim(self, state: GameState, t: Tables, card: int, nxt, final: bool):
