@@ -159,6 +159,14 @@ class CardSet:
         except KeyError:
             raise KeyError(f"unknown card {name!r}") from None
 
+    def ids(self, names: Iterable[str]) -> list[int]:
+        """The ids of the cards called ``names``, in order (a ``KeyError`` names one unknown)."""
+        ids = self._ids
+        try:
+            return [ids[name] for name in names]
+        except KeyError as error:
+            raise KeyError(f"unknown card {error.args[0]!r}") from None
+
     def card(self, name: str) -> Card:
         return self.cards[self.id(name)]
 

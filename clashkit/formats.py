@@ -317,8 +317,7 @@ def new_game(
         result = constructed(cards, policy_a, policy_b, state.rng)
         a, b = result.a, result.b
     else:
-        a = [cards.id(n) for n in spec_a.names]
-        b = [cards.id(n) for n in spec_b.names]
+        a, b = cards.ids(spec_a.names), cards.ids(spec_b.names)
     state.hands[0] = deal_hand(state, a)
     state.hands[1] = deal_hand(state, b)
     begin(state, first_player)

@@ -122,8 +122,8 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
             record=record,
         )
         state, fmt = setup.state, setup.format
-        deck_a = _sorted_names(cards, (cards.id(n) for n in setup.player_deck))
-        deck_b = _sorted_names(cards, (cards.id(n) for n in setup.ai_cards))
+        deck_a = _sorted_names(cards, cards.ids(setup.player_deck))
+        deck_b = _sorted_names(cards, cards.ids(setup.ai_cards))
     else:
         state, fmt = formats.new_game(
             matchup.deck_a,

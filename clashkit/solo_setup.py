@@ -106,7 +106,7 @@ def preconstructed(cards: CardSet, number: int) -> tuple[list[int], list[int]]:
     decks = cards.decks
     if number not in decks:
         raise DeckError(f"deck {number}: not a starter deck (R7.1: {', '.join(map(str, decks))})")
-    mine = [cards.id(name) for name in decks[number]]
+    mine = cards.ids(decks[number])
     ai = [cards.id(name) for n, names in decks.items() if n != number for name in names]
     return mine, ai
 

@@ -9,6 +9,8 @@ turn limit.
 
 from __future__ import annotations
 
+import struct
+
 from . import events as ev
 from .siege import begin_siege
 from .state import END, MANA, OVER, SUMMON, GameState
@@ -35,6 +37,8 @@ TURN_FIELDS = (
     "creatures_destroyed",
 )
 TURN_WIDTH = len(TURN_FIELDS)
+#: One row as native int16 bytes, appended with ``array.frombytes`` (as event rows are).
+_pack_row = struct.Struct(f"{TURN_WIDTH}h").pack
 
 
 def hand_counts(state: GameState, player: int) -> tuple[int, int]:
@@ -55,8 +59,8 @@ def record_turn(state: GameState) -> None:
     player = state.active
     stats = state.turn_stats
     size, health = hand_counts(state, player)
-    state.turn_log.extend(
-        (
+    state.turn_log.frombytes(
+        _pack_row(
             state.turn,
             player,
             state.mana_gained,
