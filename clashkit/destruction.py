@@ -76,16 +76,17 @@ def destroy(state: GameState, owner: int, creatures: list[Creature]) -> None:
     They leave play (the gaps close, R4.5) and return in the default order of
     R4.6 — the order given — unless ``state.return_order`` chooses another.
     """
+    order = []
     for creature in creatures:
         lane, position = locate(state, owner, creature)
         leave_play(state, owner, lane, position)
         state.turn_stats[2] += 1
+        order.append(creature.card)
         if state.log is not None:
             ev.record(
                 state, ev.CREATURE_DESTROYED, lane=lane, position=position,
                 target_player=owner, target_card=creature.card,
             )
-    order = [c.card for c in creatures]
     if len(order) > 1 and state.return_order is not None:
         chosen = list(state.return_order(state, owner, order[:]))
         if sorted(chosen) != sorted(order):
