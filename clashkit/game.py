@@ -126,6 +126,13 @@ def play(
     In solo mode ``policy_b`` is ignored: the AI plays itself.  With
     ``trusted`` the actions a policy returns are assumed to come from the
     legal list it was given and are not checked again.
+
+    The loop saves work without changing the game: a player with no choice
+    (:func:`~clashkit.engine.has_choice`) is not asked, a siege with nothing
+    to cast runs straight through (R3.11), ``greedy`` gets a lazily built
+    legal list, and a policy with :attr:`~clashkit.policies.Policy.act`
+    carries out its own choices.  ``tests/test_game_loop.py`` checks that the
+    games are those of the plain loop that lists, asks and checks every step.
     """
     policies = (get_policy(policy_a), get_policy(policy_b if policy_b is not None else policy_a))
     # R4.6: the owner chooses; the solo AI makes no choices, so its returns keep the default order.
