@@ -30,6 +30,7 @@ import os
 import platform
 import sys
 import time
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
+import clashkit.policies.greedy as greedy_module  # noqa: E402
 from clashkit.cards import starter_set  # noqa: E402
 from clashkit.policies import POLICIES  # noqa: E402
 from clashkit.records import GameRecords  # noqa: E402
@@ -74,6 +76,8 @@ def measure(n: int, policy: str, repeats: int, jobs: list[int]) -> dict:
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "polars": pl.__version__,
+        # make compiles greedy with mypyc (clashkit/compiled.py); CLASHKIT_PURE=1 runs its source
+        "greedy_compiled": greedy_module.__file__.endswith(tuple(EXTENSION_SUFFIXES)),
     }
     play_games(min(n, 200), policy, True)  # warm up caches
 
@@ -120,7 +124,8 @@ def measure(n: int, policy: str, repeats: int, jobs: list[int]) -> dict:
 def report(r: dict) -> str:
     lines = [
         f"clashkit speed — {r['policy']} vs {r['policy']}, {r['games']} preconstructed games a run,"
-        f" {r['cpus']} cores, Python {r['python']}, polars {r['polars']}",
+        f" {r['cpus']} cores, Python {r['python']}, polars {r['polars']},"
+        f" greedy {'compiled' if r['greedy_compiled'] else 'from source'}",
         f"  mean turns a game            {r['turns_per_game']:10.1f}",
         f"  event rows a game            {r['event_rows_per_game']:10.1f}",
         f"  games/s, no events (1 core)  {r['games_per_s_no_events']:10,.0f}"

@@ -130,7 +130,7 @@ def play(
     The loop saves work without changing the game: a player with no choice
     (:func:`~clashkit.engine.has_choice`) is not asked, a siege with nothing
     to cast runs straight through (R3.11), ``greedy`` gets a lazily built
-    legal list, and a policy with :attr:`~clashkit.policies.Policy.act`
+    legal list, and a policy with an ``act`` method (see :class:`~clashkit.policies.Policy`)
     carries out its own choices.  ``tests/test_game_loop.py`` checks that the
     games are those of the plain loop that lists, asks and checks every step.
     """

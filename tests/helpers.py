@@ -14,10 +14,15 @@ import random
 import subprocess
 import sys
 import textwrap
+from array import array
 from pathlib import Path
 
+from clashkit.formats import new_game
+from clashkit.policies import get_policy
 from clashkit.render import state_dict
+from clashkit.rules import Rules
 from clashkit.scenario import Scenario, load_scenario, parse_scenario, run_siege
+from clashkit.solo_setup import solo_setup
 from clashkit.state import GameState
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -189,3 +194,36 @@ def deal_solo(seed: int, *, rules=None, record: bool = True) -> GameState:
     state.first_player = state.active = 0
     start_turn(state)
     return state
+
+
+def varied_game(seed: int, policy_a: str, policy_b: str) -> GameState:
+    """A duel or a solo game with varied decks, formats and rule options (events recorded)."""
+    rng = random.Random(seed)
+    rules = Rules(
+        incantations_in_siege=rng.random() < 0.7,
+        protection=rng.choice(["first_attack", "first_damage"]),
+        bloodlust_trigger=rng.choice(["primary", "any"]),
+        turn_limit=rng.choice([200, 200, 24]),
+    )
+    if rng.random() < 0.2:
+        deck = rng.choice(["1", "2", "3", "4", "draft"])
+        state = solo_setup(deck, get_policy(policy_a), rules=rules, seed=seed).state
+    else:
+        fmt = rng.choice(["1", "2", "3", "4", "draft", "constructed"])
+        other = fmt if fmt in ("draft", "constructed") else rng.choice([d for d in "1234" if d != fmt])
+        state, _ = new_game(fmt, other, policy_a, policy_b, rules=rules, seed=seed)
+    state.turn_log = array("h")
+    return state
+
+
+def game_outcome(state: GameState) -> tuple:
+    """Everything a finished game leaves: its events, its turn rows, the hands, piles, keeps and winner."""
+    return (
+        bytes(state.log.buffer),
+        bytes(state.turn_log),
+        state.hands,
+        state.pile,
+        state.forts,
+        state.winner,
+        state.turn,
+    )

@@ -24,14 +24,13 @@ class Policy:
 
     name = "policy"
 
-    #: Optionally a method ``act(state) -> bool`` that chooses exactly as :meth:`choose`
-    #: would from the legal actions and carries the action out at once, returning whether
-    #: it was an attack (the next creature in the siege order took its turn).  The game
-    #: loop uses it, when it belongs to the same class as ``choose``, to skip making and
-    #: reading action values; it must leave the game exactly as ``choose`` would.  In the
-    #: summon phase the loop calls it without first asking whether anything is playable:
-    #: with nothing to play it begins the siege, and leaves the policy as it was.
-    act = None
+    # A policy may also define a method ``act(state) -> bool`` that chooses exactly as
+    # ``choose`` would from the legal actions and carries the action out at once,
+    # returning whether it was an attack (the next creature in the siege order took its
+    # turn).  The game loop uses it, when it belongs to the same class as ``choose``, to
+    # skip making and reading action values; it must leave the game exactly as ``choose``
+    # would.  In the summon phase the loop calls it without first asking whether anything
+    # is playable: with nothing to play it begins the siege, and leaves the policy as it was.
 
     def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
         """Pick one of ``legal`` (never empty; the last one always moves the turn on)."""

@@ -47,8 +47,10 @@ play drawn from the game's generator (R10.2).
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from ..abilities import abilities
-from ..actions import ATTACK, END_TURN, play
+from ..actions import ATTACK, END_TURN, Play, play
 from ..cards import CardSet
 from ..engine import LegalActions, apply_unchecked, has_choice, legal_actions, play_creature, play_incantation
 from ..siege import begin_siege, next_in_order, take_turn
@@ -115,7 +117,7 @@ def card_value(cards: CardSet, card: int) -> float:
         v += 1.0 * bin(cards.aura_dirs[card]).count("1")
         return v - COST_WEIGHT * cards.cost[card]
     effect = cards.effect[card]
-    v = EFFECT_VALUE.get(effect, 1.0)
+    v = EFFECT_VALUE.get(effect, 1.0) if effect is not None else 1.0
     if effect in (EFFECT_DAMAGE, EFFECT_WEAKEN, EFFECT_EMPOWER):
         v *= cards.amount[card]
     return v - COST_WEIGHT * cards.cost[card]
@@ -174,6 +176,8 @@ def tables(cards: CardSet) -> Tables:
     return t
 
 
+# Compiled by ``make`` (clashkit/compiled.py); search and the tests subclass it in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyPolicy(Policy):
     """The documented heuristic of this module.
 
@@ -227,16 +231,15 @@ class GreedyPolicy(Policy):
             move = self.summon(state)
             if move is not None:
                 index, lane = move
-                return play(self._tables.names[state.hands[state.active][index]], index, lane)
+                return play(self._tables_for(state).names[state.hands[state.active][index]], index, lane)
             if not state.rules.incantations_in_siege:
                 spell = self.cast(state, final=True)
                 if spell is not None:
-                    return self._spell_action(spell)
+                    return self._spell_action(state, spell)
         elif state.rules.incantations_in_siege:
-            self._order_of = None
             spell = self.cast(state, final=False)
             if spell is not None:
-                return self._spell_action(spell)
+                return self._spell_action(state, spell)
             if self._order_of is state and type(legal) is LegalActions:
                 # The lazy list's last item, from the order just read (the state is unchanged).
                 found = legal.found = self._order
@@ -244,7 +247,7 @@ class GreedyPolicy(Policy):
         return legal[-1]
 
     def act(self, state: GameState) -> bool:
-        """Choose as :meth:`choose` does and carry the action out (see :attr:`Policy.act`)."""
+        """Choose as :meth:`choose` does and carry the action out (see :class:`~clashkit.policies.base.Policy`)."""
         if state.phase == SUMMON:
             # The loop has not asked whether anything is playable (Policy.act); a summon
             # phase with nothing to play begins the siege before any position is remembered.
@@ -265,7 +268,6 @@ class GreedyPolicy(Policy):
             begin_siege(state)
             return False
         if state.rules.incantations_in_siege:
-            self._order_of = None
             spell = self.cast(state, final=False)
             if spell is not None:
                 play_incantation(state, spell[0], *spell[2])
@@ -279,9 +281,9 @@ class GreedyPolicy(Policy):
         take_turn(state, found)
         return True
 
-    def _spell_action(self, spell: tuple[int, int, tuple[int, int, int]]):
+    def _spell_action(self, state: GameState, spell: tuple[int, int, tuple[int, int, int]]) -> Play:
         index, card, target = spell
-        return play(self._tables.names[card], index, None, target)
+        return play(self._tables_for(state).names[card], index, None, target)
 
     def leaves_loop(self, state: GameState, *, checked: bool = True) -> bool:
         """Whether this summon phase begins with a play drawn from the game's generator:
@@ -330,10 +332,10 @@ class GreedyPolicy(Policy):
         n = len(hand)
         if n <= 2:  # R3.4
             return None
+        t = self._tables
         sheet = self._sheet
-        if sheet is None or self._tables.cards is not state.cards:
-            self._load(state.cards)
-            sheet = self._sheet
+        if t is None or sheet is None or t.cards is not state.cards:
+            t, sheet = self._load(state.cards)
         mana = state.mana
         keep_at = hand.index(KEEP)
         health = n - 1 - keep_at
@@ -392,7 +394,7 @@ class GreedyPolicy(Policy):
         # The reserve only matters when it could put a candidate over budget, and it is
         # never more than the dearest incantation it may keep mana for.
         if spell_most and self.keep_for_spells and dearest + spell_most > mana:
-            budget = mana - self.reserve(self._tables, hand, self.counts(state))
+            budget = mana - self.reserve(t, hand, self.counts(state))
         else:
             budget = mana
         hh_penalty = self.hh_cost if health > self.low_health else self.hh_cost_low
@@ -428,7 +430,7 @@ class GreedyPolicy(Policy):
             return None
         return choice, choice_lane
 
-    def _load(self, cards: CardSet) -> Tables:
+    def _load(self, cards: CardSet) -> tuple[Tables, tuple]:
         """Read the card set's :class:`Tables`, and its rows for :meth:`summon` with these weights."""
         t = self._tables = tables(cards)
         key = (type(self), self.stats, self.hitter, self.tank, self.open_lane)
@@ -436,6 +438,12 @@ class GreedyPolicy(Policy):
         if sheet is None:
             sheet = t.sheets[key] = tuple(self._summon_row(t, card) for card in range(len(t.names)))
         self._sheet = sheet
+        return t, sheet
+
+    def _tables_for(self, state: GameState) -> Tables:
+        t = self._tables
+        if t is None or t.cards is not state.cards:
+            t = self._load(state.cards)[0]
         return t
 
     def _summon_row(self, t: Tables, card: int) -> tuple:
@@ -503,6 +511,7 @@ class GreedyPolicy(Policy):
         At most ``casts_per_turn`` a turn: an incantation comes straight back
         (R5.3), so one that costs nothing could otherwise be cast for ever.
         """
+        self._order_of = None
         if self._cast_state is state and self._cast_turn == state.turn:
             if self._casts >= self.casts_per_turn:
                 return None
@@ -510,9 +519,7 @@ class GreedyPolicy(Policy):
             self._cast_state, self._cast_turn, self._casts = state, state.turn, 0
         player = state.active
         hand = state.hands[player]
-        t = self._tables
-        if t is None or t.cards is not state.cards:
-            t = self._load(state.cards)
+        t = self._tables_for(state)
         mana = state.mana
         keep_at = hand.index(KEEP)
         nxt = None if final else next_in_order(state)
@@ -707,7 +714,7 @@ class GreedyPolicy(Policy):
                 return c
         return ranked[0]
 
-    def choose_ten(self, cards, rng):
+    def choose_ten(self, cards, rng) -> list[int]:
         """R7.3: the ten best cards of the kit, at most three incantations."""
         from ..formats import kit
 
