@@ -33,10 +33,12 @@ test: venv
 bench: venv
 	$(VENV)/bin/python benchmarks/run.py
 
+# greedy.py must type-check: mypyc compiles it (clashkit/compiled.py).
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --follow-imports=silent clashkit/policies/greedy.py clashkit/compiled.py
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .mypy_cache .hypothesis
 	rm -f clashkit/policies/*.so clashkit/policies/*.digest
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -94,7 +94,7 @@ def build(modules: tuple[str, ...] = MODULES) -> list[Path]:
     exactly as Python does.
     """
     from mypyc.build import mypycify
-    from setuptools import Distribution
+    from setuptools import Distribution  # type: ignore[import-untyped]
 
     sources = [str(source_path(m).relative_to(ROOT)) for m in modules]
     written: list[Path] = []

@@ -47,6 +47,8 @@ play drawn from the game's generator (R10.2).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from mypy_extensions import mypyc_attr
 
 from ..abilities import abilities
@@ -192,24 +194,25 @@ class GreedyPolicy(Policy):
     #: reads only the last action.
     lazy_legal = True
 
-    # Summon-phase weights (see the module docstring).
-    stats = 0.5  # per point of the card's worth
-    hh_cost = 0.5  # a card right of the keep, hand-health above ``low_health``
-    hh_cost_low = 2.0  # … at or below it
-    low_health = 3
-    block = 1.5  # per point of a gap the creature soaks up
-    block_base = 2.0  # for filling a gap at all
-    tank = 0.5  # per health point of the first creature of a lane
-    hitter = 0.5  # per attack point of a creature behind others
-    open_lane = 1.0  # per attack point against an empty side
-    rage_kill = 3.0  # a Rage creature that kills on entry
-    aura = 1.0  # an Aura given or received
-    crowd = 0.3  # per creature already in the lane
-    stop = -1.0  # the score a play must beat
-    keep_for_spells = 1  # keep back the price of a useful incantation
-    loop_watch = 16  # the turn from which positions are remembered to break loops
-    casts_per_turn = 6  # incantations cast in one turn at most
-    spell_cost = 0.4  # per mana of an incantation cast before the last window
+    # The weights (see the module docstring).  Class variables, so that a subclass
+    # (in Python) that sets other values is read by the compiled build too.
+    stats: ClassVar[float] = 0.5  # per point of the card's worth
+    hh_cost: ClassVar[float] = 0.5  # a card right of the keep, hand-health above ``low_health``
+    hh_cost_low: ClassVar[float] = 2.0  # … at or below it
+    low_health: ClassVar[int] = 3
+    block: ClassVar[float] = 1.5  # per point of a gap the creature soaks up
+    block_base: ClassVar[float] = 2.0  # for filling a gap at all
+    tank: ClassVar[float] = 0.5  # per health point of the first creature of a lane
+    hitter: ClassVar[float] = 0.5  # per attack point of a creature behind others
+    open_lane: ClassVar[float] = 1.0  # per attack point against an empty side
+    rage_kill: ClassVar[float] = 3.0  # a Rage creature that kills on entry
+    aura: ClassVar[float] = 1.0  # an Aura given or received
+    crowd: ClassVar[float] = 0.3  # per creature already in the lane
+    stop: ClassVar[float] = -1.0  # the score a play must beat
+    keep_for_spells: ClassVar[int] = 1  # keep back the price of a useful incantation
+    loop_watch: ClassVar[int] = 16  # the turn from which positions are remembered to break loops
+    casts_per_turn: ClassVar[int] = 6  # incantations cast in one turn at most
+    spell_cost: ClassVar[float] = 0.4  # per mana of an incantation cast before the last window
 
     def __init__(self) -> None:
         self._tables: Tables | None = None
