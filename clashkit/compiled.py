@@ -97,6 +97,9 @@ def build(modules: tuple[str, ...] = MODULES) -> list[Path]:
     from setuptools import Distribution  # type: ignore[import-untyped]
 
     sources = [str(source_path(m).relative_to(ROOT)) for m in modules]
+    digests = {m: source_digest(m) for m in modules}  # of the sources as compiled
+    for module in modules:  # until the new build is in place, none counts as current
+        digest_path(module).unlink(missing_ok=True)
     written: list[Path] = []
     cwd = os.getcwd()
     flags = os.environ.get("CFLAGS", "")
@@ -122,7 +125,7 @@ def build(modules: tuple[str, ...] = MODULES) -> list[Path]:
                 shutil.copy2(built, destination)
                 written.append(destination)
     for module in modules:
-        digest_path(module).write_text(source_digest(module) + "\n")
+        digest_path(module).write_text(digests[module] + "\n")
         written.append(digest_path(module))
     return written
 
