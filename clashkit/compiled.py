@@ -122,7 +122,11 @@ def build(modules: tuple[str, ...] = MODULES) -> list[Path]:
         for built in Path(work, "clashkit").rglob("*"):
             if built.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
                 destination = ROOT / built.relative_to(work)
-                shutil.copy2(built, destination)
+                # A new file renamed into place: a process that has the old one loaded
+                # keeps it intact.
+                partial = destination.with_name(destination.name + ".partial")
+                shutil.copy2(built, partial)
+                os.replace(partial, destination)
                 written.append(destination)
     for module in modules:
         digest_path(module).write_text(digests[module] + "\n")
