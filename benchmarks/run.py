@@ -17,6 +17,8 @@ What it measures, each the best of ``--repeats`` runs:
   raw buffers into the polars events frame (:func:`clashkit.trace.events_from_buffer`);
 - ``mb_per_million_event_rows``: the events frame's ``estimated_size()`` per
   million rows, in MB of 10⁶ bytes;
+- ``greedy_compiled``: whether ``greedy`` ran as the build ``make`` compiles
+  (``clashkit/compiled.py``) or from its source (``CLASHKIT_PURE=1``);
 - with ``--jobs 1 2`` (default), ``simulate_games_per_s_jobs_J``: the whole
   ``simulate()`` of deck 1 against deck 2 (workers, frames) with J
   processes, without events, wall clock.
