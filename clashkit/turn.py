@@ -14,7 +14,6 @@ import struct
 from . import events as ev
 from .siege import begin_siege
 from .state import END, MANA, OVER, SUMMON, GameState
-from .vocab import KEEP
 
 #: R2.3: the first player's first turn gains this much mana.
 FIRST_TURN_MANA = 6
@@ -44,12 +43,8 @@ _pack_row = struct.Struct(f"{TURN_WIDTH}h").pack
 def hand_counts(state: GameState, player: int) -> tuple[int, int]:
     """Cards in hand, the keep included (R3.1), and hand-health (R1.5); for the solo AI,
     cards in its pile and those above its keep (R8.6)."""
-    if state.solo and player == 1:
-        size = len(state.pile)
-        return size, size - 1
-    hand = state.hands[player]
-    size = len(hand)
-    return size, size - 1 - hand.index(KEEP)
+    size = len(state.pile) if state.solo and player == 1 else len(state.hands[player])
+    return size, state.hand_health(player)
 
 
 def record_turn(state: GameState) -> None:
