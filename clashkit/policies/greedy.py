@@ -52,7 +52,7 @@ from typing import ClassVar
 from mypy_extensions import mypyc_attr
 
 from ..abilities import abilities
-from ..actions import ATTACK, END_TURN, Play, play
+from ..actions import ATTACK, END_TURN, play
 from ..cards import CardSet
 from ..engine import LegalActions, apply_unchecked, has_choice, legal_actions, play_creature, play_incantation
 from ..siege import begin_siege, next_in_order, take_turn
@@ -178,6 +178,12 @@ def tables(cards: CardSet) -> Tables:
     return t
 
 
+#: The kinds of :meth:`GreedyPolicy.decide`'s answers.
+LOOP, CREATURE, SPELL, MOVE_ON = range(4)
+_LOOP = (LOOP,)
+_MOVE_ON = (MOVE_ON,)
+
+
 # Compiled by ``make`` (clashkit/compiled.py); search and the tests subclass it in Python.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyPolicy(Policy):
@@ -227,66 +233,75 @@ class GreedyPolicy(Policy):
         self._order_of: GameState | None = None
         self._order: tuple[int, int] | None = None
 
-    def choose(self, state: GameState, legal):
+    def decide(self, state: GameState, *, checked: bool = True) -> tuple:
+        """This decision as plain values, for :meth:`choose` and :meth:`act`:
+
+        - ``(LOOP,)``: leave a loop with a play drawn from the game's generator;
+        - ``(CREATURE, index, lane)``: play the creature at that hand index;
+        - ``(SPELL, index, card, target)``: cast that incantation on that creature;
+        - ``(MOVE_ON,)``: move the turn on; ``(MOVE_ON, found)`` in the siege when
+          the next creature in the order was read for the decision (``None``: none left).
+
+        ``checked``: the caller knows that there is a choice (see :meth:`leaves_loop`).
+        """
         if state.phase == SUMMON:
-            if state.turn >= self.loop_watch and self.leaves_loop(state):
-                return legal[state.rng.randrange(len(legal))]
+            if state.turn >= self.loop_watch and self.leaves_loop(state, checked=checked):
+                return _LOOP
             move = self.summon(state)
             if move is not None:
-                index, lane = move
-                return play(self._tables_for(state).names[state.hands[state.active][index]], index, lane)
+                return (CREATURE, move[0], move[1])
             if not state.rules.incantations_in_siege:
                 spell = self.cast(state, final=True)
                 if spell is not None:
-                    return self._spell_action(state, spell)
+                    return (SPELL, spell[0], spell[1], spell[2])
         elif state.rules.incantations_in_siege:
             spell = self.cast(state, final=False)
             if spell is not None:
-                return self._spell_action(state, spell)
-            if self._order_of is state and type(legal) is LegalActions:
-                # The lazy list's last item, from the order just read (the state is unchanged).
-                found = legal.found = self._order
-                return ATTACK if found is not None else END_TURN
+                return (SPELL, spell[0], spell[1], spell[2])
+            if self._order_of is state:
+                return (MOVE_ON, self._order)
+        return _MOVE_ON
+
+    def choose(self, state: GameState, legal):
+        decision = self.decide(state)
+        kind = decision[0]
+        if kind == CREATURE:
+            index = decision[1]
+            return play(self._tables_for(state).names[state.hands[state.active][index]], index, decision[2])
+        if kind == SPELL:
+            return play(self._tables_for(state).names[decision[2]], decision[1], None, decision[3])
+        if kind == LOOP:
+            return legal[state.rng.randrange(len(legal))]
+        if len(decision) > 1 and type(legal) is LegalActions:
+            # The lazy list's last item, from the order just read (the state is unchanged).
+            found = legal.found = decision[1]
+            return ATTACK if found is not None else END_TURN
         return legal[-1]
 
     def act(self, state: GameState) -> bool:
         """Choose as :meth:`choose` does and carry the action out (see :class:`~clashkit.policies.base.Policy`)."""
-        if state.phase == SUMMON:
-            # The loop has not asked whether anything is playable (Policy.act); a summon
-            # phase with nothing to play begins the siege before any position is remembered.
-            if state.turn >= self.loop_watch and self.leaves_loop(state, checked=False):
-                legal = legal_actions(state)
-                apply_unchecked(state, legal[state.rng.randrange(len(legal))])
-                return False
-            move = self.summon(state)
-            if move is not None:
-                index, lane = move
-                play_creature(state, index, lane)
-                return False
-            if not state.rules.incantations_in_siege:
-                spell = self.cast(state, final=True)
-                if spell is not None:
-                    play_incantation(state, spell[0], *spell[2])
-                    return False
+        # The loop has not asked whether anything is playable (Policy): a summon phase with
+        # nothing to play begins the siege before any position is remembered.
+        decision = self.decide(state, checked=False)
+        kind = decision[0]
+        if kind == CREATURE:
+            play_creature(state, decision[1], decision[2])
+        elif kind == SPELL:
+            target = decision[3]
+            play_incantation(state, decision[1], target[0], target[1], target[2])
+        elif kind == LOOP:
+            legal = legal_actions(state)
+            apply_unchecked(state, legal[state.rng.randrange(len(legal))])
+        elif state.phase == SUMMON:
             begin_siege(state)
-            return False
-        if state.rules.incantations_in_siege:
-            spell = self.cast(state, final=False)
-            if spell is not None:
-                play_incantation(state, spell[0], *spell[2])
-                return False
-            found = self._order if self._order_of is state else next_in_order(state)
         else:
-            found = next_in_order(state)
-        if found is None:
-            end_turn(state)
-            return False
-        take_turn(state, found)
-        return True
-
-    def _spell_action(self, state: GameState, spell: tuple[int, int, tuple[int, int, int]]) -> Play:
-        index, card, target = spell
-        return play(self._tables_for(state).names[card], index, None, target)
+            found = decision[1] if len(decision) > 1 else next_in_order(state)
+            if found is None:
+                end_turn(state)
+            else:
+                take_turn(state, found)
+                return True
+        return False
 
     def leaves_loop(self, state: GameState, *, checked: bool = True) -> bool:
         """Whether this summon phase begins with a play drawn from the game's generator:
