@@ -104,7 +104,9 @@ def _fresh(spec: str | Policy) -> Policy:
 
 
 def _sorted_names(cards: CardSet, ids) -> tuple[str, ...]:
-    return tuple(cards.names[c] for c in sorted(ids))
+    """The names of these card ids in card-set order, a keep (-1, sorted first) left out."""
+    names = cards.names
+    return tuple([names[c] for c in sorted(ids) if c >= 0])
 
 
 def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> None:
@@ -136,11 +138,8 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
             record=record,
             mirror=matchup.mirror,
         )
-        # The dealt hands in card-set order (a draft's picks vary by game); the keep (-1)
-        # sorts first and is left out.
-        names = cards.names
-        deck_a = tuple([names[c] for c in sorted(state.hands[0])[1:]])
-        deck_b = tuple([names[c] for c in sorted(state.hands[1])[1:]])
+        # The dealt hands (a draft's picks vary by game).
+        deck_a, deck_b = _sorted_names(cards, state.hands[0]), _sorted_names(cards, state.hands[1])
     if state.turn_log is None:  # the turns frame is kept even without events
         state.turn_log = array("h")
     play(state, policy_a, policy_b)
