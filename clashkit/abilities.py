@@ -1,4 +1,4 @@
-"""Special abilities in play (R6, R6.8 Aura, R8.9 the AI's ability).
+"""Special abilities in play (R6, R6.8 Aura, R8.9 the AI's ability, R10.4 ``aura``).
 
 A creature's abilities are a bit mask: its printed ones, those granted until
 end of turn (R5.5 grant), those its neighbours' Auras give it *right now*
@@ -9,36 +9,55 @@ is computed on demand, never stored.
 
 from __future__ import annotations
 
-from .state import GameState
+from .state import Creature, GameState
 from .vocab import BEHIND, FRONT, SIDE
+
+
+def neighbours(state: GameState, player: int, lane: int, position: int):
+    """R6.8: the creatures adjacent to one on its own side, as (neighbour, direction from it).
+
+    ``FRONT`` is the neighbour nearer the bridge in the same lane, ``BEHIND``
+    the one farther from it, ``SIDE`` the one at the same position in the
+    other lane.
+    """
+    sides = state.lanes[player]
+    side = sides[lane]
+    if position:
+        yield side[position - 1], FRONT
+    if position + 1 < len(side):
+        yield side[position + 1], BEHIND
+    other = sides[1 - lane]
+    if position < len(other):
+        yield other[position], SIDE
+
+
+#: R6.8: an Aura reaching ``d`` from its holder reaches a creature that sees the holder in direction ``_FACING[d]``.
+_FACING = {FRONT: BEHIND, BEHIND: FRONT, SIDE: SIDE}
 
 
 def abilities(state: GameState, player: int, lane: int, position: int) -> int:
     """The ability mask of the creature at ``player``'s ``lane``/``position`` now."""
-    sides = state.lanes[player]
-    side = sides[lane]
-    creature = side[position]
+    creature = state.lanes[player][lane][position]
     mask = creature.mask | creature.granted
-    # R6.8: the neighbour nearer the bridge with an Aura reaching behind.
-    if position:
-        neighbour = side[position - 1]
-        if neighbour.aura_dirs & BEHIND:
-            mask |= neighbour.aura_mask
-    # R6.8: the neighbour farther from the bridge with an Aura reaching front.
-    if position + 1 < len(side):
-        neighbour = side[position + 1]
-        if neighbour.aura_dirs & FRONT:
-            mask |= neighbour.aura_mask
-    # R6.8: the creature at the same position in the other lane, Aura reaching side.
-    other = sides[1 - lane]
-    if position < len(other):
-        neighbour = other[position]
-        if neighbour.aura_dirs & SIDE:
+    # R6.8: a neighbour whose Aura reaches back toward this creature grants its ability
+    # (R10.4: unless the grant was lost when the holder moved this turn).
+    for neighbour, direction in neighbours(state, player, lane, position):
+        if neighbour.aura_dirs & _FACING[direction] and neighbour.uid not in creature.aura_lost:
             mask |= neighbour.aura_mask
     # R8.9: the ability the custom solo game gives every AI creature.
     if player == 1 and state.ai_bits:
         mask |= state.ai_bits
     return mask
+
+
+def aura_receivers(state: GameState, player: int, lane: int, position: int) -> list[Creature]:
+    """R6.8: the creatures the Aura of the creature at that place reaches now."""
+    holder = state.lanes[player][lane][position]
+    return [
+        neighbour
+        for neighbour, direction in neighbours(state, player, lane, position)
+        if holder.aura_dirs & direction and holder.uid not in neighbour.aura_lost
+    ]
 
 
 def has(state: GameState, player: int, lane: int, position: int, bit: int) -> bool:

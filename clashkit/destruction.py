@@ -1,4 +1,4 @@
-"""Damage and destruction of creatures (R4.3–R4.6, R5.4–R5.6, R6.4, R6.5, R8.5).
+"""Damage and destruction of creatures (R4.3–R4.6, R5.4–R5.6, R6.4, R6.5, R8.5, R10.4 protection).
 
 Shared by attacks (:mod:`clashkit.siege`) and incantations
 (:mod:`clashkit.incantations`): damage lands on a creature, a creature whose
@@ -14,7 +14,7 @@ from .abilities import abilities
 from .hand import return_to_hand
 from .lanes import leave_play, locate
 from .state import Creature, GameState
-from .vocab import INDESTRUCTIBLE, PROTECTION
+from .vocab import PROTECTION
 
 
 def hurt(
@@ -25,32 +25,29 @@ def hurt(
     amount: int,
     source: int,
     *,
+    attack: bool,
     aimed: bool = False,
 ) -> int:
     """Deal ``amount`` damage to one creature; returns the damage it really took.
 
-    ``aimed`` marks the primary target of an attack: R6.4 Protection cancels
-    the first attack aimed at the creature; with ``protection = "first_damage"``
-    it cancels the first non-zero damage from any source instead.  R6.5: an
-    Indestructible creature takes no damage.
+    ``attack`` says the damage comes from an attack (not an incantation, R5.6)
+    and ``aimed`` that the creature is that attack's primary target.  R6.5:
+    Indestructible does not matter here, attacks damage such a creature like
+    any other (incantations never reach this for it, R5.4).
     """
     creature = state.lanes[player][lane][position]
-    mask = abilities(state, player, lane, position)
-    if mask & INDESTRUCTIBLE:
+    if (
+        not creature.protection_used
+        and protection_cancels(state.rules.protection, amount, attack=attack, aimed=aimed)
+        and abilities(state, player, lane, position) & PROTECTION
+    ):
+        creature.protection_used = True
+        if state.log is not None:
+            ev.record(
+                state, ev.PROTECTION_USED, card=source, lane=lane, position=position,
+                target_player=player, target_card=creature.card, amount=amount,
+            )
         amount = 0
-    elif mask & PROTECTION and not creature.protection_used:
-        if state.rules.protection == "first_attack":
-            cancel = aimed
-        else:
-            cancel = amount > 0
-        if cancel:
-            creature.protection_used = True
-            if state.log is not None:
-                ev.record(
-                    state, ev.PROTECTION_USED, card=source, lane=lane, position=position,
-                    target_player=player, target_card=creature.card, amount=amount,
-                )
-            amount = 0
     creature.damage += amount
     if state.log is not None:
         ev.record(
@@ -58,6 +55,21 @@ def hurt(
             target_player=player, target_card=creature.card, amount=amount,
         )
     return amount
+
+
+def protection_cancels(reading: str, amount: int, *, attack: bool, aimed: bool) -> bool:
+    """R6.4, R10.4: whether an armed Protection cancels this damage (and is used up).
+
+    ``first_attack`` (R6.4): the first attack aimed at the creature, whatever
+    its damage; ``first_damage``: the first non-zero damage from any source;
+    ``first_hit``: the first attack that would deal it damage, as primary
+    target or as a Splash or Pierce victim.
+    """
+    if reading == "first_attack":
+        return aimed
+    if reading == "first_damage":
+        return amount > 0
+    return attack and amount > 0
 
 
 def to_owner(state: GameState, owner: int, card: int) -> None:

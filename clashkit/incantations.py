@@ -51,7 +51,7 @@ def resolve(state: GameState, card: int, player: int, lane: int, position: int) 
     if abilities(state, player, lane, position) & INDESTRUCTIBLE:
         return
     if effect is EFFECT_DAMAGE:  # R5.6: not an attack
-        hurt(state, player, lane, position, amount, card)
+        hurt(state, player, lane, position, amount, card, attack=False)
         if is_destroyed(creature):
             destroy(state, player, [creature])
     elif effect is EFFECT_DESTROY:

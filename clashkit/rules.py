@@ -1,4 +1,4 @@
-"""The rules configuration: every named option of R10.3 in one place.
+"""The rules configuration: every named option of R10.3 and R10.4 in one place.
 
 :class:`Rules` holds the duel options and the turn limit; :class:`SoloSettings`
 the AI settings of R8.9.  Both are frozen; their defaults are the rulebook's
@@ -16,7 +16,9 @@ from typing import Any
 from .errors import OptionError
 from .vocab import Ability
 
-RULES_VERSION = 1
+#: 2: R6.5 read as printed (attacks damage and destroy an Indestructible creature),
+#: and the R3.9 fix for a creature moved into the upper lane after the lower lane began.
+RULES_VERSION = 2
 
 #: R8.9: abilities the solo AI may give every creature of its own.
 AI_ABILITIES = (
@@ -28,11 +30,11 @@ AI_ABILITIES = (
 )
 
 
-def _one_of(name: str, value: object, allowed: tuple) -> None:
+def _one_of(name: str, value: object, allowed: tuple, rule: str = "R10.3") -> None:
     # Compare types too: ``True == 1`` and ``6.0 == 6`` must not pass for each other.
     if not any(value == a and type(value) is type(a) for a in allowed):
         shown = " | ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in allowed)
-        raise OptionError(f"{name} = {value!r} is not allowed (R10.3: {shown})")
+        raise OptionError(f"{name} = {value!r} is not allowed ({rule}: {shown})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,9 @@ class SoloSettings:
     ai_starts_as_fort: bool = False
     ai_pile_damage: str = "full"
     ai_ability: str | None = None
+    #: R10.4: whether a reduced ``ai_pile_damage`` reduces attacks on the AI pile
+    #: only (``"pile"``) or every attack of the player's siege (``"all"``).
+    ai_reduced_scope: str = "pile"
 
     def __post_init__(self) -> None:
         _one_of("ai_fixed_mana", self.ai_fixed_mana, (6, 7, 8, 9, 10))
@@ -53,6 +58,7 @@ class SoloSettings:
         _one_of("ai_starts_as_fort", self.ai_starts_as_fort, (False, True))
         _one_of("ai_pile_damage", self.ai_pile_damage, ("full", "minus_one", "one"))
         _one_of("ai_ability", self.ai_ability, (None, *(a.value for a in AI_ABILITIES)))
+        _one_of("ai_reduced_scope", self.ai_reduced_scope, ("pile", "all"), "R10.4")
 
     @property
     def points(self) -> int:
@@ -77,7 +83,7 @@ class SoloSettings:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """R10.3: the named options, with the rulebook's defaults."""
+    """R10.3 and R10.4: the named options, with the rulebook's defaults."""
 
     incantations_in_siege: bool = True
     protection: str = "first_attack"
@@ -86,15 +92,27 @@ class Rules:
     ai_last_turn: str = "next"
     first_player: str = "coin"
     turn_limit: int = 200
+    #: R10.4 (R4.7): a keep moves by the damage dealt, or by the attack value without Sprint's bonus.
+    keep_distance: str = "damage"
+    #: R10.4 (R6.8): an Aura holds while adjacent, or is lost until end of turn once its holder moves.
+    aura: str = "adjacent"
+    #: R10.4 (R3.9): the siege order evaluated live, or fixed when the siege begins.
+    siege_order: str = "live"
+    #: R10.4 (R8.1): when the solo AI starts, the player's first turn gains R3.1's mana or 6.
+    solo_player_first_mana: str = "hand"
     solo: SoloSettings = field(default_factory=SoloSettings)
 
     def __post_init__(self) -> None:
         _one_of("incantations_in_siege", self.incantations_in_siege, (True, False))
-        _one_of("protection", self.protection, ("first_attack", "first_damage"))
-        _one_of("bloodlust_trigger", self.bloodlust_trigger, ("primary", "any"))
+        _one_of("protection", self.protection, ("first_attack", "first_damage", "first_hit"), "R10.3, R10.4")
+        _one_of("bloodlust_trigger", self.bloodlust_trigger, ("primary", "any", "per_creature"), "R10.3, R10.4")
         _one_of("ai_incantation_side", self.ai_incantation_side, ("declared", "either"))
         _one_of("ai_last_turn", self.ai_last_turn, ("next", "current"))
         _one_of("first_player", self.first_player, ("coin", "last_drafter"))
+        _one_of("keep_distance", self.keep_distance, ("damage", "attack"), "R10.4")
+        _one_of("aura", self.aura, ("adjacent", "until_holder_moves"), "R10.4")
+        _one_of("siege_order", self.siege_order, ("live", "fixed"), "R10.4")
+        _one_of("solo_player_first_mana", self.solo_player_first_mana, ("hand", "six"), "R10.4")
         if isinstance(self.turn_limit, bool) or not isinstance(self.turn_limit, int) or self.turn_limit < 1:
             raise OptionError(f"turn_limit = {self.turn_limit!r} must be a whole number ≥ 1 (R10.1)")
         if not isinstance(self.solo, SoloSettings):
@@ -112,6 +130,29 @@ class Rules:
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "solo"}
         out.update({f.name: getattr(self.solo, f.name) for f in dataclasses.fields(self.solo)})
         return out
+
+    def changes(self) -> str:
+        """The options (rules and solo settings) that differ from the defaults, as ``K=V,K=V`` text.
+
+        Empty for the rulebook's defaults.  The games frame records it, so a
+        result says which reading produced it; the text is what ``--rules``
+        and ``--settings`` read back (booleans and ``none`` in lower case).
+        """
+        default = _DEFAULT.as_dict()
+        return ",".join(
+            f"{k}={_option_text(v)}" for k, v in self.as_dict().items() if v != default[k] or type(v) is not type(default[k])
+        )
+
+
+def _option_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+_DEFAULT = Rules()
 
 
 def _from_mapping(cls, values: dict[str, Any], where: str):

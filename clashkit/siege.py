@@ -1,5 +1,9 @@
 """The siege phase: attack order, attacks and their abilities (R3.9, R3.10, R4.1–R4.3, R6.1–R6.3, R6.6, R6.7).
 
+R10.4's readings of the siege live here too: ``siege_order``,
+``bloodlust_trigger = "per_creature"``, ``keep_distance`` and the solo
+setting ``ai_reduced_scope``.
+
 The siege advances one *turn in the order* at a time (:func:`take_turn`), so
 that incantations can be played between any two attacks (R3.11) and a siege
 can be stepped through.  One turn is indivisible: a Sprint move and its hit, a
@@ -18,9 +22,18 @@ from .vocab import BLOODLUST, PIERCE, RAGE, SPLASH, SPRINT
 
 
 def begin_siege(state: GameState) -> None:
-    """R1.6: the summon phase ends, the siege begins in the upper lane."""
+    """R1.6: the summon phase ends, the siege begins in the upper lane.
+
+    R10.4 ``siege_order = "fixed"``: the order is taken now, before the first
+    window: the active player's creatures upper lane then lower lane, each
+    from the farthest to the nearest.
+    """
     state.phase = SIEGE
     state.siege_lane = 0
+    if state.rules.siege_order == "fixed":
+        order = (creature for side in state.lanes[state.active] for creature in reversed(side))
+        for slot, creature in enumerate(order):
+            creature.slot = slot
     if state.log is not None:
         ev.record(state, ev.SIEGE_STARTED)
 
@@ -30,8 +43,12 @@ def next_in_order(state: GameState) -> tuple[int, int] | None:
 
     The farthest creature of the current lane that has not had its turn; the
     siege moves on to the lower lane only when the upper lane has none left.
+    R10.4 ``siege_order = "fixed"``: the creature of the earliest slot still in
+    play that has not had its turn, wherever it stands now.
     """
     sides = state.lanes[state.active]
+    if state.rules.siege_order == "fixed":
+        return _next_in_fixed_order(sides)
     lane = state.siege_lane
     while lane < 2:
         side = sides[lane]
@@ -42,6 +59,16 @@ def next_in_order(state: GameState) -> tuple[int, int] | None:
                 return lane, position
         lane += 1
     return None
+
+
+def _next_in_fixed_order(sides) -> tuple[int, int] | None:
+    found = None
+    first = None
+    for lane in (0, 1):
+        for position, creature in enumerate(sides[lane]):
+            if creature.slot >= 0 and not creature.took_turn and (first is None or creature.slot < first):
+                first, found = creature.slot, (lane, position)
+    return found
 
 
 def take_turn(state: GameState, found: tuple[int, int] | None = None) -> None:
@@ -73,9 +100,12 @@ def take_turn(state: GameState, found: tuple[int, int] | None = None) -> None:
     attack(state, player, lane, position, creature, mask)
 
 
-def attack_damage(creature: Creature) -> int:
-    """R4.1: attack value plus weaken/empower and Sprint's bonus, floored at 0."""
-    damage = creature.attack + creature.attack_mod + creature.sprint_bonus
+def attack_damage(creature: Creature, *, sprint: bool = True) -> int:
+    """R4.1: attack value plus weaken/empower and Sprint's bonus, floored at 0.
+
+    ``sprint=False`` leaves Sprint's bonus out (R10.4 ``keep_distance = "attack"``).
+    """
+    damage = creature.attack + creature.attack_mod + (creature.sprint_bonus if sprint else 0)
     return damage if damage > 0 else 0
 
 
@@ -94,6 +124,8 @@ def attack(
     enemy = 1 - player
     defenders = state.lanes[enemy][lane]
     splash, pierce = mask & SPLASH, mask & PIERCE
+    reduced = state.solo and player == 0 and state.rules.solo.ai_reduced_scope == "all"
+    pending = 0  # R6.6: Bloodlust attacks earned and not yet made
     while True:
         amount = attack_damage(creature)
         # R4.2: an empty opposing side means the keep is hit, and only the keep.
@@ -102,6 +134,10 @@ def attack(
                 return
             hit_keep(state, player, lane, position, creature, amount)
             return
+        if reduced:  # R10.4 ai_reduced_scope = "all": R8.9's reduction on AI creatures too
+            from .solo import pile_damage
+
+            amount = pile_damage(state, amount)
         # R4.3: fix every creature the attack hits before any damage lands.
         target = defenders[0]
         beside = behind = None
@@ -116,42 +152,61 @@ def attack(
                 state, ev.ATTACK, card=creature.card, lane=lane, position=position,
                 target_player=enemy, target_card=target.card, amount=amount,
             )
-        hurt(state, enemy, lane, 0, amount, creature.card, aimed=True)
+        hurt(state, enemy, lane, 0, amount, creature.card, attack=True, aimed=True)
         if beside is not None:
-            hurt(state, enemy, 1 - lane, 0, amount, creature.card, aimed=False)
+            hurt(state, enemy, 1 - lane, 0, amount, creature.card, attack=True)
         if behind is not None:
-            hurt(state, enemy, lane, 1, amount, creature.card, aimed=False)
+            hurt(state, enemy, lane, 1, amount, creature.card, attack=True)
         # R4.3: every creature hit whose damage reached its health, in the order hit.
         destroyed = [target] if target.damage >= target.health else []
         if beside is not None and beside.damage >= beside.health:
             destroyed.append(beside)
         if behind is not None and behind.damage >= behind.health:
             destroyed.append(behind)
-        if not destroyed:
+        if destroyed:
+            destroy(state, enemy, destroyed)
+            # R6.6 Bloodlust, read after the gaps have closed: more attacks, chaining.
+            if mask & BLOODLUST:
+                pending += bloodlust_earned(state.rules.bloodlust_trigger, destroyed, target)
+        if not pending:
             return
-        destroy(state, enemy, destroyed)
-        # R6.6 Bloodlust, read after the gaps have closed: one more attack, chaining.
-        if state.rules.bloodlust_trigger == "primary":
-            earned = destroyed[0] is target
-        else:
-            earned = True
-        if not (earned and mask & BLOODLUST):
-            return
+        pending -= 1
+
+
+def bloodlust_earned(reading: str, destroyed: list[Creature], target: Creature) -> int:
+    """R6.6, R10.4: the extra attacks one attack earns by the creatures it destroyed.
+
+    ``primary``: one if it destroyed its primary target; ``any``: one if it
+    destroyed any creature; ``per_creature``: one for each creature destroyed.
+    """
+    if reading == "primary":
+        return 1 if destroyed[0] is target else 0
+    if reading == "any":
+        return 1
+    return len(destroyed)
 
 
 def hit_keep(state: GameState, player: int, lane: int, position: int, creature: Creature, amount: int) -> None:
-    """R4.2, R4.7: the attack hits the opposing keep (R8.6: in solo, the AI pile)."""
+    """R4.2, R4.7: the attack hits the opposing keep (R8.6: in solo, the AI pile).
+
+    R10.4 ``keep_distance = "attack"``: a keep in a hand moves by the attack
+    value with its modifiers, Sprint's bonus left out; the AI pile is milled
+    by the damage whatever the option.
+    """
     enemy = 1 - player
-    if state.solo and enemy == 1:
+    solo_pile = state.solo and enemy == 1
+    if solo_pile:
         from .solo import pile_damage
 
         amount = pile_damage(state, amount)
+    elif state.rules.keep_distance == "attack":
+        amount = attack_damage(creature, sprint=False)
     if state.log is not None:
         ev.record(
             state, ev.ATTACK, card=creature.card, lane=lane, position=position,
             target_player=enemy, target_card=-1, amount=amount,
         )
-    if state.solo and enemy == 1:
+    if solo_pile:
         from .solo import mill
 
         mill(state, amount)

@@ -12,6 +12,7 @@ one side of one lane from the bridge outward (R1.2).
 
 from __future__ import annotations
 
+import itertools
 import random
 from array import array
 from collections.abc import Callable
@@ -51,6 +52,9 @@ class Creature:
         "attack_mod",
         "granted",
         "sprint_bonus",
+        "uid",
+        "aura_lost",
+        "slot",
     )
 
     def __init__(self, cards: CardSet, card: int, *, new: bool = True) -> None:
@@ -67,6 +71,9 @@ class Creature:
         self.attack_mod = 0  # R5.5 weaken / empower, until end of turn
         self.granted = 0  # R5.5 grant, until end of turn
         self.sprint_bonus = 0  # R6.7, until end of the siege phase
+        self.uid = next(_uids)  # which creature this is, while it stays in play (R10.0)
+        self.aura_lost: tuple[int, ...] = ()  # R10.4 aura: holders whose grant it lost this turn
+        self.slot = -1  # R10.4 siege_order = "fixed": its place in this siege's order
 
     def copy(self) -> Creature:
         other = _new_creature(Creature)
@@ -83,6 +90,9 @@ class Creature:
         other.attack_mod = self.attack_mod
         other.granted = self.granted
         other.sprint_bonus = self.sprint_bonus
+        other.uid = self.uid
+        other.aura_lost = self.aura_lost
+        other.slot = self.slot
         return other
 
     def __repr__(self) -> str:
@@ -92,6 +102,7 @@ class Creature:
 
 
 _new_creature = object.__new__
+_uids = itertools.count()
 _new_random = random.Random.__new__
 
 

@@ -1,4 +1,4 @@
-"""The turn's frame: the mana phase and the end of turn (R2.3, R3.1, R3.12, R8.1, R8.2, R10.1).
+"""The turn's frame: the mana phase and the end of turn (R2.3, R3.1, R3.12, R8.1, R8.2, R10.1, R10.4).
 
 :func:`start_turn` gives the active player their mana and opens the summon
 phase — for the solo AI it also plays the AI's whole summon phase (R8.3) and
@@ -74,6 +74,22 @@ def record_turn(state: GameState) -> None:
     )
 
 
+def first_turn_of_six(state: GameState) -> bool:
+    """R2.3, R8.1: whether this turn gains 6 mana instead of R3.1's.
+
+    The game's first turn does; R10.4 ``solo_player_first_mana = "six"``: so
+    does the solo player's first turn when the AI started (turn 2).
+    """
+    if state.turn == 1:
+        return True
+    return (
+        state.turn == 2
+        and state.solo
+        and state.rules.solo.ai_first
+        and state.rules.solo_player_first_mana == "six"
+    )
+
+
 def start_turn(state: GameState) -> None:
     """R3.1 / R8.2: the mana phase, then the summon phase opens."""
     state.phase = MANA
@@ -94,7 +110,7 @@ def start_turn(state: GameState) -> None:
             begin_siege(state)
         return
     # R2.3, R8.1: the game's first turn brings 6 mana; every other turn R3.1.
-    mana = FIRST_TURN_MANA if state.turn == 1 else len(state.hands[state.active])
+    mana = FIRST_TURN_MANA if first_turn_of_six(state) else len(state.hands[state.active])
     state.mana = state.mana_gained = mana
     if state.log is not None:
         ev.record(state, ev.MANA_GAINED, amount=mana)
@@ -113,6 +129,8 @@ def regenerate(state: GameState) -> None:
                 creature.protection_used = False
                 creature.new = False
                 creature.took_turn = False
+                creature.aura_lost = ()
+                creature.slot = -1
     state.mana = 0
     if state.log is not None:
         ev.record(state, ev.REGENERATION)

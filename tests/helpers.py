@@ -36,6 +36,11 @@ def scenario_path(name: str) -> Path:
     return path
 
 
+def scenario_text(name: str) -> str:
+    """The text of ``tests/scenarios/<name>.toml``."""
+    return scenario_path(name).read_text()
+
+
 def load(name: str) -> Scenario:
     """Load the scenario file ``tests/scenarios/<name>.toml``."""
     return load_scenario(scenario_path(name))

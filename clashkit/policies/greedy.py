@@ -89,7 +89,7 @@ ABILITY_VALUE = {
     PIERCE: 1.0,
     RAGE: 1.0,
     PROTECTION: 1.5,
-    INDESTRUCTIBLE: 3.0,
+    INDESTRUCTIBLE: 1.0,  # R6.5: proof against incantations, not attacks
     BLOODLUST: 1.5,
     SPRINT: 1.0,
 }
@@ -683,9 +683,7 @@ class GreedyPolicy(Policy):
         front = th[0]
         left = front.health - front.damage
         shield = abilities(state, 1 - player, lane, 0)
-        blocked = bool(shield & INDESTRUCTIBLE) or (
-            bool(shield & PROTECTION) and not front.protection_used
-        )
+        blocked = bool(shield & PROTECTION) and not front.protection_used  # R6.4 (R6.5 stops incantations only)
         if effect is EFFECT_EMPOWER:
             if not blocked and damage < left <= damage + amount:
                 return 2.0 + front.attack, (player, lane, pos)

@@ -1,4 +1,4 @@
-"""R10 Options: every named option of R10.3 is read from a scenario, honoured, and bad values are refused.
+"""R10 Options: every named option of R10.3 and R10.4 is read from a scenario, honoured, and bad values are refused.
 
 The options whose effect is a rule are tested with that rule too (R3.11,
 R6.4, R6.6, R8.4, R8.7, R8.9); here each is shown once more, side by side
@@ -15,6 +15,7 @@ import re
 
 import pytest
 from helpers import (
+    scenario_text,
     attacks,
     board,
     kinds,
@@ -58,12 +59,17 @@ def test_r10_3_defaults_are_the_rulebooks():
         "ai_last_turn": "next",
         "first_player": "coin",
         "turn_limit": 200,
+        "keep_distance": "damage",
+        "aura": "adjacent",
+        "siege_order": "live",
+        "solo_player_first_mana": "hand",
         "ai_fixed_mana": 6,
         "ai_mana_per_creature": 1,
         "ai_first": False,
         "ai_starts_as_fort": False,
         "ai_pile_damage": "full",
         "ai_ability": None,
+        "ai_reduced_scope": "pile",
     }
     assert parse(DUEL).state.rules == Rules()
 
@@ -76,6 +82,10 @@ RULES_VALUES = {
     "ai_last_turn": "current",
     "first_player": "last_drafter",
     "turn_limit": 12,
+    "keep_distance": "attack",
+    "aura": "until_holder_moves",
+    "siege_order": "fixed",
+    "solo_player_first_mana": "six",
 }
 SOLO_VALUES = {
     "ai_fixed_mana": 9,
@@ -84,6 +94,7 @@ SOLO_VALUES = {
     "ai_starts_as_fort": True,
     "ai_pile_damage": "minus_one",
     "ai_ability": "bloodlust",
+    "ai_reduced_scope": "all",
 }
 
 
@@ -277,9 +288,194 @@ def test_r10_3_solo_settings_in_a_duel_are_refused():
 
 
 def test_r10_3_the_configuration_objects_refuse_bad_values_too():
-    with pytest.raises(OptionError, match=r"^protection = 'never' is not allowed \(R10\.3: 'first_attack' \| 'first_damage'\)$"):
+    with pytest.raises(OptionError, match=r"^protection = 'never' is not allowed \(R10\.3, R10\.4: 'first_attack' \| 'first_damage' \| 'first_hit'\)$"):
         Rules(protection="never")
     with pytest.raises(OptionError, match=r"^ai_first = 1 is not allowed"):
         SoloSettings(ai_first=1)
     with pytest.raises(OptionError, match=r"turn_limit = -5 must be a whole number"):
         Rules(turn_limit=-5)
+
+
+# --- R10.4 Variant readings: each differs from its default, as its rule text says ----------------
+
+
+def test_r10_4_protection_three_readings_of_one_position():
+    def shield(**rules):
+        out = siege_with("r10_4_protection_readings", rules=rules) if rules else siege("r10_4_protection_readings")
+        return board(out)["B.upper"], board(out)["B.hand"]
+
+    assert shield() == ("SHIELD(3)", "BASTION P FRONT")
+    assert shield(protection="first_damage") == ("", "BASTION P FRONT SHIELD")
+    assert shield(protection="first_hit") == ("SHIELD(4)", "BASTION P FRONT")
+
+
+def test_r10_4_protection_first_hit_ignores_an_attack_of_zero():
+    # r4_1's WEAK deals 0 to SHIELD first: first_attack spends Protection on it, first_hit does not.
+    default = siege("r4_1_zero_damage_attack_is_still_an_attack")
+    first_hit = siege_with("r4_1_zero_damage_attack_is_still_an_attack", rules={"protection": "first_hit"})
+    assert (board(default)["B.upper"], board(first_hit)["B.upper"]) == ("SHIELD(2)", "SHIELD")
+
+
+def test_r10_4_keep_distance_attack_leaves_sprints_bonus_out():
+    default = siege("r4_7_keep_moves_sprint_bonus_included")
+    attack = siege_with("r4_7_keep_moves_sprint_bonus_included", rules={"keep_distance": "attack"})
+    assert (board(default)["B.hand_health"], board(attack)["B.hand_health"]) == (2, 4)
+    assert board(attack)["B.hand"] == "PAWN BASTION PAWN PAWN PAWN PAWN"
+
+
+def test_r10_4_keep_distance_attack_counts_weaken_and_empower():
+    text = """
+        card = [
+          { name = "HITTER", kind = "creature", cost = 1, attack = 1, health = 3 },
+          { name = "PUMP", kind = "incantation", cost = 0, effect = "empower 2", target = "ally" },
+          { name = "P", kind = "creature", cost = 1, attack = 1, health = 1 },
+        ]
+        [game]
+        actions = [{ play = "PUMP", target = "A.upper.0" }]
+        [rules]
+        keep_distance = "attack"
+        [A]
+        hand = ["PUMP", "BASTION", "P"]
+        upper = ["HITTER"]
+        [B]
+        hand = ["BASTION", "P", "P", "P", "P", "P"]
+    """
+    assert board(siege_text(text))["B.hand_health"] == 2  # 1 + 2 = 3 places
+
+
+def test_r10_4_keep_distance_attack_mills_the_ai_pile_by_the_damage():
+    # R8.6 is unchanged: the sprinting attack mills 1 + 2 = 3 cards either way.
+    text = """
+        card = [
+          { name = "RUNNER", kind = "creature", cost = 1, attack = 1, health = 1, abilities = ["sprint"] },
+          { name = "F", kind = "creature", cost = 1, attack = 1, health = 1 },
+        ]
+        [game]
+        mode = "solo"
+        [A]
+        hand = ["BASTION", "F"]
+        upper = [{ card = "F", new = true }, { card = "F", new = true }, "RUNNER"]
+        [B]
+        pile = ["F", "F", "F", "F", "F", "BASTION"]
+    """
+    for distance in ("damage", "attack"):
+        out = siege_text(text + f'[rules]\nkeep_distance = "{distance}"\n')
+        assert board(out)["B.pile"] == "F F BASTION"
+
+
+def test_r10_4_ai_reduced_scope_all_reduces_attacks_on_ai_creatures():
+    default = siege_with("r10_4_ai_reduced_scope_all", solo={"ai_pile_damage": "minus_one"})
+    assert (board(default)["B.upper"], board(default)["B.lower"]) == ("", "")
+    assert board(default)["B.discard"] == "GOB GOB2"
+    everything = siege_with("r10_4_ai_reduced_scope_all", solo={"ai_pile_damage": "minus_one", "ai_reduced_scope": "all"})
+    assert (board(everything)["B.upper"], board(everything)["B.lower"]) == ("GOB(1)", "GOB2(1)")
+
+
+def test_r10_4_ai_reduced_scope_all_with_one_makes_an_attack_of_zero_deal_one():
+    text = scenario_text("r10_4_ai_reduced_scope_all").replace('attack = 2, health = 3, abilities = ["splash"]', "attack = 0, health = 3")
+    text += '[solo]\nai_pile_damage = "one"\nai_reduced_scope = "all"\n'
+    assert board(siege_text(text))["B.upper"] == "GOB(1)"
+
+
+def test_r10_4_aura_until_holder_moves_loses_the_grant_of_a_slide():
+    default = siege("r10_4_aura_until_holder_moves")
+    moved = siege_with("r10_4_aura_until_holder_moves", rules={"aura": "until_holder_moves"})
+    assert (board(default)["A.upper"], board(moved)["A.upper"]) == ("GUARDED HOLDER", "GUARDED(3) HOLDER")
+
+
+def test_r10_4_aura_until_holder_moves_new_neighbour_gains_and_next_turn_restores():
+    from clashkit.destruction import destroy
+    from clashkit.turn import regenerate
+
+    text = """
+        card = [
+          { name = "D", kind = "creature", cost = 1, attack = 1, health = 1 },
+          { name = "H", kind = "creature", cost = 1, attack = 1, health = 5, aura = "splash@side+behind" },
+          { name = "C", kind = "creature", cost = 1, attack = 1, health = 5 },
+        ]
+        [rules]
+        aura = "until_holder_moves"
+        [A]
+        hand = ["BASTION", "C"]
+        upper = ["D", "H", "C"]
+        lower = ["C", "C"]
+        [B]
+        hand = ["BASTION", "C"]
+    """
+    state = parse(text).state
+    splash = ABILITY_BITS[Ability.SPLASH]
+    held = [(0, 2), (1, 1)]  # H grants its behind neighbour and its side neighbour (position 1)
+    assert [abilities(state, 0, lane, pos) for lane, pos in held] == [splash, splash]
+    destroy(state, 0, [state.lanes[0][0][0]])  # D leaves: H and its behind neighbour slide forward
+    # The behind neighbour, granted before the move, lost it though adjacent again; the lower
+    # creature at position 0 is H's side neighbour only now and gains it; the one at 1 is no longer adjacent.
+    assert [abilities(state, 0, 0, 1), abilities(state, 0, 1, 0), abilities(state, 0, 1, 1)] == [0, splash, 0]
+    regenerate(state)  # R3.12: from the next turn adjacency decides anew
+    assert [abilities(state, 0, 0, 1), abilities(state, 0, 1, 0)] == [splash, splash]
+
+
+def test_r10_4_siege_order_fixed_attacks_in_the_slots_taken_at_the_start():
+    live = siege("r10_4_siege_order_fixed")
+    fixed = siege_with("r10_4_siege_order_fixed", rules={"siege_order": "fixed"})
+    assert attacks(live) == ["A.L upper -> B.WU 2", "A.U upper -> B.WU 1"]
+    assert attacks(fixed) == ["A.U upper -> B.WU 1", "A.L upper -> B.WU 2"]
+
+
+def test_r10_4_siege_order_fixed_keeps_the_slot_of_a_creature_moved_up_and_back():
+    # The R3.9 position whose live order takes X's turn away: with a fixed order X attacks in its slot.
+    live = siege("r3_9_lost_turn_stays_lost_after_moving_back")
+    fixed = siege_with("r3_9_lost_turn_stays_lost_after_moving_back", rules={"siege_order": "fixed"})
+    assert (board(live)["B.lower"], board(fixed)["B.lower"]) == ("Z(1)", "Z(2)")
+    assert attacks(fixed) == ["A.Y lower -> B.Z 1", "A.X lower -> B.Z 1"]
+
+
+def test_r10_4_bloodlust_per_creature_one_extra_attack_for_each_destroyed():
+    readings = {
+        trigger: siege_with("r10_4_bloodlust_per_creature", rules={"bloodlust_trigger": trigger})
+        for trigger in ("primary", "any", "per_creature")
+    }
+    assert {t: board(out)["B.upper"] for t, out in readings.items()} == {
+        "primary": "BIG(4)", "any": "BIG(4)", "per_creature": "BIG(6)",
+    }
+    assert attacks(readings["per_creature"]) == [
+        "A.BL upper -> B.P1 2", "A.BL upper -> B.BIG 2", "A.BL upper -> B.BIG 2",
+    ]
+
+
+def test_r10_4_bloodlust_per_creature_pending_attacks_are_lost_at_the_keep():
+    # Three destroyed by the first attack, three extra attacks earned: the first goes to the
+    # empty lane's keep and the chain ends there (R6.6), the other two are lost.
+    text = """
+        card = [
+          { name = "BL", kind = "creature", cost = 1, attack = 1, health = 5, abilities = ["bloodlust", "splash", "pierce"] },
+          { name = "P", kind = "creature", cost = 1, attack = 1, health = 1 },
+        ]
+        [rules]
+        bloodlust_trigger = "per_creature"
+        [A]
+        hand = ["BASTION", "P"]
+        upper = ["BL"]
+        [B]
+        hand = ["BASTION", "P", "P", "P", "P", "P", "P"]
+        upper = ["P", "P"]
+        lower = ["P"]
+    """
+    out = siege_text(text)
+    assert attacks(out) == ["A.BL upper -> B.P 1", "A.BL upper -> B.BASTION 1"]
+    assert board(out)["B.hand_health"] == 8
+
+
+def test_r10_4_solo_player_first_mana_when_the_ai_starts():
+    from clashkit.game import new_solo
+
+    decks = starter_decks()
+    ai_cards = decks[2] + decks[3] + decks[4]
+    gained = {}
+    for reading in ("hand", "six"):
+        rules = Rules(solo_player_first_mana=reading, solo=SoloSettings(ai_first=True))
+        state = new_solo(decks[1], ai_cards, rules=rules, seed=3)
+        while state.active == 1 and not state.over:
+            apply(state, state.legal_actions()[-1])
+        gained[reading] = (state.turn, state.mana_gained, len(state.hands[0]))
+    assert gained["hand"] == (2, 9, 9)  # R3.1: the keep and 8 cards
+    assert gained["six"] == (2, 6, 9)

@@ -8,6 +8,9 @@ from __future__ import annotations
 import pytest
 from helpers import attacks, board, kinds, parse, siege, siege_state, siege_text
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from clashkit import IllegalActionError, Play, apply, legal_actions
 from clashkit.actions import ATTACK, BEGIN_SIEGE, END_TURN
 from clashkit.render import event_dicts, state_dict
@@ -356,6 +359,89 @@ def test_r3_9_shifted_into_upper_after_lower_began_does_not_attack():
         "A.hand": "BASTION PAWN VORTEX", "A.hand_health": 2, "A.upper": "U0 L0", "A.lower": "L1",
         "B.hand": "PAWN PAWN BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "", "B.lower": "",
     }
+
+
+def test_r3_9_a_lost_turn_stays_lost_when_moved_back_to_the_lower_lane():
+    out = siege("r3_9_lost_turn_stays_lost_after_moving_back")
+    assert attacks(out) == ["A.Y lower -> B.Z 1"]
+    assert board(out) == {
+        "winner": None,
+        "A.hand": "BASTION P SH", "A.hand_health": 2, "A.upper": "", "A.lower": "Y X",
+        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "Z(1)",
+    }
+
+
+# Creatures of A (attack 1) facing walls that neither die nor hit back; A may shift any of its
+# creatures (a free SHIFT incantation) in any window of the siege.
+_SHIFTERS = """
+card = [
+  { name = "C0", kind = "creature", cost = 1, attack = 1, health = 9 },
+  { name = "C1", kind = "creature", cost = 1, attack = 1, health = 9 },
+  { name = "C2", kind = "creature", cost = 1, attack = 1, health = 9 },
+  { name = "C3", kind = "creature", cost = 1, attack = 1, health = 9 },
+  { name = "C4", kind = "creature", cost = 1, attack = 1, health = 9 },
+  { name = "WALL", kind = "creature", cost = 1, attack = 0, health = 99 },
+  { name = "SH", kind = "incantation", cost = 0, effect = "shift", target = "ally" },
+  { name = "P", kind = "creature", cost = 1, attack = 1, health = 1 },
+]
+[B]
+hand = ["BASTION", "P"]
+upper = ["WALL"]
+lower = ["WALL"]
+"""
+
+
+def _expected_attackers(upper: list[str], lower: list[str], program: list[list[int]]) -> list[str]:
+    """R3.9 told plainly: the live order, with the shifts of ``program`` made before each turn.
+
+    ``program[k]`` lists the creatures (by their index in A's creatures, upper then lower, bridge
+    outward) shifted in the window before the k-th turn.
+    """
+    lanes = [upper[:], lower[:]]
+    done: set[str] = set()
+    lane_now = 0
+    order = []
+    for shifts in program + [[]] * 20:
+        for pick in shifts:
+            everyone = [(lane, name) for lane in (0, 1) for name in lanes[lane]]
+            lane, name = everyone[pick % len(everyone)]
+            lanes[lane].remove(name)
+            lanes[1 - lane].append(name)
+            if lane == 1 and lane_now == 1:  # moved up once the lower lane has begun: its turn is lost
+                done.add(name)
+        while lane_now < 2 and all(name in done for name in lanes[lane_now]):
+            lane_now += 1
+        if lane_now == 2:
+            break
+        name = next(n for n in reversed(lanes[lane_now]) if n not in done)
+        done.add(name)
+        order.append(name)
+    return order
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    split=st.integers(0, 5),
+    program=st.lists(st.lists(st.integers(0, 9), max_size=3), max_size=6),
+)
+def test_r3_9_live_order_under_any_sequence_of_lane_moves(split, program):
+    names = ["C0", "C1", "C2", "C3", "C4"]
+    upper, lower = names[:split], names[split:]
+    state = parse(
+        _SHIFTERS + f'[A]\nhand = ["SH", "BASTION", "P"]\nupper = {upper!r}\nlower = {lower!r}\n'.replace("'", '"')
+    ).state
+    apply(state, BEGIN_SIEGE)
+    for shifts in program + [[]] * 20:
+        for pick in shifts:
+            everyone = [(lane, pos) for lane in (0, 1) for pos in range(len(state.lanes[0][lane]))]
+            lane, pos = everyone[pick % len(everyone)]
+            index = state.hands[0].index(state.cards.id("SH"))
+            apply(state, Play(card="SH", index=index, target=(0, lane, pos)))
+        if ATTACK not in legal_actions(state):
+            break
+        apply(state, ATTACK)
+    got = [a.split()[0][2:] for a in attacks(state)]
+    assert got == _expected_attackers(upper, lower, program)
 
 
 def test_r3_9_a_creature_never_attacks_twice():

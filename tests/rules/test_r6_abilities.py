@@ -179,14 +179,24 @@ def test_r6_4_zero_damage_uses_first_attack_but_not_first_damage():
 # --- R6.5 Indestructible ------------------------------------------------------------------
 
 
-def test_r6_5_indestructible_takes_no_damage():
-    out = siege("r6_5_indestructible_takes_no_damage")
-    assert [e["amount"] for e in out["events"] if e["kind"] == "damage"] == [0, 0, 5]
-    assert attacks(out) == ["A.MUTANT upper -> B.ROCK 5"]  # ROCK survives: no Bloodlust
+def test_r6_5_attacks_destroy_indestructible_creatures_primary_splash_and_pierce():
+    out = siege("r6_5_attacks_destroy_indestructible")
+    assert [e["amount"] for e in out["events"] if e["kind"] == "damage"] == [5, 5, 5]
+    assert attacks(out) == ["A.MUTANT upper -> B.ROCK 5", "A.MUTANT upper -> B.BASTION 5"]
     assert board(out) == {
         "winner": None,
         "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "MUTANT", "A.lower": "",
-        "B.hand": "BASTION P P", "B.hand_health": 2, "B.upper": "ROCK", "B.lower": "ROCK",
+        "B.hand": "FORT P ROCK ROCK ROCK", "B.hand_health": 4, "B.upper": "", "B.lower": "",
+    }
+
+
+def test_r6_5_an_attack_damages_indestructible_an_incantation_does_not_heal_it():
+    out = siege("r6_5_indestructible_damaged_by_an_attack")
+    assert kinds(out, "damage", "incantation_resolved") == ["damage", "incantation_resolved"]
+    assert board(out) == {
+        "winner": None,
+        "A.hand": "BASTION P MEND", "A.hand_health": 2, "A.upper": "OGRE", "A.lower": "",
+        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "WALL(2)", "B.lower": "",
     }
 
 
