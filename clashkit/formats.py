@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cards import CardSet, starter_set
-from .errors import DeckError
+from .errors import DeckError, OptionError
 from .game import begin, deal_hand
 from .policies import Policy, get_policy
 from .rules import Rules
@@ -160,6 +160,22 @@ def format_of(spec_a: DeckSpec, spec_b: DeckSpec, *, mirror: bool = False) -> st
             )
         return PRECONSTRUCTED
     return CUSTOM
+
+
+def check_first_player(rules: Rules | None, fmt: str, *, solo: bool = False) -> None:
+    """R2.3: ``first_player = "last_drafter"`` means something only in a duel's draft; refuse it elsewhere."""
+    if rules is None or rules.first_player != "last_drafter":
+        return
+    if solo:
+        raise OptionError(
+            "first_player = 'last_drafter' is a duel option (R2.3); in solo the player starts "
+            "unless the setting ai_first says the AI does (R8.1, R8.9)"
+        )
+    if fmt != DRAFT:
+        raise OptionError(
+            f"first_player = 'last_drafter' needs a draft (R2.3, R7.2); this game's format is {fmt}: "
+            "leave first_player at 'coin'"
+        )
 
 
 # --- R7.2 the draft and R7.3 constructed -----------------------------------------------
@@ -306,6 +322,7 @@ def new_game(
     spec_a = deck_a if isinstance(deck_a, DeckSpec) else parse_deck(deck_a, cards, side="A")
     spec_b = deck_b if isinstance(deck_b, DeckSpec) else parse_deck(deck_b, cards, side="B")
     fmt = format_of(spec_a, spec_b, mirror=mirror)
+    check_first_player(rules, fmt)
     state = GameState(cards, rules, mode=Mode.DUEL, seed=seed, record=record)
     first_player = None
     if fmt == DRAFT:

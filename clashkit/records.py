@@ -51,6 +51,7 @@ class GameRecords:
     winner: array = field(default_factory=_bytes)
     turns_played: array = field(default_factory=_ints)
     rules_version: array = field(default_factory=_ints)
+    rules: list[str] = field(default_factory=list)
     level: array = field(default_factory=_bytes)
 
     def __len__(self) -> int:
@@ -96,6 +97,7 @@ class GameRecords:
         self.winner.append(-1 if state.winner is None else state.winner)
         self.turns_played.append(state.turn)
         self.rules_version.append(RULES_VERSION)
+        self.rules.append(state.rules.changes())
         self.level.append(-1 if level is None else level)
 
     def extend(self, other: GameRecords) -> None:

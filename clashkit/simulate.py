@@ -337,6 +337,7 @@ def make_matchup(
         if settings is not None or level is not None:
             rules = rules.replace(solo=solo_settings(level, settings, free=free_settings))
         recorded_level = parse_level(level) if level is not None else points(rules.solo)
+        formats.check_first_player(rules, "", solo=True)
         split_cards(deck_a, policy_a, card_set, random.Random(0))  # refuse a bad deck now
         return Matchup(
             mode.value,
@@ -356,7 +357,7 @@ def make_matchup(
         raise DeckError("deck B: a duel needs two decks (R2.1)")
     spec_a = formats.parse_deck(deck_a, card_set, side="A")
     spec_b = formats.parse_deck(deck_b, card_set, side="B")
-    formats.format_of(spec_a, spec_b, mirror=mirror)
+    formats.check_first_player(rules, formats.format_of(spec_a, spec_b, mirror=mirror))
     return Matchup(
         mode.value, spec_a, spec_b, policy_a, policy_b, cards, rules, record_events, None, mirror
     )

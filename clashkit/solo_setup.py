@@ -28,6 +28,7 @@ from pathlib import Path
 
 from .cards import CardSet, starter_set
 from .errors import DeckError
+from .formats import check_first_player
 from .game import deal_solo
 from .policies import Policy, get_policy
 from .rules import Rules
@@ -143,6 +144,11 @@ def split_cards(
         text = spec.strip()
         if text.lower() == "draft":
             return "draft", *draft_against_ai(cards, policy, rng)
+        if text.lower() == "constructed":
+            raise DeckError(
+                "player deck: solo has no constructed format (R7.3 is a duel format); "
+                "give a starter deck 1–4, 'draft', 8 card names or a file"
+            )
         if text.isdigit():
             return "preconstructed", *preconstructed(cards, int(text))
         return "custom", *custom(cards, _names(text))
@@ -169,6 +175,7 @@ def solo_setup(
     comes next (the AI's summon plays itself at the start of its turn, R8.3).
     """
     cards = cards if cards is not None else starter_set()
+    check_first_player(rules, "", solo=True)
     state = GameState(cards, rules, mode=Mode.SOLO, seed=seed, record=record)
     fmt, mine, ai = split_cards(deck, policy, cards, state.rng)
     names = cards.names

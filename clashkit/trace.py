@@ -131,6 +131,7 @@ GAMES_SCHEMA = pl.Schema(
         "turns": pl.UInt16,
         "finished": pl.Boolean,
         "rules_version": pl.UInt16,
+        "rules": pl.String,
         "level": pl.Int8,
     }
 )
@@ -384,6 +385,7 @@ def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
         _int("turns", np.asarray(records.turns_played, dtype=np.int64), pl.UInt16),
         pl.Series("finished", winner >= 0),
         _int("rules_version", np.asarray(records.rules_version, dtype=np.int64), pl.UInt16),
+        pl.Series("rules", records.rules, dtype=pl.String),
         _nulls_where(pl.Series("level", level), level < 0),
     ]
     return pl.DataFrame(columns)

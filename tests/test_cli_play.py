@@ -22,9 +22,9 @@ def test_json_is_one_object_with_the_game_and_its_events():
     done = run("--a", "1", "--b", "3", "--seed", "5", "--json")
     assert done.exit_code == 0, done.output
     out = json.loads(done.output)
-    assert list(out)[:12] == [
+    assert list(out)[:13] == [
         "seed", "mode", "format", "deck_a", "deck_b", "policy_a", "policy_b",
-        "first_player", "winner", "turns", "finished", "rules_version",
+        "first_player", "winner", "turns", "finished", "rules_version", "rules",
     ]  # fmt: skip
     assert out["format"] == "preconstructed" and out["seed"] == 5
     assert out["policy_a"] == out["policy_b"] == "greedy"

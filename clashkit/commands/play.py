@@ -99,6 +99,7 @@ def command(
         "turns": state.turn,
         "finished": state.winner is not None,
         "rules_version": RULES_VERSION,
+        "rules": state.rules.changes(),
     }
     if as_json:
         click.echo(json.dumps({**info, "events": events}))

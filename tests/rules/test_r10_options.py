@@ -479,3 +479,65 @@ def test_r10_4_solo_player_first_mana_when_the_ai_starts():
         gained[reading] = (state.turn, state.mana_gained, len(state.hands[0]))
     assert gained["hand"] == (2, 9, 9)  # R3.1: the keep and 8 cards
     assert gained["six"] == (2, 6, 9)
+
+
+# --- Recorded with the game, refused where it means nothing ------------------------------------
+
+
+def test_r10_4_the_games_frame_says_which_reading_produced_each_game():
+    from clashkit.simulate import simulate
+    from clashkit.rules import RULES_VERSION
+
+    rules = {"siege_order": "fixed", "protection": "first_hit"}
+    games = simulate(3, "1", "2", "greedy", rules=rules, record_events=False).games
+    assert games["rules"].to_list() == ["protection=first_hit,siege_order=fixed"] * 3
+    assert games["rules_version"].to_list() == [RULES_VERSION] * 3
+    solo = simulate(2, "1", None, mode="solo", settings={"ai_reduced_scope": "all"}, record_events=False).games
+    assert solo["rules"].to_list() == ["ai_reduced_scope=all"] * 2
+    assert simulate(1, "1", "2", record_events=False).games["rules"].to_list() == [""]
+
+
+def test_r10_4_rules_changes_text_reads_back_as_the_same_options():
+    from clashkit.rules import parse_settings
+
+    rules = Rules(keep_distance="attack", aura="until_holder_moves", solo=SoloSettings(ai_first=True, ai_ability="rage"))
+    text = rules.changes()
+    assert text == "keep_distance=attack,aura=until_holder_moves,ai_first=true,ai_ability=rage"
+    values = parse_settings(text)
+    solo_keys = set(SoloSettings.__dataclass_fields__)
+    back = Rules.from_mapping({k: v for k, v in values.items() if k not in solo_keys}).replace(
+        solo=SoloSettings.from_mapping({k: v for k, v in values.items() if k in solo_keys})
+    )
+    assert back == rules
+
+
+def test_r10_3_last_drafter_is_refused_outside_a_draft():
+    from clashkit.simulate import simulate
+    from clashkit.formats import new_game
+
+    with pytest.raises(OptionError, match=r"^first_player = 'last_drafter' needs a draft \(R2\.3, R7\.2\); this game's format is preconstructed"):
+        simulate(2, "1", "2", rules={"first_player": "last_drafter"})
+    with pytest.raises(OptionError, match=r"^first_player = 'last_drafter' is a duel option \(R2\.3\)"):
+        simulate(2, "1", None, mode="solo", rules={"first_player": "last_drafter"})
+    with pytest.raises(OptionError, match="this game's format is constructed"):
+        new_game("constructed", "constructed", "random", "random", rules=Rules(first_player="last_drafter"))
+
+
+def test_r7_3_solo_has_no_constructed_format():
+    from clashkit import DeckError
+    from clashkit.simulate import simulate
+
+    with pytest.raises(DeckError, match=r"^player deck: solo has no constructed format \(R7\.3 is a duel format\)"):
+        simulate(1, "constructed", None, mode="solo")
+
+
+@pytest.mark.parametrize("flag", ["--rules", "--settings"])
+def test_r10_unknown_option_messages_name_every_known_option(flag):
+    from helpers import cli
+
+    extra = ["--mode", "solo", "--a", "1"] if flag == "--settings" else []
+    done = cli("simulate", "-n", "1", *extra, flag, "nonsense=1", "--no-events", "--out", "/tmp/never-written")
+    assert done.returncode == 2 and done.stdout == ""
+    fields = Rules.__dataclass_fields__ if flag == "--rules" else SoloSettings.__dataclass_fields__
+    known = [name for name in fields if name != "solo"]
+    assert done.stderr.strip().endswith(f"(known: {', '.join(known)})")

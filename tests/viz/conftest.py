@@ -7,6 +7,7 @@ import polars as pl
 import pytest
 
 from clashkit.cards import starter_decks, starter_set
+from clashkit.rules import RULES_VERSION
 from clashkit.trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
 
 D1, D2 = starter_decks()[1], starter_decks()[2]
@@ -26,7 +27,8 @@ def _game(game, deck_a, deck_b, first, winner, turns):
         "winner": winner,
         "turns": turns,
         "finished": winner is not None,
-        "rules_version": 1,
+        "rules_version": RULES_VERSION,
+        "rules": "",
         "level": None,
     }
 
