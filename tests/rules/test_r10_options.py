@@ -15,11 +15,11 @@ import re
 
 import pytest
 from helpers import (
-    scenario_text,
     attacks,
     board,
     kinds,
     parse,
+    scenario_text,
     siege,
     siege_state,
     siege_text,
@@ -485,8 +485,8 @@ def test_r10_4_solo_player_first_mana_when_the_ai_starts():
 
 
 def test_r10_4_the_games_frame_says_which_reading_produced_each_game():
-    from clashkit.simulate import simulate
     from clashkit.rules import RULES_VERSION
+    from clashkit.simulate import simulate
 
     rules = {"siege_order": "fixed", "protection": "first_hit"}
     games = simulate(3, "1", "2", "greedy", rules=rules, record_events=False).games
@@ -512,8 +512,8 @@ def test_r10_4_rules_changes_text_reads_back_as_the_same_options():
 
 
 def test_r10_3_last_drafter_is_refused_outside_a_draft():
-    from clashkit.simulate import simulate
     from clashkit.formats import new_game
+    from clashkit.simulate import simulate
 
     with pytest.raises(OptionError, match=r"^first_player = 'last_drafter' needs a draft \(R2\.3, R7\.2\); this game's format is preconstructed"):
         simulate(2, "1", "2", rules={"first_player": "last_drafter"})
