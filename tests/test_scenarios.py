@@ -175,7 +175,7 @@ def test_impossible_creatures(entry, message):
         ('active = "C"', "[game] active: 'C' is not one of 'A', 'B'"),
         ("mana = -1", "[game] mana: must be a whole number ≥ 0, not -1"),
         ('mana = "3"', "[game] mana: must be a whole number ≥ 0, not '3'"),
-        ("mana = 40000", "[game] mana: must be at most 9999, not 40000"),
+        ("mana = 40000", "[game] mana: 40000 is out of range (0…99; R3.1: mana left in a turn)"),
         ("seed = 1.5", "[game] seed: must be a whole number ≥ 0, not 1.5"),
     ],
 )
