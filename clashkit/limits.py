@@ -80,10 +80,10 @@ def check(name: str, value: object, where: str, error: type[InputError] = InputE
         if hasattr(value, "__index__") and not isinstance(value, bool):
             value = value.__index__()
         else:
-            raise error(f"{where}: must be a whole number, not {shown(value)}")
+            raise error(f"{where}: must be a whole number {limit.low}…{limit.high}, not {shown(value)}")
     if not limit.low <= value <= limit.high:
         raise error(
-            f"{where}: {shown(value)} is out of range ({limit.low}…{limit.high}; {limit.why})"
+            f"{where}: must be a whole number {limit.low}…{limit.high} ({limit.why}), not {shown(value)}"
         )
     return value
 
