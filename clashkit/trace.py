@@ -44,7 +44,6 @@ any input the loaders accept.
 from __future__ import annotations
 
 import os
-import uuid
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -316,43 +315,41 @@ class Trace:
         names = ("events", "turns", "games")
         return cls(*(pl.concat([getattr(t, name) for t in traces]) for name in names))
 
-    def write_parquet(self, directory: str | os.PathLike, *, events: bool = True) -> list[Path]:
-        """Write ``games.parquet``, ``turns.parquet`` and (with ``events``) ``events.parquet``.
+    def write_parquet(
+        self, directory: str | os.PathLike, *, events: bool = True, run: dict | None = None
+    ) -> list[Path]:
+        """Write the frames into ``directory`` as one run (:mod:`clashkit.output`).
 
-        Every file is first written to a temporary name in ``directory`` and
-        renamed only once all of them are complete, so an error leaves no
-        half-written file behind.  Returns the paths written.
+        ``games.parquet``, ``turns.parquet``, with ``events`` ``events.parquet``,
+        and ``manifest.json`` last, naming ``run`` (default: the number of
+        games) and every file with its rows and SHA-256.  Files of an earlier
+        run that this one does not write are removed; an error leaves the
+        folder as it was.  Returns the data files written.
         """
-        directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        frames = {"games": self.games, "turns": self.turns}
-        if events:
-            frames["events"] = self.events
-        staged: list[tuple[Path, Path]] = []
-        try:
-            for name, frame in frames.items():
-                tmp = directory / f".{name}.parquet.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-                staged.append((tmp, directory / f"{name}.parquet"))
-                frame.write_parquet(tmp)
-        except BaseException:
-            for tmp, _ in staged:
-                tmp.unlink(missing_ok=True)
-            raise
-        for tmp, final in staged:
-            os.replace(tmp, final)
-        return [final for _, final in staged]
+        from .output import RunWriter
+
+        frames = {"games": self.games, "turns": self.turns, "events": self.events}
+        with RunWriter(directory, run or {"games": self.games.height}, events=events) as writer:
+            return writer.commit(frames)
 
     @classmethod
-    def read_parquet(cls, directory: str | os.PathLike, cards: CardSet | None = None) -> Trace:
-        """Read what :meth:`write_parquet` wrote.
+    def read_parquet(
+        cls, directory: str | os.PathLike, cards: CardSet | None = None, *, verify: bool = True
+    ) -> Trace:
+        """Read a run folder that :meth:`write_parquet` or ``clashkit simulate`` wrote.
 
-        Without ``events.parquet`` the events frame is empty, with the schema
-        of ``cards`` (default: the shipped set).
+        The folder must match its ``manifest.json`` (files, rows and, with
+        ``verify``, SHA-256): a mixed, partial or altered folder is refused
+        with a :class:`~clashkit.errors.RunFolderError`.  Without
+        ``events.parquet`` the events frame is empty, with the schema of
+        ``cards`` (default: the shipped set).
         """
+        from .output import read_manifest
+
         directory = Path(directory)
-        path = directory / "events.parquet"
-        if path.exists():
-            events = pl.read_parquet(path)
+        files = read_manifest(directory, verify=verify)["files"]
+        if "events.parquet" in files:
+            events = pl.read_parquet(directory / "events.parquet")
         else:
             from .cards import starter_set
 

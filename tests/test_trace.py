@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from clashkit.cards import starter_set
-from clashkit.errors import DeckError, OptionError
+from clashkit.errors import DeckError, OptionError, OutputError
 from clashkit.events import FIELDS, WIDTH
 from clashkit.formats import new_game
 from clashkit.game import new_duel, play
@@ -227,7 +227,7 @@ def test_a_failed_write_leaves_nothing(batch, tmp_path, monkeypatch):
         return original(self, path, *args, **kwargs)
 
     monkeypatch.setattr(pl.DataFrame, "write_parquet", failing)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputError, match="disk full"):
         batch.write_parquet(tmp_path)
     assert list(tmp_path.iterdir()) == []
 
