@@ -186,6 +186,10 @@ class RunWriter:
             where.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise OutputError(f"{where}: cannot create the folder ({e.strerror or e})") from None
+        for name in RUN_FILES:
+            path = where / f"{name}.parquet"
+            if path.is_dir() and not path.is_symlink():
+                raise OutputError(f"{path}: is a directory, where the run writes a file; remove it")
         self.lock.acquire()
         try:
             self._open_staging()
@@ -343,17 +347,26 @@ def _difference(earlier: Mapping | None, now: Mapping) -> str:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait until the block is done (the swap of a run is never cut)."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    try:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    except (ValueError, OSError):  # not available: run the block as it is
+    """SIGINT and SIGTERM wait until the block is done (the swap of a run is never cut).
+
+    Their handlers are swapped for one that notes the signal; once the block
+    is done the old handlers are back and a noted signal is raised again.
+    """
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
+    noted: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {signum: signal.signal(signum, lambda signum, frame: noted.append(signum)) for signum in held}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(noted):
+            signal.raise_signal(signum)
 
 
 # --- Reading ------------------------------------------------------------------------------
