@@ -537,6 +537,9 @@ def simulate_to(
     pool = seed_pool(seed)
     run = run_description(n, seed, matchup, deck_a=deck_a, deck_b=deck_b, settings=settings)
     card_set = matchup.card_set
+    if resume and _finished_already(out, run):
+        names = ("events", "turns", "games") if record_events else ("turns", "games")
+        return [Path(out) / f"{name}.parquet" for name in names]
     with RunWriter(out, run, events=record_events, resume=resume) as writer:
         skip = writer.done_parts()
         finished = sum(min(PART_GAMES, n - p * PART_GAMES) for p in skip)
@@ -624,6 +627,26 @@ def make_matchup(
     return Matchup(
         mode.value, spec_a, spec_b, policy_a, policy_b, cards, rules, record_events, None, mirror
     )
+
+
+def _finished_already(out: str | os.PathLike, run: Mapping[str, Any]) -> bool:
+    """Whether ``out`` already holds this very run, complete (``resume`` then has nothing to do)."""
+    from .errors import RunFolderError
+    from .output import STAGING, read_manifest
+
+    if (Path(out) / STAGING).exists():
+        return False
+    try:
+        return read_manifest(out)["run"] == json_plain(run)
+    except RunFolderError:
+        return False
+
+
+def json_plain(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists, keys text)."""
+    import json
+
+    return json.loads(json.dumps(value))
 
 
 def _solo_deck(deck: object, cards: CardSet) -> object:

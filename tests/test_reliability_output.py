@@ -209,6 +209,10 @@ def test_an_interrupted_run_resumes_without_replaying_finished_parts(tmp_path, m
     assert played == list(range(30, n))
     expected = simulate(n, "1", "2", "random", seed=5, record_events=False)
     assert same(Trace.read_parquet(tmp_path), expected)
+    # Resuming a run that is complete plays nothing.
+    played.clear()
+    simulate_to(tmp_path, n, "1", "2", "random", seed=5, record_events=False, resume=True)
+    assert played == [] and same(Trace.read_parquet(tmp_path), expected)
 
 
 def test_the_same_seed_gives_the_same_bytes_whatever_the_jobs(tmp_path, monkeypatch):
