@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.stamp
 # its source changes; without it (or with it stale) clashkit runs the source.
 COMPILED := clashkit/policies/greedy.digest
 
-.PHONY: venv lab test bench lint clean
+.PHONY: venv lab test bench figures lint clean
 
 venv: $(STAMP) $(COMPILED)
 
@@ -32,6 +32,12 @@ test: venv
 
 bench: venv
 	$(VENV)/bin/python benchmarks/run.py
+
+# Every figure of the README, remade by its command and stamped with the commit
+# (benchmarks/figures.py; FIGURES="balance memory" for some of them).
+FIGURES ?=
+figures: venv
+	$(VENV)/bin/python benchmarks/figures.py $(FIGURES)
 
 # greedy.py must type-check: mypyc compiles it (clashkit/compiled.py).
 lint: venv

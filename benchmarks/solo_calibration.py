@@ -59,6 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="D,D",
         help="also the quick game and the level defaults for these decks (e.g. 1,2,3,4)",
     )
+    parser.add_argument(
+        "--table",
+        choices=["all", "main", "combinations", "decks"],
+        default="all",
+        help="print only this table (benchmarks/figures.py puts each in its place in the README)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the frames as Parquet here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -70,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     verdict = points_order(main_frame)
     every = None
-    if args.combinations:
+    if args.combinations and args.table in ("all", "combinations"):
         every = calibrate(
             args.combinations,
             args.policy,
@@ -81,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
             progress=progress,
         )
     by_deck = {}
-    for deck in filter(None, (d.strip() for d in args.decks.split(","))):
+    wanted = args.decks if args.table in ("all", "decks") else ""
+    for deck in filter(None, (d.strip() for d in wanted.split(","))):
         by_deck[deck] = calibrate(
             args.n,
             args.policy,
@@ -123,6 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out))
         return 0
 
+    if args.table == "combinations" and every is not None:
+        _print_combinations(args, summary, rho)
+        return 0
+    if args.table == "decks":
+        _print_decks(args, by_deck)
+        return 0
     print(
         f"player: {args.policy}, deck: {args.deck}, {args.n} games per row "
         f"(seeds {args.seed}–{args.seed + args.n - 1}), {seconds:.0f} s\n"
@@ -142,7 +155,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     for low, low_points, high, high_points in verdict["inversions"]:
         print(f"- `{high}` ({high_points:+d}) is easier than `{low}` ({low_points:+d})")
-    if every is not None:
+    if args.table == "main":
+        return 0
+    _print_combinations(args, summary, rho)
+    _print_decks(args, by_deck)
+    return 0
+
+
+def _print_combinations(args, summary, rho) -> None:
+    if summary is not None:
         print(
             f"\nAll 720 combinations, {args.combinations} games each "
             f"(Spearman rho between points and win rate: {rho:.2f}):\n"
@@ -154,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {r['points']:+d} | {r['combinations']} | {100 * r['lowest']:.1f}% | "
                 f"{100 * r['median']:.1f}% | {100 * r['highest']:.1f}% | `{r['easiest']}` |"
             )
+
+
+def _print_decks(args, by_deck) -> None:
     if by_deck:
         print(f"\nQuick game and level defaults by deck ({args.n} games each):\n")
         labels = next(iter(by_deck.values()))["label"].to_list()
@@ -162,7 +186,6 @@ def main(argv: list[str] | None = None) -> int:
         for deck, frame in by_deck.items():
             cells = [f"{100 * w:.1f}%" for w in frame["win_rate"]]
             print(f"| {deck} | " + " | ".join(cells) + " |")
-    return 0
 
 
 def _spearman(frame: pl.DataFrame) -> float:

@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import CardFileError
+from .limits import LIMITS, read_text, shown
 from .vocab import (
     ABILITY_BITS,
     DIRECTION_BITS,
@@ -42,8 +43,11 @@ COLUMNS = (
     "target",
     "notes",
 )
-#: The largest number a card may carry: the event log stores amounts as 16-bit integers.
-MAX_VALUE = 9999
+#: The largest number a card may carry (cost, attack, health, amount; ``clashkit.limits``).
+MAX_VALUE = LIMITS["cost"].high
+#: Characters a card name may not hold: actions (``play OGRE@2 upper``), deck lists
+#: (``A,B``, ``# comment``) and CSV rows could not write it back.
+_NAME_FORBIDDEN = frozenset(',#@"=;')
 #: Effects that take an amount (``damage 2``) and the one that takes an ability.
 _AMOUNT_EFFECTS = {Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER}
 KEEP_NAMES = ("BASTION", "FORT")
@@ -190,21 +194,21 @@ class CardSet:
 # --- Reading a card from text fields -------------------------------------------------
 
 
-def _int(value: object, column: str, *, minimum: int) -> int:
+def _int(value: object, column: str, limit: str) -> int:
+    """A whole number within ``clashkit.limits.LIMITS[limit]``, from text or a TOML value."""
     if isinstance(value, bool):
         raise ValueError(f"{column} must be an integer, not {value!r}")
-    if isinstance(value, int):
-        number = value
-    else:
-        text = str(value).strip()
-        try:
-            number = int(text)
-        except ValueError:
-            raise ValueError(f"{column} must be an integer, not {text!r}") from None
-    if number < minimum:
-        raise ValueError(f"{column} must be at least {minimum}, not {number}")
-    if number > MAX_VALUE:
-        raise ValueError(f"{column} must be at most {MAX_VALUE}, not {number}")
+    text = str(value).strip()
+    digits = text.removeprefix("-").removeprefix("+")
+    if not isinstance(value, int) and not (digits.isascii() and digits.isdigit()):
+        raise ValueError(f"{column} must be an integer, not {shown(text)}")
+    low, high, why = LIMITS[limit].low, LIMITS[limit].high, LIMITS[limit].why
+    number = int(text) if len(digits) <= 6 else (-1 if text.startswith("-") else 1) * 10**6
+    given = shown(number) if len(digits) <= 6 else shown(text)
+    if number < low:
+        raise ValueError(f"{column} must be at least {low}, not {given}")
+    if number > high:
+        raise ValueError(f"{column} must be at most {high}, not {given} ({why})")
     return number
 
 
@@ -256,7 +260,7 @@ def parse_effect(text: object) -> tuple[Effect, int, Ability | None]:
     if effect in _AMOUNT_EFFECTS:
         if len(args) != 1:
             raise ValueError(f"effect {effect} needs one amount, as in '{effect} 2'")
-        return effect, _int(args[0], f"{effect} amount", minimum=0), None
+        return effect, _int(args[0], f"{effect} amount", "amount"), None
     if effect is Effect.GRANT:
         if len(args) != 1:
             raise ValueError("effect grant needs one ability, as in 'grant rage'")
@@ -288,6 +292,13 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
         return value
 
     name = str(need("name")).strip()
+    odd = sorted({c for c in name if c in _NAME_FORBIDDEN or c.isspace()})
+    if odd:
+        raise fail(
+            "name",
+            f"{shown(name)} holds {shown(''.join(odd))}: a name is written in actions and deck lists, "
+            "so it may not hold spaces or any of , # @ \" = ;",
+        )
     if name != name.upper():
         raise fail("name", f"{name!r} must be upper-case")
     if name in KEEP_NAMES:
@@ -299,11 +310,11 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
     deck = None
     if not _blank(fields.get("deck")):
         try:
-            deck = _int(fields["deck"], "deck", minimum=1)
+            deck = _int(fields["deck"], "deck", "deck")
         except ValueError as e:
             raise fail("deck", str(e)) from None
     try:
-        cost = _int(need("cost"), "cost", minimum=0)
+        cost = _int(need("cost"), "cost", "cost")
     except ValueError as e:
         raise fail("cost", str(e)) from None
     notes = "" if _blank(fields.get("notes")) else str(fields["notes"])
@@ -312,11 +323,11 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
             if not _blank(fields.get(column)):
                 raise fail(column, "is for incantations; a creature leaves it empty")
         try:
-            attack = _int(need("attack"), "attack", minimum=0)
+            attack = _int(need("attack"), "attack", "attack")
         except ValueError as e:
             raise fail("attack", str(e)) from None
         try:
-            health = _int(need("health"), "health", minimum=1)
+            health = _int(need("health"), "health", "health")
         except ValueError as e:
             raise fail("health", str(e)) from None
         try:
@@ -352,8 +363,12 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
 
 def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
     """Parse card-file text (``interfaces.md`` §1); errors name ``source``, row and column."""
-    reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
+    text = text.removeprefix("\ufeff")  # "CSV UTF-8" from a spreadsheet starts with a byte-order mark
+    reader = csv.DictReader(io.StringIO(text), strict=True)
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as e:
+        raise CardFileError(f"{source}, row 1: {_csv_problem(e)}") from None
     missing = [c for c in COLUMNS if c not in header]
     if missing:
         raise CardFileError(f"{source}: header lacks column(s) {', '.join(missing)}")
@@ -362,8 +377,15 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
         raise CardFileError(f"{source}: unknown column(s) {', '.join(unknown)}")
     cards: list[Card] = []
     seen: dict[str, int] = {}
-    for row in reader:
-        line = reader.line_num
+    most = LIMITS["cards"].high
+    while True:
+        line = reader.line_num + 1  # the row's first line (a quoted cell may span lines)
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            raise CardFileError(f"{source}, row {line}: {_csv_problem(e)}") from None
         if None in row:
             raise CardFileError(f"{source}, row {line}: more fields than columns")
         if all(_blank(v) for v in row.values()):
@@ -379,6 +401,8 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
             )
         seen[card.name] = line
         cards.append(card)
+        if len(cards) > most:
+            raise CardFileError(f"{source}, row {line}: more than {most:,} cards ({LIMITS['cards'].why})")
     if not cards:
         raise CardFileError(f"{source}: no cards")
     return cards
@@ -387,13 +411,17 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
 def load_cards(path: str | Path) -> CardSet:
     """Load a card file strictly; see ``interfaces.md`` §1."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CardFileError(f"{path}: cannot read ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise CardFileError(f"{path}: not UTF-8 text") from None
-    return CardSet(read_cards_csv(text, source=str(path)))
+    return CardSet(read_cards_csv(read_text(path, CardFileError), source=str(path)))
+
+
+def _csv_problem(error: csv.Error) -> str:
+    """A CSV reader's complaint in a designer's words."""
+    text = str(error)
+    if "field larger than field limit" in text:
+        return f"a cell longer than {csv.field_size_limit():,} characters"
+    if "unexpected end of data" in text or "EOF" in text:
+        return 'a quote (") opened on this row is never closed'
+    return f"malformed CSV ({text})"
 
 
 def shipped_cards_path() -> Path:

@@ -41,3 +41,11 @@ class IllegalActionError(ClashkitError):
         self.reason = message
         text = f"{rule}: {message}"
         super().__init__(f"{where}: {text}" if where else text)
+
+
+class OutputError(ClashkitError):
+    """A run's output folder that cannot be written, or is being written by another run."""
+
+
+class RunFolderError(InputError):
+    """A run folder whose files do not match its manifest (mixed, partial or altered)."""

@@ -1,7 +1,8 @@
 """Events: one row per atomic step, emitted by the rules as they apply (``interfaces.md`` §4).
 
 The engine never builds a Python object per event.  An :class:`EventLog`
-appends each step as 15 small integers to one flat ``array('h')``; the trace
+appends each step as 15 integers to one flat ``array('i')`` (32-bit: an
+attack's damage has no upper bound, R5.3, R5.5; see ``clashkit.limits``); the trace
 module turns that buffer into a polars frame column by column.  A state whose
 ``log`` is ``None`` records nothing, and the rules skip the call entirely.
 """
@@ -87,25 +88,27 @@ FIELDS = (
     "keep_b",
 )
 WIDTH = len(FIELDS)
-#: One event row as native int16 bytes: appending them with ``array.frombytes``
+#: The buffer's item type: native 32-bit integers (``numpy.int32``).
+TYPECODE = "i"
+#: One event row as native int32 bytes: appending them with ``array.frombytes``
 #: costs a third of ``array.extend`` on a tuple.
-_pack_row = struct.Struct(f"{WIDTH}h").pack
+_pack_row = struct.Struct(f"{WIDTH}{TYPECODE}").pack
 
 
 class EventLog:
-    """The events of one game, as a flat ``array('h')`` of :data:`FIELDS`-wide rows."""
+    """The events of one game, as a flat ``array('i')`` of :data:`FIELDS`-wide rows."""
 
     __slots__ = ("buffer",)
 
     def __init__(self) -> None:
-        self.buffer = array("h")
+        self.buffer = array(TYPECODE)
 
     def __len__(self) -> int:
         return len(self.buffer) // WIDTH
 
     def copy(self) -> EventLog:
         other = EventLog()
-        other.buffer = array("h", self.buffer)
+        other.buffer = array(TYPECODE, self.buffer)
         return other
 
     def rows(self, start: int = 0) -> list[tuple[int, ...]]:

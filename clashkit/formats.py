@@ -33,6 +33,7 @@ from pathlib import Path
 from .cards import CardSet, starter_set
 from .errors import DeckError, OptionError
 from .game import begin, deal_hand
+from .limits import LIMITS, check, read_text, shown
 from .policies import Policy, get_policy
 from .rules import Rules
 from .state import GameState
@@ -74,6 +75,10 @@ def parse_deck(
     """
     cards = cards if cards is not None else starter_set()
     where = f"deck {side}"
+    if text is None or isinstance(text, bytes | int | float):
+        raise DeckError(
+            f"{where}: {shown(text)} is not a deck (a deck 1–4, draft, constructed, 8 card names or a file)"
+        )
     if not isinstance(text, str):
         return _listed(cards, [str(n) for n in text], where, source=",".join(map(str, text)))
     arg = text.strip()
@@ -84,15 +89,21 @@ def parse_deck(
     word = arg.lower()
     if word in (DRAFT, CONSTRUCTED):
         return DeckSpec(word, source=word)
-    if arg.isdigit():
-        number = int(arg)
+    if arg.isascii() and arg.isdigit():
         decks = cards.decks
+        number = int(arg) if len(arg) <= 6 else -1
         if number not in decks:
             known = ", ".join(map(str, decks)) or "none"
             raise DeckError(
-                f"{where}: there is no starter deck {number} (R7.1; the card set has {known})"
+                f"{where}: there is no starter deck {shown(arg)[1:-1]} (R7.1; the card set has {known})"
             )
-        return DeckSpec(PRECONSTRUCTED, tuple(decks[number]), number, source=arg)
+        names = decks[number]
+        if len(names) != HAND_SIZE:
+            raise DeckError(
+                f"{where}: starter deck {number} of the card set holds {len(names)} cards; "
+                f"a starter deck holds {HAND_SIZE} different cards (R7.1)"
+            )
+        return DeckSpec(PRECONSTRUCTED, tuple(names), number, source=arg)
     path = Path(arg)
     if path.is_file():
         return _listed(cards, _read_deck_file(path, where), f"{where} ({path})", source=arg)
@@ -111,12 +122,7 @@ def parse_deck(
 
 
 def _read_deck_file(path: Path, where: str) -> list[str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DeckError(f"{where}: cannot read {path} ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise DeckError(f"{where}: {path} is not UTF-8 text") from None
+    text = read_text(path, DeckError, f"{where}: {path}")
     names: list[str] = []
     for line in text.splitlines():
         line = line.split("#", 1)[0]
@@ -128,7 +134,7 @@ def _listed(cards: CardSet, raw: list[str], where: str, *, source: str) -> DeckS
     names = [n.strip().upper() for n in raw if n.strip()]
     unknown = [n for n in names if n not in cards]
     if unknown:
-        raise DeckError(f"{where}: unknown card {unknown[0]!r}")
+        raise DeckError(f"{where}: unknown card {shown(unknown[0])}")
     if len(names) != HAND_SIZE:
         raise DeckError(
             f"{where}: a duel hand has {HAND_SIZE} cards (R2.1), the list has {len(names)}"
@@ -186,8 +192,15 @@ def kit(cards: CardSet) -> list[int]:
 
     A card set without deck numbers is a kit as a whole.
     """
-    ids = [i for i, c in enumerate(cards) if c.deck is not None]
-    return ids or list(range(len(cards)))
+    ids = [i for i, c in enumerate(cards) if c.deck is not None] or list(range(len(cards)))
+    # R8.1: the solo AI owns the kit but the player's 8; clashkit.limits bounds what one owns.
+    most = LIMITS["cards_owned"].high + HAND_SIZE
+    if len(ids) > most:
+        raise DeckError(
+            f"the kit holds {len(ids)} cards, more than {most} ({LIMITS['cards_owned'].why}); "
+            "number the starter decks in the card file's deck column"
+        )
+    return ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +332,10 @@ def new_game(
     :func:`clashkit.game.new_duel` with the same seed.
     """
     cards = cards if cards is not None else starter_set()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionError(f"seed {shown(seed)} must be a whole number (R10.2)")
+    check("seed", seed, "seed", OptionError)
+    rules = Rules.coerce(rules)
     spec_a = deck_a if isinstance(deck_a, DeckSpec) else parse_deck(deck_a, cards, side="A")
     spec_b = deck_b if isinstance(deck_b, DeckSpec) else parse_deck(deck_b, cards, side="B")
     fmt = format_of(spec_a, spec_b, mirror=mirror)

@@ -1,7 +1,7 @@
 """Raw records of many games: the engine's buffers, collected as games finish.
 
 :class:`GameRecords` is the cheap half of a trace.  Adding a game copies its
-event and turn buffers (``array('h')``) onto two growing arrays and appends a
+event buffer (``array('i')``) and turn buffer (``array('h')``) onto two growing arrays and appends a
 few small values; nothing is decoded.  It imports neither numpy nor polars, so
 the worker processes of :func:`clashkit.simulate.simulate` stay light, and it
 pickles as a handful of byte strings.  :meth:`GameRecords.build` hands
@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .events import WIDTH
+from .events import TYPECODE, WIDTH
 from .rules import RULES_VERSION
 from .turn import TURN_WIDTH
 
@@ -27,6 +27,10 @@ def _shorts() -> array:
     return array("h")
 
 
+def _events() -> array:
+    return array(TYPECODE)
+
+
 def _bytes() -> array:
     return array("b")
 
@@ -35,7 +39,7 @@ def _bytes() -> array:
 class GameRecords:
     """The raw records of a batch of games, in the order they were added."""
 
-    events: array = field(default_factory=_shorts)
+    events: array = field(default_factory=_events)
     turns: array = field(default_factory=_shorts)
     event_counts: array = field(default_factory=_ints)
     turn_counts: array = field(default_factory=_ints)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import OptionError
+from .limits import LIMITS
 from .vocab import Ability
 
 #: 2: R6.5 read as printed (attacks damage and destroy an Indestructible creature),
@@ -113,15 +114,31 @@ class Rules:
         _one_of("aura", self.aura, ("adjacent", "until_holder_moves"), "R10.4")
         _one_of("siege_order", self.siege_order, ("live", "fixed"), "R10.4")
         _one_of("solo_player_first_mana", self.solo_player_first_mana, ("hand", "six"), "R10.4")
-        if isinstance(self.turn_limit, bool) or not isinstance(self.turn_limit, int) or self.turn_limit < 1:
-            raise OptionError(f"turn_limit = {self.turn_limit!r} must be a whole number ≥ 1 (R10.1)")
+        low, high = LIMITS["turn_limit"].low, LIMITS["turn_limit"].high
+        limit = self.turn_limit
+        if isinstance(limit, bool) or not isinstance(limit, int) or not low <= limit <= high:
+            raise OptionError(f"turn_limit = {limit!r} must be a whole number {low}…{high} (R10.1)")
         if not isinstance(self.solo, SoloSettings):
             raise OptionError("solo must be a SoloSettings (R8.9)")
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], *, where: str = "[rules]") -> Rules:
         """Options from a TOML table or ``K=V`` pairs; unknown keys are refused."""
+        if not isinstance(values, Mapping):
+            raise OptionError(f"{where}: {values!r} is not a mapping of options (e.g. {{'turn_limit': 100}})")
         return _from_mapping(cls, dict(values), where)
+
+    @classmethod
+    def coerce(cls, value: Rules | Mapping[str, Any] | str | None, *, where: str = "rules") -> Rules:
+        """What an API's ``rules=`` takes: ``None`` (the defaults), a :class:`Rules`, a mapping,
+        or ``K=V,…`` text; anything else is an :class:`OptionError`."""
+        if value is None:
+            return cls()
+        if isinstance(value, Rules):
+            return value
+        if isinstance(value, str):
+            return cls.from_mapping(parse_settings(value, where=where), where=where)
+        return cls.from_mapping(value, where=where)
 
     def replace(self, **changes: Any) -> Rules:
         return dataclasses.replace(self, **changes)
@@ -173,10 +190,10 @@ def parse_option_value(text: str) -> Any:
         return lowered == "true"
     if lowered in ("none", "null"):
         return None
-    try:
+    digits = lowered.removeprefix("-")
+    if digits.isascii() and digits.isdigit() and len(digits) <= 30:
         return int(lowered)
-    except ValueError:
-        return text.strip()
+    return text.strip()
 
 
 def parse_settings(text: str, *, where: str = "--settings") -> dict[str, Any]:
@@ -186,5 +203,8 @@ def parse_settings(text: str, *, where: str = "--settings") -> dict[str, Any]:
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
             raise OptionError(f"{where}: {part!r} is not KEY=VALUE")
+        digits = value.strip().removeprefix("-")
+        if digits.isascii() and digits.isdigit() and len(digits) > 30:
+            raise OptionError(f"{where}: {key.strip()} = {digits[:12]}… ({len(digits)} digits) is out of range")
         out[key.strip()] = parse_option_value(value)
     return out

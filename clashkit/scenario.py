@@ -17,9 +17,10 @@ from typing import Any
 
 from .actions import Action, parse_place, play
 from .actions import leftmost_playable as _leftmost
-from .cards import COLUMNS, KEEP_NAMES, MAX_VALUE, CardSet, card_from_fields, starter_set
+from .cards import COLUMNS, KEEP_NAMES, CardSet, card_from_fields, starter_set
 from .engine import apply
 from .errors import ClashkitError, IllegalActionError, InputError, ScenarioError
+from .limits import LIMITS, check, read_text
 from .rules import Rules, SoloSettings
 from .siege import begin_siege, next_in_order, take_turn
 from .state import LAST_TURN_WORDS, SIEGE, SUMMON, Creature, GameState
@@ -71,21 +72,17 @@ class Scenario:
 def load_scenario(path: str | Path, *, cards: CardSet | None = None) -> Scenario:
     """Read a scenario file; every problem is a :class:`ScenarioError` naming the file and the key."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot read ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{path}: not UTF-8 text") from None
-    return parse_scenario(text, source=str(path), cards=cards)
+    return parse_scenario(read_text(path, ScenarioError), source=str(path), cards=cards)
 
 
 def parse_scenario(text: str, *, source: str = "<scenario>", cards: CardSet | None = None) -> Scenario:
     """Parse scenario TOML text (see :func:`load_scenario`)."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{source}: not valid TOML ({e})") from None
+    except RecursionError:
+        raise ScenarioError(f"{source}: not valid TOML (tables or arrays nested too deeply)") from None
     try:
         return _build(data, cards if cards is not None else starter_set(), source)
     except ScenarioError:
@@ -136,9 +133,9 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
     _unknown(game, _GAME_KEYS, source, "[game]")
     mode = _enum(Mode, game.get("mode", "duel"), source, "[game] mode")
     active = _enum(Player, str(game.get("active", "A")).upper(), source, "[game] active").index
-    mana = _whole(game.get("mana", 0), source, "[game] mana", maximum=MAX_VALUE)
-    seed = _whole(game.get("seed", 0), source, "[game] seed")
-    turn = _whole(game.get("turn", 1), source, "[game] turn", minimum=1, maximum=MAX_VALUE)
+    mana = _ranged("mana", game.get("mana", 0), source, "[game] mana")
+    seed = _ranged("seed", game.get("seed", 0), source, "[game] seed")
+    turn = _ranged("turn", game.get("turn", 1), source, "[game] turn")
 
     try:
         solo_settings = SoloSettings.from_mapping(_table(data, "solo", source))
@@ -180,6 +177,14 @@ def _enum(enum, value, source, where):
         raise _fail(source, where, f"{value!r} is not one of {allowed}") from None
 
 
+def _ranged(name: str, value, source: str, where: str) -> int:
+    """A number within ``clashkit.limits.LIMITS[name]``; a TOML float or text is refused."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        low, high = LIMITS[name].low, LIMITS[name].high
+        raise _fail(source, where, f"must be a whole number {low}…{high}, not {value!r}")
+    return check(name, value, f"{source}: {where}", ScenarioError)
+
+
 def _whole(value, source, where, *, minimum: int = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise _fail(source, where, f"must be a whole number ≥ {minimum}, not {value!r}")
@@ -199,6 +204,7 @@ def _card_id(cards: CardSet, name: object, source: str, where: str) -> int:
 def _read_keeps(state, names, source, where, *, solo_pile: bool = False) -> tuple[list[int], bool]:
     if not isinstance(names, list):
         raise _fail(source, where, "must be a list of card names")
+    _owned_at_most(len(names) - 1, source, where)
     out, fort, keeps = [], False, 0
     for i, name in enumerate(names):
         if name in KEEP_NAMES:
@@ -231,6 +237,7 @@ def _read_side(state: GameState, player: Player, side: dict, source: str) -> Non
         discard = side.get("discard", [])
         if not isinstance(discard, list):
             raise _fail(source, f"{where} discard", "must be a list of card names")
+        _owned_at_most(len(discard), source, f"{where} discard")
         state.discard = [_card_id(state.cards, n, source, f"{where} discard[{i}]") for i, n in enumerate(discard)]
         last = side.get("last_turn", "pending" if (len(pile) == 1) else "none")
         if last not in LAST_TURN_WORDS:
@@ -254,9 +261,20 @@ def _read_side(state: GameState, player: Player, side: dict, source: str) -> Non
         entries = side.get(lane.value, [])
         if not isinstance(entries, list):
             raise _fail(source, f"{where} {lane.value}", "must be a list of creatures, from the bridge outward")
+        _owned_at_most(len(entries), source, f"{where} {lane.value}")
         state.lanes[p][lane.index] = [
             _read_creature(state, e, source, f"{where} {lane.value}[{i}]") for i, e in enumerate(entries)
         ]
+    held = state.pile + state.discard if ai else state.hands[p]
+    owned = sum(c >= 0 for c in held) + sum(len(side) for side in state.lanes[p])
+    _owned_at_most(owned, source, where)
+
+
+def _owned_at_most(count: int, source: str, where: str) -> None:
+    """The cards one player owns in a game are bounded (hand, lanes, pile and discard together)."""
+    most = LIMITS["cards_owned"]
+    if count > most.high:
+        raise _fail(source, where, f"{count} cards, more than the {most.high} a player may own ({most.why})")
 
 
 def _read_creature(state: GameState, entry: object, source: str, where: str) -> Creature:
@@ -308,10 +326,10 @@ def _read_action(cards: CardSet, entry: object, source: str, i: int) -> Scenario
             raise _fail(source, f"{where} target", str(e)) from None
     index = entry.get("index")
     if index is not None:
-        index = _whole(index, source, f"{where} index")
+        index = _ranged("index", index, source, f"{where} index")
     siege = entry.get("siege")
     if siege is not None:
-        siege = _whole(siege, source, f"{where} siege")
+        siege = _ranged("siege", siege, source, f"{where} siege")
     return ScenarioAction(name, lane, target, index, siege, i)
 
 

@@ -18,18 +18,32 @@ be replayed alone (``new_game(..., seed=games["seed"][i])``).  With
 each sends back its raw buffers (:class:`~clashkit.records.GameRecords`),
 and the parent puts them back in game order and builds the frames once —
 so ``jobs=1`` and ``jobs=2`` give equal frames.
+
+:func:`simulate_to` streams a run of any size into a folder: the games are
+cut into parts of :data:`PART_GAMES` (fixed, so the files do not depend on
+``jobs``), each part's seeds are made when it is played, each finished part
+is written as Parquet (:class:`~clashkit.output.RunWriter`) and forgotten,
+and the parts are assembled at the end.  Memory stays bounded whatever
+``n``; an interrupted run (Ctrl-C, SIGTERM, a full disk) keeps its finished
+parts and ``resume=True`` continues it.  SIGTERM is handled like Ctrl-C:
+the worker processes are stopped and nothing of the run is left running.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import multiprocessing
 import os
 import random
+import signal
 import sys
+import threading
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from . import formats
@@ -37,29 +51,60 @@ from .cards import CardSet, load_cards, starter_set
 from .errors import DeckError, OptionError
 from .game import play
 from .levels import parse_level, points, solo_settings
+from .limits import LIMITS, check, shown
 from .policies import Policy, get_policy
 from .records import GameRecords
 from .rules import Rules
 from .solo_setup import solo_setup, split_cards
 from .vocab import Mode
 
-#: The largest number of games one worker task plays before it reports back.
-MAX_CHUNK = 500
+#: Games in one part of a run: the unit written, resumed and assembled (and the most one
+#: worker task plays before it reports back).  Fixed, so that the files do not depend on jobs.
+PART_GAMES = 500
+MAX_CHUNK = PART_GAMES
+
+# numpy's SeedSequence.generate_state: word k mixes pool word k % 4 with the k-th power
+# of its hash multiplier, so any stretch of words can be made without the ones before.
+_INIT_B, _MULT_B, _MASK = 0x8B51F9DD, 0x58F38DED, 0xFFFFFFFF
 
 
-def game_seeds(seed: int, n: int) -> list[int]:
-    """The seeds of games ``0 … n-1`` of a simulation with master ``seed`` (R10.2).
+def seed_pool(seed: int) -> tuple[int, ...]:
+    """The entropy pool of ``numpy.random.SeedSequence(seed)`` (checked: a whole number in range)."""
+    import numpy as np  # here, so that worker processes never import it
+
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise OptionError(f"seed {shown(seed)} must be a whole number (R10.2)")
+    check("seed", int(seed), "seed", OptionError)
+    return tuple(int(w) for w in np.random.SeedSequence(int(seed)).pool)
+
+
+def pool_seeds(pool: Sequence[int], start: int, stop: int) -> list[int]:
+    """Games ``start … stop-1``'s seeds from a :func:`seed_pool`, in plain Python.
+
+    Equal to ``SeedSequence(seed).generate_state(stop, dtype=uint64)[start:]``
+    (a test checks it) at a cost proportional to ``stop - start``.
+    """
+    size = len(pool)
+    hash_const = _INIT_B * pow(_MULT_B, 2 * start, 1 << 32) & _MASK
+    seeds = []
+    for i in range(2 * start, 2 * stop, 2):
+        words = []
+        for k in (i, i + 1):
+            value = (pool[k % size] ^ hash_const) & _MASK
+            hash_const = hash_const * _MULT_B & _MASK
+            value = value * hash_const & _MASK
+            words.append(value ^ (value >> 16))
+        seeds.append(words[0] | words[1] << 32)
+    return seeds
+
+
+def game_seeds(seed: int, n: int, start: int = 0) -> list[int]:
+    """The seeds of games ``start … n-1`` of a simulation with master ``seed`` (R10.2).
 
     Words of ``numpy.random.SeedSequence(seed)``: game ``i``'s seed is the
     same whatever ``n`` is.
     """
-    import numpy as np  # here, so that worker processes never import it
-
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise OptionError(f"seed {seed!r} must be a whole number ≥ 0")
-    if n == 0:
-        return []
-    return np.random.SeedSequence(int(seed)).generate_state(n, dtype=np.uint64).tolist()
+    return pool_seeds(seed_pool(seed), start, n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,12 +210,16 @@ _WORKER_MATCHUP: Matchup | None = None
 def _init_worker(matchup: Matchup) -> None:
     global _WORKER_MATCHUP
     _WORKER_MATCHUP = matchup
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_chunk(first: int, seeds: list[int]) -> GameRecords:
+def _play_chunk(pool: tuple[int, ...], first: int, count: int, matchup: Matchup | None = None) -> GameRecords:
+    """Play games ``first … first+count-1``, their seeds made here from the master seed's pool."""
+    matchup = matchup if matchup is not None else _WORKER_MATCHUP
     records = GameRecords()
-    for i, seed in enumerate(seeds):
-        play_game(_WORKER_MATCHUP, first + i, seed, records)
+    for i, seed in enumerate(pool_seeds(pool, first, first + count)):
+        play_game(matchup, first + i, seed, records)
     return records
 
 
@@ -241,57 +290,272 @@ def simulate(
         rules=rules,
         mirror=mirror,
     )
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise OptionError(f"n = {n!r}: the number of games must be a whole number ≥ 0")
+    n = check_games(n)
+    jobs = usable_jobs(jobs)
+    pool = seed_pool(seed)
+    done: dict[int, GameRecords] = {}
+    with _progress(n, progress) as bar, sigterm_as_interrupt():
+        for part, records in play_parts(matchup, pool, n, jobs, bar=bar):
+            done[part] = records
+    records = GameRecords()
+    for part in sorted(done):
+        records.extend(done[part])
+    return records.build(matchup.card_set)
+
+
+def check_games(n: object) -> int:
+    """``n`` as a number of games within ``clashkit.limits`` (the ``game`` column is UInt32)."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise OptionError(f"n = {shown(n)}: the number of games must be a whole number")
+    return check("games", n, "n (the number of games)", OptionError)
+
+
+def usable_jobs(jobs: int | None, *, warn=None) -> int:
+    """Worker processes for ``jobs`` (``None``/0: one per core), capped at the core count.
+
+    ``warn`` (default: :func:`warnings.warn`) is told when the cap applies.
+    """
+    cores = os.cpu_count() or 1
     if jobs is None or jobs == 0:
-        jobs = os.cpu_count() or 1
+        return cores
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        raise OptionError(f"jobs = {jobs!r} must be a whole number ≥ 1 (0: one per core)")
-    seeds = game_seeds(seed, n)
+        raise OptionError(f"jobs = {shown(jobs)} must be a whole number ≥ 1 (0: one per core)")
+    if jobs > cores:
+        message = f"{jobs} jobs asked, this machine has {cores} cores: using {cores}"
+        if warn is None:
+            import warnings
+
+            warnings.warn(message, stacklevel=3)
+        else:
+            warn(message)
+        return cores
+    return jobs
+
+
+@contextlib.contextmanager
+def _progress(n: int, progress: bool | None, initial: int = 0):
     if progress is None:  # a terminal or a notebook shows it; a pipe or a log does not
         progress = sys.stderr.isatty() or "ipykernel" in sys.modules
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=n, unit="game", desc="simulate", disable=not progress, file=sys.stderr)
+    bar = tqdm(total=n, initial=initial, unit="game", desc="simulate", disable=not progress, file=sys.stderr)
     try:
-        if jobs == 1 or n <= 1:
-            records = GameRecords()
-            for i, game_seed in enumerate(seeds):
-                play_game(matchup, i, game_seed, records)
-                bar.update(1)
-        else:
-            records = _parallel(matchup, seeds, jobs, bar)
+        yield bar
     finally:
         bar.close()
-    return records.build(matchup.card_set)
 
 
-def _parallel(matchup: Matchup, seeds: list[int], jobs: int, bar) -> GameRecords:
-    n = len(seeds)
-    size = max(1, min(MAX_CHUNK, -(-n // (jobs * 8))))
-    chunks = [(first, seeds[first : first + size]) for first in range(0, n, size)]
-    done: dict[int, GameRecords] = {}
-    workers = min(jobs, len(chunks))
-    context = _pool_context()
-    with ProcessPoolExecutor(
-        workers, context, initializer=_init_worker, initargs=(matchup,)
-    ) as pool:
-        pending = {pool.submit(_play_chunk, first, chunk): first for first, chunk in chunks}
-        try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    first = pending.pop(future)
-                    done[first] = future.result()
-                    bar.update(len(done[first]))
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
-    records = GameRecords()
-    for first, _ in chunks:  # back in game order
-        records.extend(done[first])
-    return records
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C's ``KeyboardInterrupt`` so that a run cleans up the same way."""
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM raises :class:`Terminated` (main thread only; restored after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Terminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _tasks(n: int, jobs: int, skip: set[int]) -> Iterator[tuple[int, int, int]]:
+    """``(part, first game, count)``: each part of :data:`PART_GAMES` cut into worker tasks."""
+    size = max(1, min(PART_GAMES, -(-n // (jobs * 8))))
+    for part in range(-(-n // PART_GAMES)):
+        if part in skip:
+            continue
+        end = min(n, (part + 1) * PART_GAMES)
+        for first in range(part * PART_GAMES, end, size):
+            yield part, first, min(size, end - first)
+
+
+def play_parts(
+    matchup: Matchup, pool: tuple[int, ...], n: int, jobs: int, *, skip: set[int] = frozenset(), bar=None
+) -> Iterator[tuple[int, GameRecords]]:
+    """Play every part of a run not in ``skip``; yield ``(part, records)`` as each one finishes.
+
+    Parts come in the order they finish (in game order with one job).  With
+    ``jobs > 1`` a bounded number of tasks is in flight, so memory does not
+    grow with ``n``; on any exception (Ctrl-C, SIGTERM) the workers are
+    stopped before it goes on.
+    """
+    expected = {part: min(PART_GAMES, n - part * PART_GAMES) for part in range(-(-n // PART_GAMES))}
+    if jobs == 1 or n <= 1:
+        for part, count in expected.items():
+            if part in skip:
+                continue
+            first = part * PART_GAMES
+            records = GameRecords()
+            for i, seed in enumerate(pool_seeds(pool, first, first + count)):
+                play_game(matchup, first + i, seed, records)
+                if bar is not None:
+                    bar.update(1)
+            yield part, records
+        return
+    tasks = _tasks(n, jobs, skip)
+    partial: dict[int, list[tuple[int, GameRecords]]] = {}
+    executor = ProcessPoolExecutor(jobs, _pool_context(), initializer=_init_worker, initargs=(matchup,))
+    try:
+        pending: dict = {}
+        window = jobs * 4
+        exhausted = False
+        while pending or not exhausted:
+            while not exhausted and len(pending) < window:
+                task = next(tasks, None)
+                if task is None:
+                    exhausted = True
+                    break
+                part, first, count = task
+                pending[executor.submit(_play_chunk, pool, first, count)] = (part, first)
+            if not pending:
+                break
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                part, first = pending.pop(future)
+                records = future.result()
+                if bar is not None:
+                    bar.update(len(records))
+                pieces = partial.setdefault(part, [])
+                pieces.append((first, records))
+                if sum(len(r) for _, r in pieces) == expected[part]:
+                    del partial[part]
+                    whole = GameRecords()
+                    for _, piece in sorted(pieces, key=lambda p: p[0]):
+                        whole.extend(piece)
+                    yield part, whole
+    except BaseException:
+        _stop_workers(executor)
+        raise
+    executor.shutdown(wait=True)
+
+
+def _stop_workers(executor: ProcessPoolExecutor) -> None:
+    """Kill the worker processes now (a task of hundreds of games is not waited for)."""
+    processes = list(getattr(executor, "_processes", None) or {})
+    workers = dict(getattr(executor, "_processes", None) or {})
+    for pid in processes:
+        with contextlib.suppress(Exception):
+            workers[pid].terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
+    for process in workers.values():
+        with contextlib.suppress(Exception):
+            process.join(timeout=5)
+
+
+def run_description(
+    n: int,
+    seed: int,
+    matchup: Matchup,
+    *,
+    deck_a: object,
+    deck_b: object,
+    settings: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What a run plays, as its manifest and ``resume`` record it."""
+    from .rules import RULES_VERSION
+
+    fingerprint = hashlib.sha256(repr(matchup.card_set.cards).encode()).hexdigest()
+    return {
+        "engine": "reference",
+        "n": n,
+        "seed": seed,
+        "mode": matchup.mode,
+        "deck_a": str(deck_a),
+        "deck_b": None if deck_b is None else str(deck_b),
+        "policy_a": matchup.labels[0],
+        "policy_b": matchup.labels[1],
+        "level": matchup.level,
+        "settings": None if settings is None else {k: settings[k] for k in sorted(settings)},
+        "rules": matchup.rules.as_dict(),
+        "rules_version": RULES_VERSION,
+        "mirror": matchup.mirror,
+        "events": matchup.record_events,
+        "cards_sha256": fingerprint,
+        "part_games": PART_GAMES,
+    }
+
+
+def simulate_to(
+    out: str | os.PathLike,
+    n: int,
+    deck_a: str | int | Sequence[str] = "1",
+    deck_b: str | int | Sequence[str] | None = "2",
+    policy_a: str | Policy = "random",
+    policy_b: str | Policy | None = None,
+    *,
+    seed: int = 0,
+    jobs: int | None = 1,
+    record_events: bool = True,
+    mode: str = "duel",
+    level: int | str | None = None,
+    settings: Mapping[str, Any] | None = None,
+    free_settings: bool = False,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | Mapping[str, Any] | None = None,
+    mirror: bool = False,
+    progress: bool | None = None,
+    resume: bool = False,
+    warn=None,
+) -> list[Path]:
+    """Play ``n`` games like :func:`simulate`, streaming them into the run folder ``out``.
+
+    Everything is checked — the options and that ``out`` can be written —
+    before the first game.  Finished parts are written as they come; at the
+    end they are assembled into ``games.parquet``, ``turns.parquet`` and
+    (with events) ``events.parquet`` and ``manifest.json`` is written last
+    (:mod:`clashkit.output`).  ``resume=True`` continues an interrupted run
+    of the same games without replaying its finished parts.  Returns the
+    data files written; the frames equal :func:`simulate`'s.
+    """
+    from .output import RunWriter
+    from .trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
+
+    matchup = make_matchup(
+        deck_a,
+        deck_b,
+        policy_a,
+        policy_b,
+        record_events=record_events,
+        mode=mode,
+        level=level,
+        settings=settings,
+        free_settings=free_settings,
+        cards=cards,
+        rules=rules,
+        mirror=mirror,
+    )
+    n = check_games(n)
+    jobs = usable_jobs(jobs, warn=warn)
+    pool = seed_pool(seed)
+    run = run_description(n, seed, matchup, deck_a=deck_a, deck_b=deck_b, settings=settings)
+    card_set = matchup.card_set
+    if resume and _finished_already(out, run):
+        names = ("events", "turns", "games") if record_events else ("turns", "games")
+        return [Path(out) / f"{name}.parquet" for name in names]
+    with RunWriter(out, run, events=record_events, resume=resume) as writer:
+        skip = writer.done_parts()
+        finished = sum(min(PART_GAMES, n - p * PART_GAMES) for p in skip)
+        with _progress(n, progress, initial=finished) as bar, sigterm_as_interrupt():
+            for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar):
+                trace = records.build(card_set)
+                writer.write_part(part, {"games": trace.games, "turns": trace.turns, "events": trace.events})
+                del trace, records
+            empty = {
+                "games": GAMES_SCHEMA,
+                "turns": TURNS_SCHEMA,
+                "events": events_schema(card_set),
+            }
+            import polars as pl
+
+            return writer.commit(empty={k: pl.DataFrame(schema=v) for k, v in empty.items()})
 
 
 def make_matchup(
@@ -313,10 +577,7 @@ def make_matchup(
     if cards is not None and not isinstance(cards, CardSet):
         cards = load_cards(cards)
     card_set = cards if cards is not None else starter_set()
-    if rules is None:
-        rules = Rules()
-    elif not isinstance(rules, Rules):
-        rules = Rules.from_mapping(rules, where="rules")
+    rules = Rules.coerce(rules)
     try:
         mode = Mode(str(mode).lower())
     except ValueError:
@@ -338,7 +599,13 @@ def make_matchup(
             rules = rules.replace(solo=solo_settings(level, settings, free=free_settings))
         recorded_level = parse_level(level) if level is not None else points(rules.solo)
         formats.check_first_player(rules, "", solo=True)
-        split_cards(deck_a, policy_a, card_set, random.Random(0))  # refuse a bad deck now
+        deck_a = _solo_deck(deck_a, card_set)
+        _, _, ai_cards = split_cards(deck_a, policy_a, card_set, random.Random(0))  # refuse a bad deck now
+        most = LIMITS["cards_owned"]
+        if len(ai_cards) > most.high:
+            raise DeckError(
+                f"deck A: the AI would own {len(ai_cards)} cards, more than {most.high} ({most.why})"
+            )
         return Matchup(
             mode.value,
             deck_a,
@@ -363,4 +630,53 @@ def make_matchup(
     )
 
 
-__all__ = ["MAX_CHUNK", "Matchup", "game_seeds", "make_matchup", "play_game", "simulate"]
+def _finished_already(out: str | os.PathLike, run: Mapping[str, Any]) -> bool:
+    """Whether ``out`` already holds this very run, complete (``resume`` then has nothing to do)."""
+    from .errors import RunFolderError
+    from .output import STAGING, read_manifest
+
+    if (Path(out) / STAGING).exists():
+        return False
+    try:
+        return read_manifest(out)["run"] == json_plain(run)
+    except RunFolderError:
+        return False
+
+
+def json_plain(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists, keys text)."""
+    import json
+
+    return json.loads(json.dumps(value))
+
+
+def _solo_deck(deck: object, cards: CardSet) -> object:
+    """The player's deck argument in solo mode, read as a duel deck is (R8.1): ``draft``, a
+    starter deck number, or 8 names from a list or a file (a byte-order mark and all)."""
+    if isinstance(deck, str) and deck.strip().lower() == "draft":
+        return "draft"
+    if deck is None:
+        raise DeckError("deck A: solo mode needs the player's deck (1–4, draft, 8 names or a file)")
+    spec = formats.parse_deck(deck, cards, side="A")
+    if spec.format == formats.CONSTRUCTED:
+        raise DeckError(
+            "deck A: solo has no constructed format (R7.3 is a duel format); give draft, 1–4 or 8 names (R8.1)"
+        )
+    return str(spec.number) if spec.number is not None else list(spec.names)
+
+
+__all__ = [
+    "MAX_CHUNK",
+    "PART_GAMES",
+    "Matchup",
+    "Terminated",
+    "game_seeds",
+    "make_matchup",
+    "play_game",
+    "play_parts",
+    "pool_seeds",
+    "seed_pool",
+    "sigterm_as_interrupt",
+    "simulate",
+    "simulate_to",
+]

@@ -6,7 +6,7 @@ card names are a ``pl.Enum`` of the card set's names plus the keep's
 set — :func:`events_schema` takes it.
 
 Frames are built from the engine's raw buffers, never from one Python object
-per event: a game's ``state.log.buffer`` (``array('h')``, one
+per event: a game's ``state.log.buffer`` (``array('i')``, one
 :data:`~clashkit.events.FIELDS`-wide row per event) and ``state.turn_log`` (one
 :data:`~clashkit.turn.TURN_FIELDS`-wide row per turn) are read with
 ``numpy.frombuffer``, sliced into columns and handed to polars; integer codes
@@ -31,16 +31,19 @@ in its batch) and ``step`` (the event's index within its game, from 0).
 ``target_card`` of an attack on a keep (R4.2) is the keep's name as it was
 when the attack landed, ``BASTION`` or ``FORT``.
 
-Dtypes are as narrow as the game allows (about 23 bytes an event row):
-``step`` is ``UInt16`` (a game holds at most 65,535 events), ``position``,
-``mana_left`` and the hand-healths are ``Int8``; a value outside a column's
-range is refused with an error naming the column rather than wrapped.
+Dtypes are as narrow as the ranges of ``clashkit.limits`` allow (about 27
+bytes an event row): ``step`` is ``UInt32`` and ``amount`` ``Int32`` (a
+long game or a cost-0 ``empower`` played again and again has no small bound),
+``turn`` is ``UInt16`` (``turn_limit`` ≤ 10,000), ``position``,
+``mana_left`` and the hand-healths are ``Int8`` (a player owns at most 50
+cards).  A value outside a column's range would be refused with an error
+naming the column rather than wrapped; the limits make that impossible for
+any input the loaders accept.
 """
 
 from __future__ import annotations
 
 import os
-import uuid
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -76,7 +79,7 @@ def events_schema(cards: CardSet) -> pl.Schema:
     return pl.Schema(
         {
             "game": pl.UInt32,
-            "step": pl.UInt16,
+            "step": pl.UInt32,
             "turn": pl.UInt16,
             "player": PLAYER,
             "phase": PHASE,
@@ -86,7 +89,7 @@ def events_schema(cards: CardSet) -> pl.Schema:
             "position": pl.Int8,
             "target_player": PLAYER,
             "target_card": card,
-            "amount": pl.Int16,
+            "amount": pl.Int32,
             "mana_left": pl.Int8,
             "hand_health_a": pl.Int8,
             "hand_health_b": pl.Int8,
@@ -144,6 +147,7 @@ _NUMPY = {
     pl.UInt64: np.uint64,
     pl.Int8: np.int8,
     pl.Int16: np.int16,
+    pl.Int32: np.int32,
 }
 
 
@@ -195,12 +199,12 @@ def events_from_buffer(
     games: Sequence[int] | np.ndarray = (0,),
     counts: Sequence[int] | np.ndarray | None = None,
 ) -> pl.DataFrame:
-    """The events frame of raw event rows (``int16``, :data:`~clashkit.events.FIELDS` wide).
+    """The events frame of raw event rows (``int32``, :data:`~clashkit.events.FIELDS` wide).
 
     ``counts[i]`` rows belong to game ``games[i]``, in order; without
     ``counts`` every row belongs to the one game ``games[0]``.
     """
-    rows = np.frombuffer(buffer, dtype=np.int16) if not isinstance(buffer, np.ndarray) else buffer
+    rows = np.frombuffer(buffer, dtype=np.int32) if not isinstance(buffer, np.ndarray) else buffer
     rows = rows.reshape(-1, WIDTH)
     total = rows.shape[0]
     games = np.asarray(games, dtype=np.int64)
@@ -224,7 +228,7 @@ def events_from_buffer(
 
     columns = [
         pl.Series("game", _repeat_ids(games, counts)),
-        _int("step", step, pl.UInt16),
+        _int("step", step, pl.UInt32),
         _int("turn", cols[_F["turn"]], pl.UInt16),
         _enum("player", cols[_F["player"]], PLAYER),
         _enum("phase", cols[_F["phase"]], PHASE),
@@ -234,7 +238,7 @@ def events_from_buffer(
         _int("position", cols[_F["position"]], pl.Int8, nullable=True),
         _enum("target_player", target_player, PLAYER),
         _enum("target_card", target_card, card_dtype),
-        pl.Series("amount", cols[_F["amount"]]),
+        _int("amount", cols[_F["amount"]], pl.Int32),
         _int("mana_left", cols[_F["mana_left"]], pl.Int8),
         _int("hand_health_a", cols[_F["hand_health_a"]], pl.Int8),
         _int("hand_health_b", cols[_F["hand_health_b"]], pl.Int8),
@@ -312,43 +316,41 @@ class Trace:
         names = ("events", "turns", "games")
         return cls(*(pl.concat([getattr(t, name) for t in traces]) for name in names))
 
-    def write_parquet(self, directory: str | os.PathLike, *, events: bool = True) -> list[Path]:
-        """Write ``games.parquet``, ``turns.parquet`` and (with ``events``) ``events.parquet``.
+    def write_parquet(
+        self, directory: str | os.PathLike, *, events: bool = True, run: dict | None = None
+    ) -> list[Path]:
+        """Write the frames into ``directory`` as one run (:mod:`clashkit.output`).
 
-        Every file is first written to a temporary name in ``directory`` and
-        renamed only once all of them are complete, so an error leaves no
-        half-written file behind.  Returns the paths written.
+        ``games.parquet``, ``turns.parquet``, with ``events`` ``events.parquet``,
+        and ``manifest.json`` last, naming ``run`` (default: the number of
+        games) and every file with its rows and SHA-256.  Files of an earlier
+        run that this one does not write are removed; an error leaves the
+        folder as it was.  Returns the data files written.
         """
-        directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        frames = {"games": self.games, "turns": self.turns}
-        if events:
-            frames["events"] = self.events
-        staged: list[tuple[Path, Path]] = []
-        try:
-            for name, frame in frames.items():
-                tmp = directory / f".{name}.parquet.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-                staged.append((tmp, directory / f"{name}.parquet"))
-                frame.write_parquet(tmp)
-        except BaseException:
-            for tmp, _ in staged:
-                tmp.unlink(missing_ok=True)
-            raise
-        for tmp, final in staged:
-            os.replace(tmp, final)
-        return [final for _, final in staged]
+        from .output import RunWriter
+
+        frames = {"games": self.games, "turns": self.turns, "events": self.events}
+        with RunWriter(directory, run or {"games": self.games.height}, events=events) as writer:
+            return writer.commit(frames)
 
     @classmethod
-    def read_parquet(cls, directory: str | os.PathLike, cards: CardSet | None = None) -> Trace:
-        """Read what :meth:`write_parquet` wrote.
+    def read_parquet(
+        cls, directory: str | os.PathLike, cards: CardSet | None = None, *, verify: bool = True
+    ) -> Trace:
+        """Read a run folder that :meth:`write_parquet` or ``clashkit simulate`` wrote.
 
-        Without ``events.parquet`` the events frame is empty, with the schema
-        of ``cards`` (default: the shipped set).
+        The folder must match its ``manifest.json`` (files, rows and, with
+        ``verify``, SHA-256): a mixed, partial or altered folder is refused
+        with a :class:`~clashkit.errors.RunFolderError`.  Without
+        ``events.parquet`` the events frame is empty, with the schema of
+        ``cards`` (default: the shipped set).
         """
+        from .output import read_manifest
+
         directory = Path(directory)
-        path = directory / "events.parquet"
-        if path.exists():
-            events = pl.read_parquet(path)
+        files = read_manifest(directory, verify=verify)["files"]
+        if "events.parquet" in files:
+            events = pl.read_parquet(directory / "events.parquet")
         else:
             from .cards import starter_set
 

@@ -59,12 +59,17 @@ def play_checked(state: GameState, policy_a: str, policy_b: str) -> GameState:
 def random_setup(rng: random.Random, policy_a: str, policy_b: str) -> GameState:
     rules = Rules(
         incantations_in_siege=rng.random() < 0.8,
-        protection=rng.choice(["first_attack", "first_damage"]),
-        bloodlust_trigger=rng.choice(["primary", "any"]),
+        protection=rng.choice(["first_attack", "first_damage", "first_hit"]),
+        bloodlust_trigger=rng.choice(["primary", "any", "per_creature"]),
         first_player=rng.choice(["coin", "last_drafter"]),
         turn_limit=rng.choice([200, 200, 200, 30]),
+        keep_distance=rng.choice(["damage", "attack"]),
+        aura=rng.choice(["adjacent", "until_holder_moves"]),
+        siege_order=rng.choice(["live", "fixed"]),
     )
     fmt = rng.choice(["1", "2", "3", "4", "1", "2", "3", "4", "draft", "constructed"])
+    if fmt != "draft":  # R2.3: the last drafter exists only in a draft
+        rules = rules.replace(first_player="coin")
     if fmt in ("draft", "constructed"):
         deck_a = deck_b = fmt
     else:

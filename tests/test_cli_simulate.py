@@ -23,6 +23,7 @@ def test_writes_three_files_and_prints_intervals(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == [
         "events.parquet",
         "games.parquet",
+        "manifest.json",
         "turns.parquet",
     ]
     games = pl.read_parquet(out / "games.parquet")
@@ -50,7 +51,7 @@ def test_same_seed_same_files_whatever_the_jobs(tmp_path):
 def test_no_events_skips_the_events_file(tmp_path):
     result = run("-n", "5", "--policy-a", "random", "--no-events", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.parquet", "turns.parquet"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.parquet", "manifest.json", "turns.parquet"]
 
 
 def test_solo_mode_with_a_level(tmp_path):

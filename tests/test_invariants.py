@@ -150,13 +150,22 @@ def test_random_games_under_every_non_default_option():
         ai_incantation_side="either",
         ai_last_turn="current",
         turn_limit=12,
+        keep_distance="attack",
+        aura="until_holder_moves",
+        siege_order="fixed",
+        solo_player_first_mana="six",
         solo=SoloSettings(
-            ai_fixed_mana=8, ai_mana_per_creature=2, ai_pile_damage="one", ai_ability="bloodlust"
+            ai_fixed_mana=8,
+            ai_mana_per_creature=2,
+            ai_pile_damage="one",
+            ai_ability="bloodlust",
+            ai_reduced_scope="all",
         ),
     )
+    variants = (rules, rules.replace(protection="first_hit", bloodlust_trigger="per_creature"))
     for seed in range(300):
-        playthrough(deal_duel(seed, rules=rules), seed)
-        playthrough(deal_solo(seed, rules=rules), seed)
+        playthrough(deal_duel(seed, rules=variants[seed % 2]), seed)
+        playthrough(deal_solo(seed, rules=variants[seed % 2]), seed)
 
 
 def test_same_seed_same_game():

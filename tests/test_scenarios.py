@@ -173,10 +173,13 @@ def test_impossible_creatures(entry, message):
     [
         ('mode = "team"', "[game] mode: 'team' is not one of 'duel', 'solo'"),
         ('active = "C"', "[game] active: 'C' is not one of 'A', 'B'"),
-        ("mana = -1", "[game] mana: must be a whole number ≥ 0, not -1"),
-        ('mana = "3"', "[game] mana: must be a whole number ≥ 0, not '3'"),
-        ("mana = 40000", "[game] mana: must be at most 9999, not 40000"),
-        ("seed = 1.5", "[game] seed: must be a whole number ≥ 0, not 1.5"),
+        ("mana = -1", "[game] mana: must be a whole number 0…99 (R3.1: mana left in a turn), not -1"),
+        ('mana = "3"', "[game] mana: must be a whole number 0…99, not '3'"),
+        ("mana = 40000", "[game] mana: must be a whole number 0…99 (R3.1: mana left in a turn), not 40000"),
+        ("mana = 200", "[game] mana: must be a whole number 0…99 (R3.1: mana left in a turn), not 200"),
+        ("turn = 10001", "[game] turn: must be a whole number 1…10000 (R10.1: a turn number), not 10001"),
+        ("seed = 1.5", "[game] seed: must be a whole number 0…18446744073709551615, not 1.5"),
+        ("seed = -1", "[game] seed: must be a whole number 0…18446744073709551615 (R10.2"),
     ],
 )
 def test_bad_game_values(game, message):
@@ -195,8 +198,8 @@ def test_bad_game_values(game, message):
         ('{ play = "P" }', "[game] actions[0]: P is a creature: give 'lane'"),
         ('{ play = "P", lane = "middle" }', "[game] actions[0] lane: 'middle' is not one of 'upper', 'lower'"),
         ('{ lane = "upper" }', "[game] actions[0]: needs 'play' (the card's name)"),
-        ('{ play = "P", lane = "upper", siege = -1 }', "[game] actions[0] siege: must be a whole number ≥ 0, not -1"),
-        ('{ play = "P", lane = "upper", index = "first" }', "[game] actions[0] index: must be a whole number ≥ 0, not 'first'"),
+        ('{ play = "P", lane = "upper", siege = -1 }', "[game] actions[0] siege: must be a whole number 0…1000 (R3.9: a turn of the siege order), not -1"),
+        ('{ play = "P", lane = "upper", index = "first" }', "[game] actions[0] index: must be a whole number 0…50, not 'first'"),
         ('"play P upper"', "[game] actions[0]: must be a table like { play = \"OGRE\", lane = \"upper\" }"),
     ],
 )

@@ -13,6 +13,7 @@ discard, reshuffle), so the AI's steps are all in the trace.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -114,7 +115,11 @@ def random_game(seed: int, settings_pool) -> tuple[GameState, Ledger]:
     rules = Rules(
         ai_incantation_side=rng.choice(["declared", "either"]),
         ai_last_turn=rng.choice(["next", "current"]),
-        solo=rng.choice(settings_pool),
+        solo=dataclasses.replace(rng.choice(settings_pool), ai_reduced_scope=rng.choice(["pile", "all"])),
+        aura=rng.choice(["adjacent", "until_holder_moves"]),
+        siege_order=rng.choice(["live", "fixed"]),
+        keep_distance=rng.choice(["damage", "attack"]),
+        solo_player_first_mana=rng.choice(["hand", "six"]),
     )
     deck = rng.choice([1, 2, 3, 4, "draft", "draft"])
     setup = solo_setup(deck, "random", rules=rules, seed=seed)

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from clashkit.cards import starter_set
-from clashkit.errors import DeckError, OptionError
+from clashkit.errors import DeckError, OptionError, OutputError
 from clashkit.events import FIELDS, WIDTH
 from clashkit.formats import new_game
 from clashkit.game import new_duel, play
@@ -95,7 +95,7 @@ def test_events_are_the_engine_log_in_order():
     state, (events, _, _) = one_game()
     assert events.height == len(state.log)
     assert events["step"].to_list() == list(range(len(state.log)))
-    raw = np.frombuffer(state.log.buffer, dtype=np.int16).reshape(-1, WIDTH)
+    raw = np.frombuffer(state.log.buffer, dtype=np.int32).reshape(-1, WIDTH)
     assert events["turn"].to_list() == raw[:, FIELDS.index("turn")].tolist()
     assert events["amount"].to_list() == raw[:, FIELDS.index("amount")].tolist()
 
@@ -144,7 +144,7 @@ def test_batch_games_are_numbered_and_steps_restart_per_game(batch):
 
 
 def test_out_of_range_values_are_refused_not_wrapped():
-    row = array("h", [0] * WIDTH)
+    row = array("i", [0] * WIDTH)
     row[FIELDS.index("hand_health_a")] = 300
     with pytest.raises(OverflowError, match="hand_health_a"):
         events_from_buffer(row, CARDS)
@@ -227,7 +227,7 @@ def test_a_failed_write_leaves_nothing(batch, tmp_path, monkeypatch):
         return original(self, path, *args, **kwargs)
 
     monkeypatch.setattr(pl.DataFrame, "write_parquet", failing)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputError, match="disk full"):
         batch.write_parquet(tmp_path)
     assert list(tmp_path.iterdir()) == []
 

@@ -9,6 +9,7 @@ import click
 from ..cards import load_cards, starter_set
 from ..formats import new_game
 from ..game import finish, play
+from ..limits import LIMITS
 from ..policies import get_policy
 from ..render import describe_event, describe_state, event_dicts
 from ..rules import RULES_VERSION, Rules, parse_settings
@@ -44,7 +45,13 @@ _QUIET = {"turn_started", "mana_gained", "regeneration"}
     metavar="P",
     help="B's policy (as --policy-a).",
 )
-@click.option("--seed", default=0, show_default=True, type=int, help="The game's seed (R10.2).")
+@click.option(
+    "--seed",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, LIMITS["seed"].high),
+    help="The game's seed (R10.2).",
+)
 @click.option(
     "--cards",
     "cards_file",

@@ -1,25 +1,35 @@
 """``clashkit simulate``: many seeded games on every core, written as Parquet frames.
 
-The games are played by :func:`clashkit.simulate.simulate`; the frames are
-``interfaces.md`` §4's.  Every option is checked before the first game, and
-the files are written only once all games are done (each to a temporary name,
-then renamed), so a mistake leaves nothing behind.
+The games are played by :func:`clashkit.simulate.simulate_to`; the frames
+are ``interfaces.md`` §4's.  Every option, and that ``--out`` can be
+written, is checked before the first game.  Finished parts are written as
+they come and assembled at the end, ``manifest.json`` last
+(:mod:`clashkit.output`), so the folder holds one whole run or the previous
+one, never a mixture; Ctrl-C or SIGTERM stops the workers and keeps the
+finished parts, and ``--resume`` continues the run.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
 import click
 
 from ..errors import OptionError
+from ..limits import LIMITS
 from ..rules import Rules, parse_settings
 
 
 @click.command("simulate")
 @click.option(
-    "-n", "n", type=click.IntRange(1), default=1000, show_default=True, help="Games to play."
+    "-n",
+    "n",
+    type=click.IntRange(1, LIMITS["games"].high),
+    default=1000,
+    show_default=True,
+    help="Games to play.",
 )
 @click.option(
     "--a",
@@ -48,7 +58,7 @@ from ..rules import Rules, parse_settings
 )
 @click.option(
     "--seed",
-    type=click.IntRange(0),
+    type=click.IntRange(0, LIMITS["seed"].high),
     default=0,
     show_default=True,
     help="Master seed; game i gets its own seed from it, the same whatever --jobs.",
@@ -58,7 +68,7 @@ from ..rules import Rules, parse_settings
     type=click.IntRange(0),
     default=0,
     show_default=True,
-    help="Worker processes (0: one per core).",
+    help="Worker processes (0: one per core; at most one per core).",
 )
 @click.option(
     "--out",
@@ -66,7 +76,12 @@ from ..rules import Rules, parse_settings
     type=click.Path(file_okay=False),
     default=".",
     show_default=True,
-    help="Directory for games.parquet, turns.parquet and events.parquet.",
+    help="Directory for games.parquet, turns.parquet, events.parquet and manifest.json.",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the interrupted run in --out (the same options) without replaying its finished games.",
 )
 @click.option(
     "--no-events", is_flag=True, help="Do not record events (no events.parquet); much faster."
@@ -105,6 +120,7 @@ def command(
     seed,
     jobs,
     out,
+    resume,
     no_events,
     mode,
     level,
@@ -120,9 +136,12 @@ def command(
     Prints A's and B's win rates and the first player's with 95% Wilson
     intervals, the first-player advantage, the mean number of turns and how
     many games hit the turn limit (R10.1).  The same seed gives the same
-    files, whatever --jobs.
+    files, whatever --jobs.  An interrupted run keeps its finished games;
+    --resume continues it.
     """
-    from ..simulate import make_matchup, simulate
+    import polars as pl
+
+    from ..simulate import Terminated, simulate_to
     from ..stats import summarize
 
     out_dir = Path(out)
@@ -146,22 +165,32 @@ def command(
         rules=rules,
         mirror=mirror,
     )
-    make_matchup(deck_a, deck_b, policy_a, policy_b, **options)  # every mistake before any game
     started = time.perf_counter()
-    trace = simulate(
-        n,
-        deck_a,
-        deck_b,
-        policy_a,
-        policy_b,
-        seed=seed,
-        jobs=jobs,
-        progress=not no_progress,
-        **options,
-    )
+    try:
+        written = simulate_to(
+            out_dir,
+            n,
+            deck_a,
+            deck_b,
+            policy_a,
+            policy_b,
+            seed=seed,
+            jobs=jobs,
+            progress=not no_progress,
+            resume=resume,
+            warn=lambda message: click.echo(f"clashkit: note: --jobs: {message}", err=True),
+            **options,
+        )
+    except KeyboardInterrupt as stop:
+        signal_name = "SIGTERM" if isinstance(stop, Terminated) else "interrupted"
+        click.echo(
+            f"clashkit: {signal_name}: stopped; the finished games are kept in {out_dir} "
+            "(the same command with --resume continues the run)",
+            err=True,
+        )
+        sys.exit(143 if isinstance(stop, Terminated) else 130)
     elapsed = time.perf_counter() - started
-    written = trace.write_parquet(out_dir, events=not no_events)
-    summary = summarize(trace.games)
+    summary = summarize(pl.read_parquet(out_dir / "games.parquet"))
     if mode == "solo":
         title = (
             f"{n} solo games: player deck {deck_a} ({summary.policies[0] or policy_a}) vs the AI"
@@ -170,4 +199,4 @@ def command(
         title = f"{n} games: A deck {deck_a} vs B deck {deck_b}"
     click.echo(f"{title}, seed {seed}: {elapsed:.1f} s ({n / elapsed:,.0f} games/s)")
     click.echo(str(summary))
-    click.echo("wrote " + ", ".join(str(p) for p in written))
+    click.echo("wrote " + ", ".join(str(p) for p in written) + f", {out_dir / 'manifest.json'}")

@@ -96,6 +96,8 @@ def command(as_json, calibrate, games, policy, deck, seed, jobs, out) -> None:
     if calibrate:
         _calibrate(games, policy, deck, seed, jobs, out, as_json)
         return
+    if out is not None:
+        raise click.UsageError("--out writes the calibration frame: add --calibrate")
     if as_json:
         table = {
             name: {_value_text(v): p for v, p in choices.items()}

@@ -39,6 +39,17 @@ def get_policy(spec: str | Policy) -> Policy:
             kwargs[key.strip()] = int(value)
         except ValueError:
             kwargs[key.strip()] = value.strip()
+    import inspect
+
+    known = [
+        p.name
+        for p in inspect.signature(cls).parameters.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
+    for key in kwargs:
+        if key not in known:
+            takes = f"its options are {', '.join(known)}" if known else "it takes no options"
+            raise OptionError(f"policy {name.strip()!r} has no option {key!r} ({takes})")
     try:
         return cls(**kwargs)
     except TypeError as e:

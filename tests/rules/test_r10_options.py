@@ -527,7 +527,7 @@ def test_r7_3_solo_has_no_constructed_format():
     from clashkit import DeckError
     from clashkit.simulate import simulate
 
-    with pytest.raises(DeckError, match=r"^player deck: solo has no constructed format \(R7\.3 is a duel format\)"):
+    with pytest.raises(DeckError, match=r"^deck A: solo has no constructed format \(R7\.3 is a duel format\)"):
         simulate(1, "constructed", None, mode="solo")
 
 

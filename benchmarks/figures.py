@@ -1,0 +1,128 @@
+"""Regenerate every figure of the README, each with the commit it was measured at.
+
+    make figures                                   # every figure (hours: the search calibration is long)
+    make figures FIGURES="balance memory"          # some of them
+    python benchmarks/figures.py --list            # the figures, their commands and how long they take
+
+Each figure of the README sits between two markers::
+
+    <!-- figure NAME -->
+    …
+    <!-- /figure NAME -->
+
+and comes from one command of :data:`FIGURES`.  This script runs the command,
+and puts its output between the markers, under a line naming the command,
+the commit (``-dirty`` when the working tree had changes) and the date.  A
+failing command leaves the README as it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure: the command that makes it, whether its output is Markdown, and its rough cost."""
+
+    command: tuple[str, ...]
+    markdown: bool
+    takes: str
+
+
+FIGURES: dict[str, Figure] = {
+    "bots": Figure(("benchmarks/bots.py",), False, "about 3 min"),
+    "balance": Figure(("benchmarks/balance.py",), True, "about 1 min"),
+    "solo-search": Figure(
+        ("benchmarks/solo_calibration.py", "--policy", "search", "--combinations", "0", "--table", "main"),
+        True,
+        "about 30 min",
+    ),
+    "solo-decks": Figure(
+        ("benchmarks/solo_calibration.py", "--policy", "greedy", "--decks", "draft,1,2,3,4", "--combinations", "0",
+         "--table", "decks"),  # fmt: skip
+        True,
+        "about 5 min",
+    ),
+    "solo-combinations": Figure(
+        ("benchmarks/solo_calibration.py", "--policy", "greedy", "--combinations", "500", "--table", "combinations"),
+        True,
+        "about 15 min",
+    ),
+    "speed": Figure(("benchmarks/run.py",), False, "about 2 min"),
+    "memory": Figure(("benchmarks/memory.py",), False, "about 2 min"),
+}
+
+
+def commit() -> str:
+    """The commit the figures are measured at, ``-dirty`` when the tree has changes."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return f"{head}-dirty" if dirty else head
+
+
+def block(name: str, figure: Figure, output: str, at: str) -> str:
+    """The text between a figure's markers."""
+    command = " ".join(("python", *figure.command))
+    today = datetime.date.today().isoformat()
+    output = output.strip("\n").rstrip()
+    body = output if figure.markdown else f"```text\n{output}\n```"
+    return f"*Measured at commit `{at}` on {today} with `{command}` (`make figures FIGURES={name}`).*\n\n{body}\n"
+
+
+def replace(text: str, name: str, content: str) -> str:
+    """``text`` with figure ``name``'s block replaced by ``content`` (its markers must be there once)."""
+    pattern = re.compile(rf"(<!-- figure {re.escape(name)} -->\n)(.*?)(<!-- /figure {re.escape(name)} -->)", re.S)
+    found = pattern.findall(text)
+    if len(found) != 1:
+        raise SystemExit(f"README.md: figure {name!r} needs one pair of markers, found {len(found)}")
+    return pattern.sub(lambda m: m[1] + content + m[3], text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help=f"figures to make (default all: {', '.join(FIGURES)})")
+    parser.add_argument("--list", action="store_true", help="list the figures and their commands")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, figure in FIGURES.items():
+            print(f"{name:<18} {figure.takes:<13} python {' '.join(figure.command)}")
+        return 0
+    names = args.names or list(FIGURES)
+    unknown = [n for n in names if n not in FIGURES]
+    if unknown:
+        parser.error(f"unknown figure {unknown[0]!r} (one of {', '.join(FIGURES)})")
+    text = README.read_text(encoding="utf-8")
+    for name in names:  # every marker is there before anything long runs
+        replace(text, name, "")
+    at = commit()
+    for name in names:
+        figure = FIGURES[name]
+        print(f"figure {name}: python {' '.join(figure.command)} ({figure.takes})", file=sys.stderr, flush=True)
+        done = subprocess.run([sys.executable, *figure.command], cwd=ROOT, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.stderr.write(done.stderr)
+            raise SystemExit(f"figure {name}: the command failed (status {done.returncode}); README.md unchanged")
+        text = replace(text, name, block(name, figure, done.stdout, at))
+        README.write_text(text, encoding="utf-8")  # each figure kept as soon as it is made
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
