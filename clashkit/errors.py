@@ -33,6 +33,10 @@ class DeckError(InputError):
     """A deck that breaks its format (R7)."""
 
 
+class UnknownRuleError(InputError):
+    """An R-number that ``docs/rules.md`` does not have; the message lists close numbers."""
+
+
 class IllegalActionError(ClashkitError):
     """A well-formed action the rules forbid; ``rule`` names the rule it breaks."""
 
