@@ -37,7 +37,11 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="clashkit")
 def main() -> None:
-    """Play, step through and simulate Clash of Decks (rules: see rules.md)."""
+    """Play, step through and simulate Clash of Decks.
+
+    The rules, numbered as every message cites them (R6.7): `clashkit rules`,
+    or docs/rules.md in the repository.
+    """
 
 
 def _register() -> None:

@@ -48,6 +48,11 @@ class Rule:
     def is_section(self) -> bool:
         return "." not in self.number
 
+    @property
+    def section(self) -> str:
+        """The section's number: ``"R6"`` for ``R6.5`` and for ``R6`` itself."""
+        return _section_of(self.number)
+
     def __str__(self) -> str:
         return f"{self.number} {self.title}\n\n{self.text}"
 
@@ -77,7 +82,7 @@ def parse_rules(markdown: str) -> dict[str, Rule]:
     for number, section in list(found.items()):
         if section.is_section:
             parts = [section.text] if section.text else []
-            members = [r for r in found.values() if not r.is_section and _section_of(r.number) == number]
+            members = [r for r in found.values() if not r.is_section and r.section == number]
             parts += [f"### {r.number} {r.title}\n\n{r.text}" for r in members]
             found[number] = Rule(number, section.title, "\n\n".join(parts))
     return found
@@ -95,6 +100,11 @@ def _rules() -> dict[str, Rule]:
 
 def _section_of(number: str) -> str:
     return number.split(".")[0]
+
+
+def is_number(text: str) -> bool:
+    """Whether ``text`` is written like a rule number (``R6.7``, ``r6.7``, ``6.7``, ``R6``), known or not."""
+    return _NUMBER.match(text.strip()) is not None
 
 
 def normalize(number: str) -> str:
@@ -144,4 +154,4 @@ def search(word: str) -> list[Rule]:
     return [r for r in all_rules() if needle in r.title.casefold() or needle in r.text.casefold()]
 
 
-__all__ = ["Rule", "all_rules", "normalize", "parse_rules", "rule", "rules_path", "search", "sections"]
+__all__ = ["Rule", "all_rules", "is_number", "normalize", "parse_rules", "rule", "rules_path", "search", "sections"]
