@@ -37,6 +37,11 @@ class UnknownRuleError(InputError):
     """An R-number that ``docs/rules.md`` does not have; the message lists close numbers."""
 
 
+class WorkerStartError(ClashkitError):
+    """Worker processes cannot be started safely, e.g. ``simulate(jobs=2)`` in a script without its
+    ``if __name__ == "__main__":`` guard."""
+
+
 class IllegalActionError(ClashkitError):
     """A well-formed action the rules forbid; ``rule`` names the rule it breaks."""
 
