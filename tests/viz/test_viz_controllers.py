@@ -71,10 +71,14 @@ def test_hand_builder_order_playable_and_problems():
     assert hb.order[:2] == ["BARON", "OGRE"]
     hb.move(0, -1)  # nothing left of the first slot
     assert hb.order[0] == "BARON"
-    hb.set_card(2, "OGRE")
+    hb.set_card(2, "OGRE")  # OGRE is in slot 1: the two slots swap (R7.1)
+    assert hb.order[1:3] == ["BOOM!", "OGRE"] and hb.problems == []
+    hb.set_order(["OGRE", "OGRE", *hb.order[2:]])
     assert any("OGRE twice" in p for p in hb.problems)
     with pytest.raises(ValueError, match="OGRE twice"):
         hb.start()
+    with pytest.raises(ValueError, match="OGRE twice"):
+        hb.plan()  # no plan played with two copies
     with pytest.raises(KeyError, match="NOBODY"):
         hb.set_card(0, "NOBODY")
 
