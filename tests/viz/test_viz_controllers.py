@@ -246,13 +246,17 @@ def test_rules_stepper_explains_with_rule_numbers():
     stepper = RulesStepper(load_scenario(example_scenario_path(), cards=FROZEN))
     stepper.run()
     table = events_table(stepper.state)
-    rules = dict(zip(table["what happened"], table["rule"], strict=True))
-    assert rules["B's CARAPACE's Protection stops 1 damage"] == "R6.4"
-    assert (
-        rules["B's GNOME at upper.1 takes 4 damage (from OGRE)"] == "R6.2"
-    )  # Pierce from the Aura
-    assert rules["B's Bastion is destroyed: it flips to the Fort"] == "R4.8"
-    assert rules["METEORITE returns to A's hand (index 4)"] == "R5.2"
+    pairs = list(zip(table["what happened"], table["rule"], strict=True))
+
+    def rule_of_line(start: str) -> str:
+        """The rule of the event line that begins with ``start`` (the line may go on to say why)."""
+        (rule,) = [rule for line, rule in pairs if line.startswith(start)]
+        return rule
+
+    assert rule_of_line("B's CARAPACE's Protection stops 1 damage") == "R6.4"
+    assert rule_of_line("B's GNOME at upper.1 takes 4 damage (from OGRE") == "R6.2"  # Pierce from the Aura
+    assert rule_of_line("B's Bastion is destroyed: it flips to the Fort") == "R4.8"
+    assert rule_of_line("METEORITE returns to A's hand (index 4)") == "R5.2"
 
 
 def test_rules_stepper_siege_window_actions(tmp_path):
