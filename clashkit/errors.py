@@ -18,11 +18,11 @@ class InputError(ClashkitError):
 
 
 class CardFileError(InputError):
-    """A card file (``interfaces.md`` §1) that cannot be loaded."""
+    """A card file (``docs/cards.md``) that cannot be loaded."""
 
 
 class ScenarioError(InputError):
-    """A scenario file (``interfaces.md`` §2) that cannot be loaded."""
+    """A scenario file (``docs/scenarios.md``) that cannot be loaded."""
 
 
 class OptionError(InputError):

@@ -1,4 +1,4 @@
-"""Events: one row per atomic step, emitted by the rules as they apply (``interfaces.md`` §4).
+"""Events: one row per atomic step, emitted by the rules as they apply.
 
 The engine never builds a Python object per event.  An :class:`EventLog`
 appends each step as 15 small integers to one flat ``array('h')``; the trace

@@ -1,4 +1,4 @@
-"""Scenario files: one moment of a game as TOML (``interfaces.md`` §2), and running its siege (§3).
+"""Scenario files: one moment of a game as TOML, and running its siege (``docs/scenarios.md``).
 
 :func:`load_scenario` reads and checks a file into a :class:`Scenario` — a
 :class:`~clashkit.state.GameState` in the active player's summon phase plus the
@@ -318,7 +318,7 @@ def _read_action(cards: CardSet, entry: object, source: str, i: int) -> Scenario
 
 
 def run_siege(scenario: Scenario) -> GameState:
-    """``interfaces.md`` §3: summon-phase actions, then the siege with its windows; stop before regeneration."""
+    """``clashkit siege``: summon-phase actions, then the siege with its windows; stop before regeneration."""
     state = scenario.state
     summon = [a for a in scenario.actions if a.siege is None]
     siege = [a for a in scenario.actions if a.siege is not None]
@@ -368,7 +368,7 @@ def dump_scenario(
     seed: int = 0,
     base: CardSet | None = None,
 ) -> str:
-    """``state``'s position as scenario TOML (``interfaces.md`` §2), which :func:`parse_scenario`
+    """``state``'s position as scenario TOML (``docs/scenarios.md``), which :func:`parse_scenario`
     reads back to the same position; ``actions`` become ``[game] actions`` in their order.
 
     The position is the start of the active player's turn as a scenario fixes it (summon

@@ -1,7 +1,7 @@
 """``clashkit simulate``: many seeded games on every core, written as Parquet frames.
 
 The games are played by :func:`clashkit.simulate.simulate`; the frames are
-``interfaces.md`` §4's.  Every option is checked before the first game, and
+:mod:`clashkit.trace`'s.  Every option is checked before the first game, and
 the files are written only once all games are done (each to a temporary name,
 then renamed), so a mistake leaves nothing behind.
 """
