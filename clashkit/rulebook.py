@@ -62,10 +62,10 @@ class Rule:
 
 def rules_path() -> Path:
     """``docs/rules.md`` of a source checkout, else the copy the installed package carries."""
-    checkout = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+    checkout = Path(__file__).resolve().parent.parent / "docs/rules.md"
     if checkout.is_file():
         return checkout
-    return Path(str(resources.files("clashkit") / "_docs" / "rules.md"))
+    return Path(str(resources.files("clashkit") / "_docs/rules.md"))
 
 
 def parse_rules(markdown: str) -> dict[str, Rule]:
