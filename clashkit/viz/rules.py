@@ -145,7 +145,8 @@ def rule_link(number: str) -> str:
     tip = escape(f"{r.number} {r.title}: {' '.join(r.text.split())}")
     return (
         f'<details class="ck-rule" data-rule="{escape(r.number)}" style="display:inline-block">'
-        f'<summary title="{tip}" style="cursor:pointer;color:#1d5fa8;text-decoration:underline dotted">'
+        f'<summary title="{tip}" style="display:inline;cursor:pointer;color:#1d5fa8;'
+        'text-decoration:underline dotted">'
         f"{escape(r.number)}</summary>"
         f'<div style="{_FONT};font-size:11px;line-height:14px;background:#fffdf6;border-left:3px solid #d4a017;'
         f'padding:2px 6px;max-width:420px;white-space:normal">'

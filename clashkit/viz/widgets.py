@@ -169,8 +169,6 @@ class SiegeLabView(_View):
                         _button("example", "ck-example", self.on_example),
                     ]
                 ),
-                files,
-                self.message,
             ]
         )
         self.setup = w.Accordion(children=[setup], titles=("Set up the position",))
@@ -215,7 +213,7 @@ class SiegeLabView(_View):
         )
         self.stepper = w.Output()
         self.stepper_view: RulesStepperView | None = None
-        self.widget = w.VBox([self.setup, controls, self.status, body, self.stepper])
+        self.widget = w.VBox([self.setup, files, controls, self.message, self.status, body, self.stepper])
         self.widget.add_class("ck-siege-lab")
         self._fill_hands()
         self._restart()
