@@ -84,8 +84,8 @@ def event_dicts(state: GameState, start: int = 0) -> list[dict]:
                 "keep_b": (Keep.FORT if values["keep_b"] else Keep.BASTION).value,
             }
         )
-    for i, event in enumerate(out):
-        event["why"] = _why(state, out, i)
+    for i in range(start, len(out)):
+        out[i]["why"] = _why(state, out, i)
     return out[start:]
 
 
