@@ -43,7 +43,7 @@ from ..siege import next_in_order
 from ..state import SIEGE, SUMMON, Creature, GameState
 from ..vocab import KEEP, LANES, PLAYERS, Mode, Player, TargetSide
 
-#: The rule each kind of event applies (for explanations; rules.md numbers).
+#: The rule each kind of event applies (for explanations; the numbers of docs/rules.md).
 RULE_OF_EVENT = {
     "turn_started": "R1.6",
     "mana_gained": "R3.1",
@@ -459,7 +459,7 @@ class HandBuilder:
         return game_frames(self._need_game(), policy_a="you", policy_b=str(self.bot))
 
     def turns(self) -> pl.DataFrame:
-        """The turns frame of the game so far (``interfaces.md`` §4)."""
+        """The turns frame of the game so far (:mod:`clashkit.trace`)."""
         return self.trace().turns
 
     def hand_health_track(self) -> pl.DataFrame:
@@ -484,7 +484,7 @@ class HandBuilder:
 
 @dataclass
 class Slot:
-    """One creature placed in a lane of the siege lab (``interfaces.md`` §2 lane entry)."""
+    """One creature placed in a lane of the siege lab (a lane entry of ``docs/scenarios.md``)."""
 
     card: str
     damage: int = 0
@@ -509,7 +509,7 @@ class Side:
 class SiegeLab:
     """Set up both sides' lanes, then step through the active player's siege (R3.9–R3.11).
 
-    The setup is a scenario (``interfaces.md`` §2): it is checked like a
+    The setup is a scenario (``docs/scenarios.md``): it is checked like a
     scenario file, saved as one (:meth:`save`, :meth:`scenario_text`) and loaded
     from one (:meth:`from_scenario`), so a position built by clicking outlives
     the kernel and ``clashkit siege FILE`` runs the same siege.  A loaded file's
@@ -601,7 +601,7 @@ class SiegeLab:
 
     def scenario_text(self) -> str:
         """The position, its summon-phase actions and the siege actions (a loaded file's and
-        the incantations cast so far) as scenario TOML (``interfaces.md`` §2)."""
+        the incantations cast so far) as scenario TOML (``docs/scenarios.md``)."""
         return dump_scenario(self._position(), [*self.summon, *self.plan], seed=self.seed)
 
     def save(self, path: str | Path) -> Path:
@@ -950,7 +950,7 @@ class RulesStepper:
 
 # --- Card designer -------------------------------------------------------------------------------
 
-#: The card fields a designer edits (``interfaces.md`` §1), in order.
+#: The card fields a designer edits (``docs/cards.md``), in order.
 CARD_FIELDS = ("name", "kind", "cost", "attack", "health", "abilities", "aura", "effect", "target")
 
 

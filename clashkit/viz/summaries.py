@@ -2,8 +2,8 @@
 
 Every chart of :mod:`clashkit.viz.charts` draws one of these summaries, never
 raw events: a batch of games holds hundreds of thousands of event rows, and a
-summary holds a few dozen.  Each function takes the frames of
-``interfaces.md`` §4 (``events``, ``turns``, ``games``) — or a card set — and
+summary holds a few dozen.  Each function takes the trace frames of
+:mod:`clashkit.trace` (``events``, ``turns``, ``games``) — or a card set — and
 returns a plain ``polars.DataFrame`` whose columns are documented on the
 function, so the numbers can be read, tested and exported on their own.
 

@@ -189,7 +189,7 @@ def test_siege_lab_next_back_run():
     events = lab.events()
     assert events["kind"].to_list()[0] == "siege_started"
     assert "keep_flipped" in events["kind"].to_list()
-    # The siege stops before regeneration: damage stays visible (interfaces.md §3).
+    # The siege stops before regeneration: damage stays visible (docs/scenarios.md).
     assert lab.state.lanes[1][0][0].damage == 4
 
 
