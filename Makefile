@@ -8,24 +8,46 @@ STAMP  := $(VENV)/.stamp
 # its source changes; without it (or with it stale) clashkit runs the source.
 COMPILED := clashkit/policies/greedy.digest
 
-.PHONY: venv lab test bench figures lint clean
+# JupyterLab's default settings for this project's venv: no "news?" prompt and no
+# update check, so nothing asks to fetch from the internet (the browser test does the same).
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+
+.PHONY: venv lab test bench figures lint strip clean
 
 venv: $(STAMP) $(COMPILED)
 
 # Rebuilt only when the dependencies change; uv sync leaves the venv exactly
 # as the lock file says (it keeps pip and uv itself).
 $(STAMP): pyproject.toml uv.lock
+	@echo "make: building $(VENV) from uv.lock (about 30 s the first time; again when the lock changes)"
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade uv
 	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen
 	touch $@
 
 $(COMPILED): clashkit/policies/greedy.py clashkit/compiled.py $(STAMP)
+	@echo "make: compiling the greedy bot with mypyc (clashkit/compiled.py, about 10 s; again when greedy.py changes)"
 	$(VENV)/bin/python -m clashkit.compiled
 
+$(LAB_OVERRIDES): $(STAMP)
+	@echo "make: JupyterLab settings: no news prompt, no update check ($@)"
+	mkdir -p $(dir $@)
+	echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
+
 # Jupyter refuses to run as root without --allow-root (containers often are root).
-lab: venv
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
+lab: venv $(LAB_OVERRIDES)
+	@echo "make: starting JupyterLab on 127.0.0.1 in notebooks/ (Ctrl-C stops it)"
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root) \
+		--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate notebooks/
+
+# Notebooks are committed without outputs, execution counts or saved widget state
+# (tests/test_notebooks_clean.py): run this before committing one.
+strip: venv
+	@echo "make: clearing the outputs of notebooks/*.ipynb"
+	$(VENV)/bin/jupyter nbconvert --clear-output --inplace --log-level=WARN \
+		--ClearMetadataPreprocessor.enabled=True --ClearMetadataPreprocessor.clear_cell_metadata=False \
+		--ClearMetadataPreprocessor.preserve_nb_metadata_mask=kernelspec \
+		--ClearMetadataPreprocessor.preserve_nb_metadata_mask=language_info notebooks/*.ipynb
 
 test: venv
 	$(VENV)/bin/python -m pytest -n 2

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from clashkit.analysis import balance_markdown, deck_matchups  # noqa: E402
 from clashkit.cards import load_cards, starter_set  # noqa: E402
+from clashkit.cli import one_line_errors  # noqa: E402
 
 
 def main() -> None:
@@ -46,4 +47,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with one_line_errors():  # a bad card file or option: one line and exit 2, as on the command line
+        main()

@@ -1,6 +1,6 @@
 """clashkit: the rules of Clash of Decks as an engine, traces as polars frames, and tools for designers.
 
-The engine plays every rule of ``rules.md`` step by step::
+The engine plays every rule of ``docs/rules.md`` (``clashkit rules R3.9``) step by step::
 
     >>> from clashkit import parse_scenario, run_siege
     >>> state = run_siege(parse_scenario(open("scenario.toml").read()))  # doctest: +SKIP

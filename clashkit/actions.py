@@ -129,7 +129,7 @@ def parse_action(text: str, state=None) -> Action:
 
 
 def leftmost_playable(state, name: str) -> int:
-    """``interfaces.md`` §2: the hand index of the leftmost playable copy of ``name``."""
+    """``docs/scenarios.md`` (actions): the hand index of the leftmost playable copy of ``name``."""
     from .hand import playable_indices
 
     if name not in state.cards:

@@ -1,4 +1,4 @@
-"""Cards and card sets (R1.3, R5.5, R6, R9; ``interfaces.md`` §1).
+"""Cards and card sets (R1.3, R5.5, R6, R9; the file format: ``docs/cards.md``).
 
 A :class:`Card` is one row of ``data/cards.csv``.  A :class:`CardSet` numbers
 the cards ``0 … n-1`` and keeps their values in flat tuples indexed by that
@@ -362,7 +362,7 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
 
 
 def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
-    """Parse card-file text (``interfaces.md`` §1); errors name ``source``, row and column."""
+    """Parse card-file text (``docs/cards.md``); errors name ``source``, row and column."""
     text = text.removeprefix("\ufeff")  # "CSV UTF-8" from a spreadsheet starts with a byte-order mark
     reader = csv.DictReader(io.StringIO(text), strict=True)
     try:
@@ -409,7 +409,7 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
 
 
 def load_cards(path: str | Path) -> CardSet:
-    """Load a card file strictly; see ``interfaces.md`` §1."""
+    """Load a card file strictly; see ``docs/cards.md``."""
     path = Path(path)
     return CardSet(read_cards_csv(read_text(path, CardFileError), source=str(path)))
 

@@ -18,11 +18,11 @@ class InputError(ClashkitError):
 
 
 class CardFileError(InputError):
-    """A card file (``interfaces.md`` §1) that cannot be loaded."""
+    """A card file (``docs/cards.md``) that cannot be loaded."""
 
 
 class ScenarioError(InputError):
-    """A scenario file (``interfaces.md`` §2) that cannot be loaded."""
+    """A scenario file (``docs/scenarios.md``) that cannot be loaded."""
 
 
 class OptionError(InputError):
@@ -31,6 +31,15 @@ class OptionError(InputError):
 
 class DeckError(InputError):
     """A deck that breaks its format (R7)."""
+
+
+class UnknownRuleError(InputError):
+    """An R-number that ``docs/rules.md`` does not have; the message lists close numbers."""
+
+
+class WorkerStartError(ClashkitError):
+    """Worker processes cannot be started safely, e.g. ``simulate(jobs=2)`` in a script without its
+    ``if __name__ == "__main__":`` guard."""
 
 
 class IllegalActionError(ClashkitError):

@@ -1,4 +1,4 @@
-"""Events: one row per atomic step, emitted by the rules as they apply (``interfaces.md`` §4).
+"""Events: one row per atomic step, emitted by the rules as they apply.
 
 The engine never builds a Python object per event.  An :class:`EventLog`
 appends each step as 15 integers to one flat ``array('i')`` (32-bit: an

@@ -1,4 +1,4 @@
-"""Scenario files: one moment of a game as TOML (``interfaces.md`` §2), and running its siege (§3).
+"""Scenario files: one moment of a game as TOML, and running its siege (``docs/scenarios.md``).
 
 :func:`load_scenario` reads and checks a file into a :class:`Scenario` — a
 :class:`~clashkit.state.GameState` in the active player's summon phase plus the
@@ -9,9 +9,11 @@ the siege, before regeneration.
 
 from __future__ import annotations
 
+import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ from .limits import LIMITS, check, read_text
 from .rules import Rules, SoloSettings
 from .siege import begin_siege, next_in_order, take_turn
 from .state import LAST_TURN_WORDS, SIEGE, SUMMON, Creature, GameState
-from .vocab import KEEP, Lane, Mode, Player
+from .vocab import KEEP, PLAYERS, Lane, Mode, Player
 
 _TOP_KEYS = {"card", "game", "rules", "solo", "A", "B"}
 _GAME_KEYS = {"mode", "active", "mana", "seed", "actions", "turn"}
@@ -334,7 +336,7 @@ def _read_action(cards: CardSet, entry: object, source: str, i: int) -> Scenario
 
 
 def run_siege(scenario: Scenario) -> GameState:
-    """``interfaces.md`` §3: summon-phase actions, then the siege with its windows; stop before regeneration."""
+    """``clashkit siege``: summon-phase actions, then the siege with its windows; stop before regeneration."""
     state = scenario.state
     summon = [a for a in scenario.actions if a.siege is None]
     siege = [a for a in scenario.actions if a.siege is not None]
@@ -372,3 +374,135 @@ def _play(state: GameState, action: ScenarioAction, scenario: Scenario, n: int) 
         if isinstance(e, IllegalActionError):
             raise IllegalActionError(e.rule, e.reason, where=where) from None
         raise ScenarioError(f"{where}: {e}") from None
+
+
+# --- Writing a position back as TOML --------------------------------------------------------
+
+
+def dump_scenario(
+    state: GameState,
+    actions: Sequence[ScenarioAction] = (),
+    *,
+    seed: int = 0,
+    base: CardSet | None = None,
+) -> str:
+    """``state``'s position as scenario TOML (``docs/scenarios.md``), which :func:`parse_scenario`
+    reads back to the same position; ``actions`` become ``[game] actions`` in their order.
+
+    The position is the start of the active player's turn as a scenario fixes it (summon
+    phase, or the solo AI's siege before its first attack); what a turn under way adds
+    (siege turns taken, this turn's weaken or empower) is not part of it.  Cards that differ
+    from ``base`` (default: the shipped set) are written out as ``[[card]]`` tables; rules
+    options other than the defaults (R10.3) go to ``[rules]``, solo settings (R8.9) to
+    ``[solo]``.
+    """
+    base = base if base is not None else starter_set()
+    names = state.cards.names
+    lines: list[str] = []
+    # Cards the shipped set does not have, or has otherwise.
+    for card in state.cards:
+        if card.name in base and base.card(card.name) == card:
+            continue
+        lines.append("[[card]]")
+        lines += [f"{key} = {_toml(value)}" for key, value in _card_table(card).items()]
+        lines.append("")
+    # The game.
+    lines.append("[game]")
+    lines.append(f"mode = {_toml('solo' if state.solo else 'duel')}")
+    lines.append(f"active = {_toml(PLAYERS[state.active].value)}")
+    lines.append(f"mana = {state.mana}")
+    lines.append(f"seed = {seed}")
+    if state.turn != 1:
+        lines.append(f"turn = {state.turn}")
+    if actions:
+        lines.append("actions = [")
+        lines += [f"  {_toml(_action_table(a))}," for a in actions]
+        lines.append("]")
+    lines.append("")
+    # Options that differ from the rulebook's defaults.
+    for table, current, default in (
+        ("rules", state.rules, Rules()),
+        ("solo", state.rules.solo, SoloSettings()),
+    ):
+        if table == "solo" and not state.solo:
+            continue
+        changed = {
+            f.name: getattr(current, f.name)
+            for f in dataclass_fields(current)
+            if f.name != "solo" and getattr(current, f.name) != getattr(default, f.name)
+        }
+        if changed:
+            lines.append(f"[{table}]")
+            lines += [f"{key} = {_toml(value)}" for key, value in changed.items()]
+            lines.append("")
+    # Each side: the hand (or the AI pile and discard), then both lanes from the bridge outward.
+    for p, player in enumerate(("A", "B")):
+        keep = "FORT" if state.forts[p] else "BASTION"
+        lines.append(f"[{player}]")
+        if state.solo and p == 1:
+            lines.append(f"pile = {_toml([keep if c == KEEP else names[c] for c in state.pile])}")
+            lines.append(f"discard = {_toml([names[c] for c in state.discard])}")
+            lines.append(f"last_turn = {_toml(LAST_TURN_WORDS[state.ai_last_turn])}")
+        else:
+            lines.append(f"hand = {_toml([keep if c == KEEP else names[c] for c in state.hands[p]])}")
+        for lane in Lane:
+            entries = [_creature_entry(names[c.card], c) for c in state.lanes[p][lane.index]]
+            lines.append(f"{lane.value} = {_toml(entries)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _card_table(card) -> dict[str, object]:
+    """A card as a ``[[card]]`` table (the columns of the card file, typed)."""
+    out: dict[str, object] = {"name": card.name, "kind": str(card.kind), "cost": card.cost}
+    if card.is_creature:
+        out.update(attack=card.attack, health=card.health)
+        if card.abilities:
+            out["abilities"] = [str(a) for a in card.abilities]
+        if card.aura is not None:
+            out["aura"] = {"ability": str(card.aura.ability), "directions": [str(d) for d in card.aura.directions]}
+    else:
+        out.update(effect=card.effect_text, target=str(card.target))
+    if card.deck is not None:
+        out["deck"] = card.deck
+    if card.notes:
+        out["notes"] = card.notes
+    return out
+
+
+def _action_table(action: ScenarioAction) -> dict[str, object]:
+    out: dict[str, object] = {"play": action.card}
+    for key in ("lane", "target", "index", "siege"):
+        value = getattr(action, key)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _creature_entry(name: str, creature: Creature) -> object:
+    """A lane entry: the bare name, or a table when the creature carries marks (§2)."""
+    if not (creature.damage or creature.new or creature.protection_used):
+        return name
+    out: dict[str, object] = {"card": name}
+    if creature.damage:
+        out["damage"] = creature.damage
+    if creature.new:
+        out["new"] = True
+    if creature.protection_used:
+        out["protection_used"] = True
+    return out
+
+
+def _toml(value: object) -> str:
+    """One TOML value: text, whole number, true/false, an array or an inline table."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{key} = {_toml(v)}" for key, v in value.items()) + " }"
+    raise TypeError(f"cannot write {value!r} as TOML")

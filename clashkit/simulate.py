@@ -31,6 +31,7 @@ the worker processes are stopped and nothing of the run is left running.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import multiprocessing
@@ -48,7 +49,7 @@ from typing import Any
 
 from . import formats
 from .cards import CardSet, load_cards, starter_set
-from .errors import DeckError, OptionError
+from .errors import DeckError, OptionError, WorkerStartError
 from .game import play
 from .levels import parse_level, points, solo_settings
 from .limits import LIMITS, check, shown
@@ -221,6 +222,53 @@ def _play_chunk(pool: tuple[int, ...], first: int, count: int, matchup: Matchup 
     for i, seed in enumerate(pool_seeds(pool, first, first + count)):
         play_game(matchup, first + i, seed, records)
     return records
+
+
+def _check_main_guard(jobs: int) -> None:
+    """Refuse ``simulate(jobs>1)`` called at the top level of a script outside its ``__main__`` guard.
+
+    Worker processes (``forkserver``, ``spawn``) import the main script again
+    to start; without ``if __name__ == "__main__":`` each would run the
+    call again and fail in its bootstrapping, so say it in one line first.
+    """
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and (spec.name == "__main__" or spec.name.endswith(".__main__")):
+        return  # a package's __main__ (python -m clashkit) is not run again
+    path = getattr(main, "__file__", None)
+    if main is None or not path:
+        return  # an interactive session or a notebook: nothing is run again
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None or _under_main_guard(path, frame.f_lineno):
+        return
+    raise WorkerStartError(
+        f"{path}, line {frame.f_lineno}: simulate(jobs={jobs}) starts worker processes that import this script "
+        'again; put the call under `if __name__ == "__main__":` (or use jobs=1)'
+    )
+
+
+def _under_main_guard(path: str, line: int) -> bool:
+    try:
+        with open(path, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return True  # cannot tell: let the workers start
+    return any(
+        isinstance(node, ast.If) and _is_main_test(node.test) and node.lineno < line <= (node.body[-1].end_lineno or 0)
+        for node in ast.walk(tree)
+    )
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """``__name__ == "__main__"``, either way round."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    values = [s.value for s in sides if isinstance(s, ast.Constant)]
+    return names == ["__name__"] and values == ["__main__"]
 
 
 def _pool_context():
@@ -400,6 +448,7 @@ def play_parts(
                     bar.update(1)
             yield part, records
         return
+    _check_main_guard(jobs)
     tasks = _tasks(n, jobs, skip)
     partial: dict[int, list[tuple[int, GameRecords]]] = {}
     executor = ProcessPoolExecutor(jobs, _pool_context(), initializer=_init_worker, initargs=(matchup,))

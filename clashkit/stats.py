@@ -1,4 +1,4 @@
-"""Win rates with 95% Wilson intervals, from the games frame (``interfaces.md`` §4).
+"""Win rates with 95% Wilson intervals, from the games frame (:mod:`clashkit.trace`).
 
 Every rate here counts all games in its denominator: an unfinished game
 (R10.1) is never a win, so the A, B and unfinished shares add up to 1.

@@ -1,4 +1,4 @@
-"""Traces as polars frames (``interfaces.md`` §4): events, turns, games.
+"""Traces as polars frames: events, turns, games.
 
 The schemas are declared here, once.  Closed vocabularies are ``pl.Enum``;
 card names are a ``pl.Enum`` of the card set's names plus the keep's

@@ -1,6 +1,6 @@
 """The closed vocabularies of the rulebook (R1, R5.5, R6, R8).
 
-Each enum's values are the words of ``rules.md`` and the categories of the
+Each enum's values are the words of ``docs/rules.md`` and the categories of the
 ``pl.Enum`` columns of the trace frames.  Inside the engine players and lanes
 are plain indices (``0``/``1``) so that the state stays a handful of small
 integers; ``PLAYERS[i]`` and ``LANES[i]`` turn an index back into its word.

@@ -98,7 +98,7 @@ def test_the_readable_account():
     text = done.stdout
     assert text.startswith("start:\n")
     assert "A's SPLASHER at upper.0 attacks B's OGRE for 3" in text
-    assert "A's GUARD at lower.0 cannot attack (R3.10)" in text
+    assert "A's GUARD at lower.0 cannot attack (it entered play this turn, R3.10)" in text
     assert "end of the siege:" in text and "B hand: RAT FORT BAT OGRE WISP" in text
 
 

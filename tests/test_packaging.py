@@ -1,4 +1,4 @@
-"""The built wheel carries the starter set (R9), so an installed clashkit finds its cards."""
+"""The built wheel carries the starter set (R9) and the rules reference, so an installed clashkit finds both."""
 
 from __future__ import annotations
 
@@ -19,13 +19,16 @@ def test_wheel_carries_the_card_data_and_loads_it(tmp_path):
     (wheel,) = (tmp_path / "dist").glob("clashkit-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         assert "clashkit/_data/cards.csv" in archive.namelist()
+        assert {"clashkit/_docs/rules.md", "clashkit/_docs/scenarios.md"} <= set(archive.namelist())
         # A pure wheel: the compiled greedy of this checkout (make) stays out of it.
         assert not [n for n in archive.namelist() if n.endswith((".so", ".pyd", ".digest"))]
         archive.extractall(tmp_path / "site")
     assert (tmp_path / "site/clashkit/_data/cards.csv").read_bytes() == (ROOT / "data/cards.csv").read_bytes()
+    assert (tmp_path / "site/clashkit/_docs/rules.md").read_bytes() == (ROOT / "docs/rules.md").read_bytes()
     probe = (
-        "import clashkit, clashkit.cards as c; "
-        "print(clashkit.__file__); print(c.shipped_cards_path()); print(len(c.starter_set()))"
+        "import clashkit, clashkit.cards as c, clashkit.rulebook as r; "
+        "print(clashkit.__file__); print(c.shipped_cards_path()); print(len(c.starter_set())); "
+        "print(r.rules_path()); print(len(r.all_rules())); print(r.rule('R6.5').title)"
     )
     out = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path / 'site')!r}); {probe}"],
@@ -34,3 +37,5 @@ def test_wheel_carries_the_card_data_and_loads_it(tmp_path):
     assert out[0].startswith(str(tmp_path / "site"))
     assert out[1] == str(tmp_path / "site/clashkit/_data/cards.csv")
     assert out[2] == "32"
+    assert out[3] == str(tmp_path / "site/clashkit/_docs/rules.md")
+    assert out[4:] == ["66", "Indestructible"]

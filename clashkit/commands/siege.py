@@ -1,4 +1,4 @@
-"""``clashkit siege SCENARIO [--json]`` (``interfaces.md`` §3)."""
+"""``clashkit siege SCENARIO [--json]``: run a scenario's siege (``docs/scenarios.md``)."""
 
 from __future__ import annotations
 

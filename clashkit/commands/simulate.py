@@ -1,7 +1,7 @@
 """``clashkit simulate``: many seeded games on every core, written as Parquet frames.
 
 The games are played by :func:`clashkit.simulate.simulate_to`; the frames
-are ``interfaces.md`` §4's.  Every option, and that ``--out`` can be
+are :mod:`clashkit.trace`'s.  Every option, and that ``--out`` can be
 written, is checked before the first game.  Finished parts are written as
 they come and assembled at the end, ``manifest.json`` last
 (:mod:`clashkit.output`), so the folder holds one whole run or the previous

@@ -1,9 +1,13 @@
 """Charts and widgets for the notebooks: ``import clashkit.viz as viz``.
 
-The engine never imports this package (nor altair, nor ipywidgets); importing
-it in a notebook kernel switches altair to offline rendering
-(:func:`~clashkit.viz.rendering.enable_offline`: charts are drawn to SVG in the
-kernel by vl-convert, nothing is loaded from a CDN).
+The engine never imports this package (nor altair, nor ipywidgets), and
+importing it loads neither: each module below loads on first use.  In a
+notebook kernel, altair is switched to offline rendering
+(:func:`~clashkit.viz.rendering.enable_offline`) when the first chart is made:
+charts are compiled to Vega in the kernel and drawn by JupyterLab's own Vega,
+with tooltips; nothing is loaded from a CDN.  A polars frame a cell shows is
+drawn whole up to 100 rows, a longer one with a line saying how to see the rest
+(:func:`~clashkit.viz.tables.frame_html`).
 
 What it holds, loaded on first use:
 
@@ -17,14 +21,16 @@ What it holds, loaded on first use:
   ``siege_lab()``, ``rules_stepper()``, ``card_designer()``;
 - :func:`~clashkit.viz.runs.play_matchups` — every pairing of some decks, with
   a progress bar;
-- :func:`~clashkit.viz.tables.table` — a small frame shown whole.
+- :func:`~clashkit.viz.tables.table` — a frame shown whole, or its first rows and
+  how to see the rest;
+- :func:`~clashkit.viz.rules.rule` — a rule's text (``viz.rule("R6.7")``).
 """
 
 from __future__ import annotations
 
 import importlib
 
-from .rendering import enable_offline, in_notebook
+from .rendering import enable_offline, enable_when_loaded, in_notebook
 
 _EXPORTS = {
     "charts": (
@@ -71,6 +77,7 @@ _EXPORTS = {
     ),
     "runs": ("play_matchups", "default_policy"),
     "tables": ("table",),
+    "rules": ("rule", "rules_matching"),
 }
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 
@@ -90,7 +97,19 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_WHERE, *_EXPORTS])
 
 
+def _show_frame(frame) -> str:
+    from .tables import frame_html
+
+    return frame_html(frame)
+
+
 if in_notebook():
-    enable_offline()
+    enable_when_loaded()
+    # Polars frames shown whole (or with how to see the rest), without importing polars now.
+    from IPython import get_ipython
+
+    get_ipython().display_formatter.formatters["text/html"].for_type_by_name(
+        "polars.dataframe.frame", "DataFrame", _show_frame
+    )
 
 __all__ = ["enable_offline", "in_notebook", *sorted(_WHERE)]

@@ -25,7 +25,10 @@ import altair as alt
 import polars as pl
 
 from ..cards import CardSet
+from . import rendering
 from . import summaries as s
+
+rendering.on_altair_loaded()
 
 #: Colours shared by the charts and the board: the keep's two sides, the two players.
 KEEP_COLOURS = {"bastion": "#d4a017", "fort": "#5f646b"}
@@ -34,6 +37,21 @@ MEASURE_COLOURS = {"gained": "#3b7dd8", "spent": "#e67e22"}
 PERCENT = ".0%"
 #: Panels per row of a chart split by deck or seat (wider would not fit a notebook).
 FACET_COLUMNS = 2
+#: A point of a curve over turns drawn from fewer games than this is drawn pale.
+MIN_GAMES = 10
+#: The opacity of such a point.
+FEW_GAMES_OPACITY = 0.25
+
+
+def _fade_few(min_games: int, full: float = 1.0) -> alt.Opacity | alt.ValueDefWithCondition:
+    """Points drawn from fewer than ``min_games`` games pale (late turns are reached by few)."""
+    return alt.condition(
+        f"datum.games < {int(min_games)}", alt.value(FEW_GAMES_OPACITY), alt.value(full)
+    )
+
+
+def _few_games_note(min_games: int) -> str:
+    return f"pale points: fewer than {min_games} games; hover a point for its value and game count"
 
 
 def _scale(mapping: Mapping[str, str]) -> alt.Scale:
@@ -85,31 +103,37 @@ def chart_mana_per_turn(
     by: str | None = None,
     max_turn: int = 15,
     decks: Mapping[str, Sequence[str]] | None = None,
+    min_games: int = MIN_GAMES,
     width: int = 260,
     height: int = 180,
-) -> alt.Chart:
+) -> alt.LayerChart | alt.FacetChart:
     """Mean mana gained (R3.1: the cards in hand) and spent on each of a player's own turns;
-    the gap is mana left unspent.  ``by``: None, ``"player"``, ``"seat"``, ``"deck"``."""
+    the gap is mana left unspent.  ``by``: None, ``"player"``, ``"seat"``, ``"deck"``.
+    A point's tooltip gives the mean and the number of games behind it; points from fewer
+    than ``min_games`` games are pale."""
     data = s.mana_per_turn(turns, games=games, by=by, max_turn=max_turn, decks=decks)
-    chart = (
-        alt.Chart(data, width=width, height=height, title="Mana gained and spent per turn")
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("own_turn:O", title="the player's turn", axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("mana:Q", title="mean mana"),
-            color=alt.Color("measure:N", scale=_scale(MEASURE_COLOURS), title=None),
-            tooltip=[
-                "group:N",
-                "own_turn:O",
-                "measure:N",
-                alt.Tooltip("mana:Q", format=".2f"),
-                alt.Tooltip("turns:Q", title="turns averaged"),
-            ],
-        )
+    base = alt.Chart(data, width=width, height=height).encode(
+        x=alt.X("own_turn:O", title="the player's turn", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("mana:Q", title="mean mana"),
+        color=alt.Color("measure:N", scale=_scale(MEASURE_COLOURS), title=None),
     )
-    if by is not None:
-        chart = chart.encode(facet=alt.Facet("group:N", title=None, columns=FACET_COLUMNS))
-    return chart
+    line = base.mark_line(strokeWidth=1.5)
+    points = base.mark_circle(size=45).encode(
+        opacity=_fade_few(min_games),
+        tooltip=[
+            "group:N",
+            alt.Tooltip("own_turn:O", title="the player's turn"),
+            "measure:N",
+            alt.Tooltip("mana:Q", format=".2f", title="mean mana"),
+            alt.Tooltip("games:Q", title="games"),
+            alt.Tooltip("turns:Q", title="turns averaged"),
+        ],
+    )
+    title = alt.Title("Mana gained and spent per turn", subtitle=_few_games_note(min_games))
+    layered = alt.layer(line, points)
+    if by is None:
+        return layered.properties(title=title)
+    return layered.facet(facet=alt.Facet("group:N", title=None), columns=FACET_COLUMNS, title=title)
 
 
 def chart_hand_health(
@@ -120,13 +144,15 @@ def chart_hand_health(
     max_turn: int = 15,
     spread: tuple[float, float] = (0.25, 0.75),
     decks: Mapping[str, Sequence[str]] | None = None,
+    min_games: int = MIN_GAMES,
     width: int = 260,
     height: int = 180,
 ) -> alt.LayerChart | alt.FacetChart:
     """Hand-health at the end of each own turn across games: the median as a line, the
     ``spread`` quantiles as a band, coloured by the keep, so that the fall of the Bastion
     (R4.8) shows as the gold line giving way to the grey Fort line; a point's size is the
-    share of games with that keep."""
+    share of games with that keep, its tooltip the values and the number of games behind
+    them; points from fewer than ``min_games`` games are pale."""
     data = s.hand_health_over_turns(
         turns, games=games, by=by, max_turn=max_turn, spread=spread, decks=decks
     )
@@ -139,8 +165,9 @@ def chart_hand_health(
         y=alt.Y("low:Q", title="hand-health (end of turn)"), y2="high:Q"
     )
     line = base.mark_line().encode(y="median:Q")
-    points = base.mark_circle(opacity=0.9).encode(
+    points = base.mark_circle().encode(
         y="median:Q",
+        opacity=_fade_few(min_games, 0.9),
         size=alt.Size(
             "share:Q", title="share of games", scale=alt.Scale(domain=[0, 1], range=[8, 90])
         ),
@@ -152,11 +179,15 @@ def chart_hand_health(
             alt.Tooltip("low:Q", title=f"{lo:.0%} quantile"),
             alt.Tooltip("high:Q", title=f"{hi:.0%} quantile"),
             alt.Tooltip("share:Q", format=PERCENT, title="share of games"),
+            alt.Tooltip("games:Q", title="games"),
             alt.Tooltip("turns:Q", title="player-turns"),
         ],
     )
     layered = alt.layer(band, line, points)
-    title = f"Hand-health over turns: median and {lo:.0%}–{hi:.0%} band"
+    title = alt.Title(
+        f"Hand-health over turns: median and {lo:.0%}–{hi:.0%} band",
+        subtitle=_few_games_note(min_games),
+    )
     if by is None:
         return layered.properties(title=title)
     return layered.facet(facet=alt.Facet("group:N", title=None), columns=FACET_COLUMNS, title=title)

@@ -21,6 +21,7 @@ controller keeps a list of :meth:`~clashkit.state.GameState.clone` snapshots.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -28,20 +29,21 @@ from pathlib import Path
 
 import polars as pl
 
-from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Proceed, parse_action
-from ..cards import Card, CardSet, card_from_fields, starter_set
+from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, format_place, parse_action
+from ..cards import KEEP_NAMES, Card, CardSet, card_from_fields, starter_set
 from ..engine import apply, legal_actions
-from ..errors import ClashkitError
+from ..errors import ClashkitError, ScenarioError
 from ..game import new_duel
 from ..hand import PLAYABLE, playable_indices
 from ..policies import Policy, get_policy
 from ..render import describe_event, event_dicts
-from ..scenario import Scenario, load_scenario, parse_scenario
+from ..rules import Rules
+from ..scenario import Scenario, ScenarioAction, dump_scenario, load_scenario, parse_scenario
 from ..siege import next_in_order
-from ..state import SIEGE, SUMMON, GameState
-from ..vocab import KEEP, LANES, PLAYERS
+from ..state import SIEGE, SUMMON, Creature, GameState
+from ..vocab import KEEP, LANES, PLAYERS, Mode, Player, TargetSide
 
-#: The rule each kind of event applies (for explanations; rules.md numbers).
+#: The rule each kind of event applies (for explanations; the numbers of docs/rules.md).
 RULE_OF_EVENT = {
     "turn_started": "R1.6",
     "mana_gained": "R3.1",
@@ -133,6 +135,52 @@ def rule_of(event: dict, cards: CardSet) -> str:
     return RULE_OF_EVENT.get(kind, "")
 
 
+def on_meant_side(state: GameState, action) -> bool:
+    """Whether ``action`` is not an incantation aimed at the side its effect is not meant for
+    (R5.5: ``enemy`` effects at the opponent's creatures, ``ally`` at one's own; ``any``
+    either way)."""
+    if not isinstance(action, Play) or action.target is None:
+        return True
+    card = state.cards.card(action.card)
+    ally = action.target[0] == state.active
+    return card.target is TargetSide.ANY or (card.target is TargetSide.ALLY) == ally
+
+
+def menu_order(state: GameState, actions: Sequence) -> list:
+    """Legal actions in the order a menu offers them, so that the first is never one a click
+    would regret: plays on the side their effect is meant for (R5.5), then moving the turn on
+    (siege, attack, end), then incantations aimed at the other side."""
+
+    def group(action) -> int:
+        if isinstance(action, Proceed):
+            return 1
+        return 0 if on_meant_side(state, action) else 2
+
+    return sorted(actions, key=group)
+
+
+_PROCEED_WORDS = {"siege": "begin the siege (R1.6)", "attack": "the next creature's turn (R3.9)",
+                  "end": "end the turn (R3.12)"}
+
+
+def action_label(state: GameState, action) -> str:
+    """An action as a menu shows it: ``METEORITE → B's GNOME (B.upper.1)``, ``OGRE into the
+    upper lane``, ``begin the siege (R1.6)``; an incantation on the side its effect is not
+    meant for says so."""
+    if isinstance(action, Proceed):
+        return _PROCEED_WORDS.get(action.step, action.step)
+    card = state.cards.card(action.card)
+    cost = f"{card.cost} mana"
+    if action.target is None:
+        return f"{action.card} into the {LANES[action.lane]} lane · {cost}"
+    player, lane, position = action.target
+    target = state.cards.names[state.lanes[player][lane][position].card]
+    who = "your" if player == state.active else f"{PLAYERS[player]}'s"
+    meant = "enemies" if card.target is TargetSide.ENEMY else "your own creatures"
+    warn = "" if on_meant_side(state, action) else f" · meant for {meant} (R5.5)"
+    return f"{action.card} ({card.effect_text}) → {who} {target} at {format_place(*action.target)} · {cost}{warn}"
+
+
 def _log_len(state: GameState) -> int:
     return len(state.log) if state.log is not None else 0
 
@@ -207,8 +255,13 @@ class HandBuilder:
         self.order = _card_names(self.cards, names)
 
     def set_card(self, slot: int, name: str) -> None:
-        """Put ``name`` in ``slot`` (0 = leftmost after the keep)."""
-        self.order[slot] = _card_names(self.cards, [name])[0]
+        """Put ``name`` in ``slot`` (0 = leftmost after the keep); if the hand holds it in
+        another slot already, the two slots swap cards (a kit has one copy of each, R7.1)."""
+        name = _card_names(self.cards, [name])[0]
+        if name in self.order and self.order.index(name) != slot:
+            other = self.order.index(name)
+            self.order[other] = self.order[slot]
+        self.order[slot] = name
 
     def move(self, slot: int, step: int) -> None:
         """Swap the card in ``slot`` with its neighbour ``step`` (−1 left, +1 right)."""
@@ -234,7 +287,7 @@ class HandBuilder:
             out.append(f"a hand has 8 cards (R2.1), this one {len(self.order)}")
         repeated = sorted({n for n in self.order if self.order.count(n) > 1})
         if repeated:
-            out.append(f"{', '.join(repeated)} twice: a kit holds one copy of each card")
+            out.append(f"{', '.join(repeated)} twice: a kit holds one copy of each card (R7.1)")
         return out
 
     def plan(self, turns: int = 4, *, first: bool | None = None) -> pl.DataFrame:
@@ -242,7 +295,11 @@ class HandBuilder:
         every affordable playable creature is played left to right (incantations wait for
         targets).  Columns: ``turn`` (own), ``mana`` (R2.3: 6 on the game's first turn,
         else R3.1: cards in hand with the keep), ``playable``, ``played``, ``mana_left``,
-        ``hand_health`` (after the plays), ``hand`` (after the plays)."""
+        ``hand_health`` (after the plays), ``hand`` (after the plays).  A hand holding a card
+        twice is refused (``ValueError``, R7.1)."""
+        repeated = [p for p in self.problems if "twice" in p]
+        if repeated:
+            raise ValueError(repeated[0])
         first = (self.first == "A") if first is None else first
         cards = self.cards
         hand = [KEEP, *(cards.id(n) for n in self.order)]
@@ -309,6 +366,11 @@ class HandBuilder:
         self._bot_turns()
         return state
 
+    def log(self) -> pl.DataFrame:
+        """The game so far, event by event with its rule (:func:`events_table`): the bot's turns
+        included, undone moves gone."""
+        return events_table(self._need_game())
+
     def _return_order(self, state, owner, cards):
         return self._policy.order_returns(state, owner, cards) if owner == 1 else cards
 
@@ -326,11 +388,18 @@ class HandBuilder:
         return self.state
 
     def legal(self) -> list[str]:
-        """A's legal actions now: ``play OGRE@2 upper``, ``siege``, ``attack``, ``end``."""
+        """A's legal actions now, as a menu offers them (:func:`menu_order`: plays on the side
+        their effect is meant for, then ``siege`` / ``attack`` / ``end``, then incantations
+        aimed at the other side): ``play OGRE@2 upper``, ``play METEORITE@3 B.upper.0``…"""
+        return [text for _label, text in self.menu()]
+
+    def menu(self) -> list[tuple[str, str]]:
+        """A's legal actions now as ``(label, action text)`` pairs (:func:`action_label`), in
+        :func:`menu_order`."""
         state = self._need_game()
         if state.over or state.active != 0:
             return []
-        return [str(a) for a in legal_actions(state)]
+        return [(action_label(state, a), str(a)) for a in menu_order(state, legal_actions(state))]
 
     def act(self, action: str) -> list[str]:
         """Apply one of A's actions (its text); when A's turn ends the bot plays B's turn.
@@ -365,7 +434,7 @@ class HandBuilder:
 
     @staticmethod
     def _proceed(state: GameState) -> Proceed:
-        return legal_actions(state)[-1]
+        return next(a for a in legal_actions(state) if isinstance(a, Proceed))
 
     def back(self) -> bool:
         """Undo A's last action (and the bot turn that followed it); False if nothing to undo."""
@@ -390,7 +459,7 @@ class HandBuilder:
         return game_frames(self._need_game(), policy_a="you", policy_b=str(self.bot))
 
     def turns(self) -> pl.DataFrame:
-        """The turns frame of the game so far (``interfaces.md`` §4)."""
+        """The turns frame of the game so far (:mod:`clashkit.trace`)."""
         return self.trace().turns
 
     def hand_health_track(self) -> pl.DataFrame:
@@ -415,20 +484,12 @@ class HandBuilder:
 
 @dataclass
 class Slot:
-    """One creature placed in a lane of the siege lab (``interfaces.md`` §2 lane entry)."""
+    """One creature placed in a lane of the siege lab (a lane entry of ``docs/scenarios.md``)."""
 
     card: str
     damage: int = 0
     new: bool = False
     protection_used: bool = False
-
-    def toml(self) -> str:
-        parts = [f'card = "{self.card}"', f"damage = {self.damage}"]
-        if self.new:
-            parts.append("new = true")
-        if self.protection_used:
-            parts.append("protection_used = true")
-        return "{ " + ", ".join(parts) + " }"
 
 
 @dataclass
@@ -448,20 +509,42 @@ class Side:
 class SiegeLab:
     """Set up both sides' lanes, then step through the active player's siege (R3.9–R3.11).
 
-    The setup is written as a scenario (``interfaces.md`` §2), so it is checked
-    like a scenario file and can be saved as one (:meth:`scenario_text`).
+    The setup is a scenario (``docs/scenarios.md``): it is checked like a
+    scenario file, saved as one (:meth:`save`, :meth:`scenario_text`) and loaded
+    from one (:meth:`from_scenario`), so a position built by clicking outlives
+    the kernel and ``clashkit siege FILE`` runs the same siege.  A loaded file's
+    summon-phase actions are played before the siege begins and its siege
+    actions in their windows; an incantation cast here is kept as a siege action
+    of the window it was cast in, and saved with the position.
+
     Each :meth:`next` is one creature's turn in the siege order; :meth:`back`
     restores the state before it exactly; :meth:`run` goes to the end of the
     siege, which stops before the end-of-turn regeneration (damage stays visible).
     """
 
-    def __init__(self, cards: CardSet | None = None, *, active: str = "A", mana: int = 0) -> None:
+    def __init__(
+        self,
+        cards: CardSet | None = None,
+        *,
+        active: str = "A",
+        mana: int = 0,
+        rules: Rules | None = None,
+        seed: int = 0,
+    ) -> None:
         self.cards = cards if cards is not None else starter_set()
         self.sides = {"A": Side(), "B": Side()}
         self.active = active
         self.mana = mana
+        self.rules = rules if rules is not None else Rules()
+        self.seed = seed
+        #: Summon-phase actions played before the siege begins (from a loaded file).
+        self.summon: list[ScenarioAction] = []
+        #: Siege actions by window (R3.11): a loaded file's, then the incantations cast here.
+        self.plan: list[ScenarioAction] = []
         self.state: GameState | None = None
         self._history = _History()
+        self._turns = 0  # turns of the siege order taken
+        self._played = 0  # entries of the plan played
 
     @classmethod
     def example(cls, cards: CardSet | None = None) -> SiegeLab:
@@ -478,6 +561,78 @@ class SiegeLab:
         lab.add("B", "lower", "ZOMBIE", new=True)
         return lab
 
+    # -- Saving and loading ------------------------------------------------------------
+
+    @classmethod
+    def from_scenario(cls, path: str | Path, *, cards: CardSet | None = None) -> SiegeLab:
+        """A lab holding the position of scenario file ``path`` (a duel), its inline cards, rules
+        options, seed and actions.  A bad file raises :class:`~clashkit.errors.ScenarioError`."""
+        scenario = load_scenario(path, cards=cards)
+        return cls._from_loaded(scenario, Path(path).read_text(encoding="utf-8"))
+
+    @classmethod
+    def from_scenario_text(cls, text: str, *, cards: CardSet | None = None) -> SiegeLab:
+        """:meth:`from_scenario` from TOML text."""
+        return cls._from_loaded(parse_scenario(text, source="<text>", cards=cards), text)
+
+    @classmethod
+    def _from_loaded(cls, scenario: Scenario, text: str) -> SiegeLab:
+        state = scenario.initial
+        if state.solo:
+            raise ScenarioError(
+                f"{scenario.source}: [game] mode: the siege lab sets up duels, this is a solo "
+                "position; run it with clashkit siege"
+            )
+        seed = tomllib.loads(text).get("game", {}).get("seed", 0)
+        lab = cls(state.cards, active=PLAYERS[state.active].value, mana=state.mana, rules=state.rules, seed=seed)
+        names = state.cards.names
+        for p, player in enumerate(("A", "B")):
+            keep = "FORT" if state.forts[p] else "BASTION"
+            side = lab.sides[player]
+            side.hand = [keep if c == KEEP else names[c] for c in state.hands[p]]
+            for lane in ("upper", "lower"):
+                side.lane(lane)[:] = [
+                    Slot(names[c.card], c.damage, c.new, c.protection_used)
+                    for c in state.lanes[p][LANES.index(lane)]
+                ]
+        lab.summon = [a for a in scenario.actions if a.siege is None]
+        lab.plan = [a for a in scenario.actions if a.siege is not None]
+        return lab
+
+    def scenario_text(self) -> str:
+        """The position, its summon-phase actions and the siege actions (a loaded file's and
+        the incantations cast so far) as scenario TOML (``docs/scenarios.md``)."""
+        return dump_scenario(self._position(), [*self.summon, *self.plan], seed=self.seed)
+
+    def save(self, path: str | Path) -> Path:
+        """Write :meth:`scenario_text` to ``path`` (whole or not at all); returns the path."""
+        path = Path(path)
+        text = self.scenario_text()
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+        return path
+
+    def _position(self) -> GameState:
+        """The setup as a state in the active player's summon phase, not yet checked (the
+        scenario loader checks it)."""
+        state = GameState(self.cards, self.rules, mode=Mode.DUEL, seed=self.seed)
+        for p, player in enumerate(("A", "B")):
+            side = self.sides[player]
+            state.hands[p] = [KEEP if n in KEEP_NAMES else self.cards.id(n) for n in side.hand]
+            state.forts[p] = "FORT" in side.hand
+            for lane in (0, 1):
+                state.lanes[p][lane] = [self._creature(slot) for slot in side.lane(LANES[lane])]
+        state.active = PLAYERS.index(Player(self.active))
+        state.mana = state.mana_gained = self.mana
+        state.phase = SUMMON
+        return state
+
+    def _creature(self, slot: Slot) -> Creature:
+        creature = Creature(self.cards, self.cards.id(slot.card), new=slot.new)
+        creature.damage, creature.protection_used = slot.damage, slot.protection_used
+        return creature
+
     # -- Setting up --------------------------------------------------------------------
 
     def add(
@@ -493,11 +648,11 @@ class SiegeLab:
         """Put a creature at the back of ``player``'s side of ``lane`` (R3.5)."""
         name = _card_names(self.cards, [card])[0]
         self.sides[player].lane(lane).append(Slot(name, damage, new, protection_used))
-        self.state = None
+        self._changed()
 
     def remove(self, player: str, lane: str, position: int) -> None:
         del self.sides[player].lane(lane)[position]
-        self.state = None
+        self._changed()
 
     def update(self, player: str, lane: str, position: int, **changes) -> None:
         """Change a placed creature's ``card``, ``damage``, ``new`` or ``protection_used``."""
@@ -505,42 +660,54 @@ class SiegeLab:
         if "card" in changes:
             changes["card"] = _card_names(self.cards, [changes["card"]])[0]
         side[position] = replace(side[position], **changes)
-        self.state = None
+        self._changed()
 
     def clear(self, player: str | None = None, lane: str | None = None) -> None:
         for p in [player] if player else ["A", "B"]:
             for name in [lane] if lane else ["upper", "lower"]:
                 self.sides[p].lane(name).clear()
-        self.state = None
+        self._changed()
 
     def set_hand(self, player: str, names: Sequence[str]) -> None:
-        """The hand left to right, with exactly one ``BASTION`` or ``FORT``."""
-        self.sides[player].hand = [str(n).strip().upper() for n in names]
-        self.state = None
+        """The hand left to right, with exactly one ``BASTION`` or ``FORT`` (R1.1)."""
+        hand = [str(n).strip().upper() for n in names]
+        _card_names(self.cards, [n for n in hand if n not in KEEP_NAMES])
+        self.sides[player].hand = hand
+        self._changed()
 
-    def scenario_text(self) -> str:
-        """The setup as scenario TOML (``interfaces.md`` §2)."""
-        lines = ["[game]", f'active = "{self.active}"', f"mana = {self.mana}", ""]
-        for player in ("A", "B"):
-            side = self.sides[player]
-            lines.append(f"[{player}]")
-            lines.append("hand = [" + ", ".join(f'"{n}"' for n in side.hand) + "]")
-            for lane in ("upper", "lower"):
-                lines.append(f"{lane} = [" + ", ".join(s.toml() for s in side.lane(lane)) + "]")
-            lines.append("")
-        return "\n".join(lines)
+    def _changed(self) -> None:
+        """A changed position: the actions of the old one no longer apply."""
+        self.summon, self.plan = [], []
+        self.state = None
 
     # -- The siege ---------------------------------------------------------------------
 
     def start(self) -> GameState:
-        """Build the position (refusing an impossible one, e.g. damage ≥ health) and begin the
-        siege (R1.6)."""
+        """Build the position (refusing an impossible one, e.g. damage ≥ health), play its
+        summon-phase actions and begin the siege (R1.6)."""
         scenario = parse_scenario(self.scenario_text(), source="siege lab", cards=self.cards)
+        self.plan = [a for a in scenario.actions if a.siege is not None]
         state = scenario.state
-        apply(state, BEGIN_SIEGE)
+        for action in self.summon:
+            apply(state, action.resolve(state))
+        if not state.over:
+            apply(state, BEGIN_SIEGE)
         self.state = state
         self._history.clear()
+        self._turns = self._played = 0
+        self._play_due()
         return state
+
+    def _play_due(self) -> None:
+        """R3.11: the planned siege actions whose window has come (all of them once every
+        creature has had its turn), as ``clashkit siege`` plays them."""
+        state = self.state
+        while self._played < len(self.plan) and not state.over:
+            action = self.plan[self._played]
+            if action.siege > self._turns and next_in_order(state) is not None:
+                break
+            apply(state, action.resolve(state))
+            self._played += 1
 
     def _need_state(self) -> GameState:
         return self.state if self.state is not None else self.start()
@@ -569,26 +736,33 @@ class SiegeLab:
         return self._step(ATTACK)
 
     def cast(self, action: str) -> list[str]:
-        """Play an incantation between two attacks (R3.11), e.g. ``play METEORITE B.upper.0``."""
+        """Play an incantation between two attacks (R3.11), e.g. ``play METEORITE B.upper.0``;
+        it is kept in :attr:`plan` for the window it was cast in."""
         state = self._need_state()
         return self._step(parse_action(action, state))
 
     def _step(self, action) -> list[str]:
         state = self.state
         before = _log_len(state)
-        self._history.push(state.clone())
+        self._history.push(state.clone(), self._turns, self._played, list(self.plan))
         try:
             apply(state, action)
         except ClashkitError:
-            self.state = self._history.pop()[0]
+            self.state, self._turns, self._played, self.plan = self._history.pop()
             raise
+        if action is ATTACK:
+            self._turns += 1
+        else:
+            self.plan.insert(self._played, _as_scenario_action(action, state, self._turns))
+            self._played += 1
+        self._play_due()
         return [describe_event(e) for e in event_dicts(state, before)]
 
     def back(self) -> bool:
         """Undo the last step exactly; False if at the start of the siege."""
         if not len(self._history):
             return False
-        self.state = self._history.pop()[0]
+        self.state, self._turns, self._played, self.plan = self._history.pop()
         return True
 
     def run(self) -> list[str]:
@@ -599,15 +773,30 @@ class SiegeLab:
         return said
 
     def reset(self) -> GameState:
-        """Back to the setup, before the first attack."""
-        return self.start()
+        """Back to the start of the siege, every step undone (incantations cast here too)."""
+        if self.state is None or not self.can_back:
+            return self.start()
+        while self.back():
+            pass
+        return self.state
 
     def incantations(self) -> list[str]:
-        """The incantations the active player may play now (R3.11), as action text."""
+        """The incantations the active player may play now (R3.11), as action text, those on
+        the side their effect is meant for first (R5.5)."""
+        return [text for _label, text in self.incantation_menu()]
+
+    def incantation_menu(self) -> list[tuple[str, str]]:
+        """:meth:`incantations` as ``(label, action text)`` pairs (:func:`action_label`)."""
         state = self._need_state()
         if state.over:
             return []
-        return [str(a) for a in legal_actions(state) if not isinstance(a, Proceed)]
+        plays = [a for a in legal_actions(state) if not isinstance(a, Proceed)]
+        return [(action_label(state, a), str(a)) for a in menu_order(state, plays)]
+
+    def meant(self, action: str) -> bool:
+        """Whether incantation ``action`` aims at the side its effect is meant for (R5.5)."""
+        state = self._need_state()
+        return on_meant_side(state, parse_action(action, state))
 
     def events(self) -> pl.DataFrame:
         """The siege's events so far (:func:`events_table`)."""
@@ -618,6 +807,13 @@ class SiegeLab:
         from ..trace import game_frames
 
         return game_frames(self._need_state())
+
+
+def _as_scenario_action(action: Play, state: GameState, window: int) -> ScenarioAction:
+    """An incantation cast in the lab as the ``[game] actions`` entry that replays it."""
+    target = format_place(*action.target) if action.target is not None else None
+    lane = LANES[action.lane].value if action.lane is not None else None
+    return ScenarioAction(action.card, lane, target, action.index, window)
 
 
 # --- Learn the rules ---------------------------------------------------------------------------
@@ -632,11 +828,17 @@ class RulesStepper:
     """A scenario's turn played one step at a time: its summon-phase actions, the siege
     begun, each creature's turn in the siege order with the siege actions in their windows
     (R3.11), then the end of the turn (R3.12).  After each step :attr:`explanation` says
-    what happened and which rules applied."""
+    what happened and which rules applied.
 
-    def __init__(self, scenario: Scenario | str | Path | None = None) -> None:
+    ``scenario`` is a scenario file, TOML text, a loaded :class:`~clashkit.scenario.Scenario`
+    or a :class:`SiegeLab`, whose current position (and the incantations cast in it) it
+    opens."""
+
+    def __init__(self, scenario: Scenario | SiegeLab | str | Path | None = None) -> None:
         if scenario is None:
             scenario = example_scenario_path()
+        if isinstance(scenario, SiegeLab):  # the lab's position, with the casts made there
+            scenario = parse_scenario(scenario.scenario_text(), source="siege lab", cards=scenario.cards)
         if isinstance(scenario, Path) or (isinstance(scenario, str) and "\n" not in scenario):
             scenario = load_scenario(scenario)
         elif isinstance(scenario, str):
@@ -748,7 +950,7 @@ class RulesStepper:
 
 # --- Card designer -------------------------------------------------------------------------------
 
-#: The card fields a designer edits (``interfaces.md`` §1), in order.
+#: The card fields a designer edits (``docs/cards.md``), in order.
 CARD_FIELDS = ("name", "kind", "cost", "attack", "health", "abilities", "aura", "effect", "target")
 
 
@@ -918,6 +1120,9 @@ __all__ = [
     "RULE_OF_EVENT",
     "CardDesigner",
     "HandBuilder",
+    "action_label",
+    "menu_order",
+    "on_meant_side",
     "RulesStepper",
     "SiegeLab",
     "Side",

@@ -2,8 +2,8 @@
 
 Every chart of :mod:`clashkit.viz.charts` draws one of these summaries, never
 raw events: a batch of games holds hundreds of thousands of event rows, and a
-summary holds a few dozen.  Each function takes the frames of
-``interfaces.md`` §4 (``events``, ``turns``, ``games``) — or a card set — and
+summary holds a few dozen.  Each function takes the trace frames of
+:mod:`clashkit.trace` (``events``, ``turns``, ``games``) — or a card set — and
 returns a plain ``polars.DataFrame`` whose columns are documented on the
 function, so the numbers can be read, tested and exported on their own.
 
@@ -279,7 +279,8 @@ def mana_per_turn(
     decks: Mapping[str, Sequence[str]] | None = None,
 ) -> pl.DataFrame:
     """Mean mana gained and spent on each of a player's turns: ``group``, ``own_turn``,
-    ``measure`` (``gained`` / ``spent``), ``mana`` (mean), ``turns`` (how many turns averaged).
+    ``measure`` (``gained`` / ``spent``), ``mana`` (mean), ``turns`` (how many turns averaged),
+    ``games`` (how many games they come from: late turns come from few games).
 
     ``own_turn`` counts a player's own turns (their 1st, 2nd …); ``by`` splits
     by ``"player"``, ``"seat"`` (first / second player) or ``"deck"``
@@ -290,16 +291,17 @@ def mana_per_turn(
         pl.col("mana_gained").cast(pl.Float64).mean().alias("gained"),
         pl.col("mana_spent").cast(pl.Float64).mean().alias("spent"),
         pl.len().cast(pl.Int64).alias("turns"),
+        pl.col("game").n_unique().cast(pl.Int64).alias("games"),
     )
     return (
         wide.unpivot(
             ["gained", "spent"],
-            index=["group", "own_turn", "turns"],
+            index=["group", "own_turn", "turns", "games"],
             variable_name="measure",
             value_name="mana",
         )
         .sort("group", "own_turn", "measure")
-        .select("group", "own_turn", "measure", "mana", "turns")
+        .select("group", "own_turn", "measure", "mana", "turns", "games")
     )
 
 
@@ -314,8 +316,9 @@ def hand_health_over_turns(
 ) -> pl.DataFrame:
     """Hand-health at the end of each of a player's turns, across games, split by the keep
     (Bastion or Fort, R4.8): ``group``, ``own_turn``, ``keep``, ``median``, ``low``, ``high``
-    (the ``spread`` quantiles), ``turns`` (how many player-turns), ``share`` (of the
-    player-turns at that ``own_turn`` in that group with this keep)."""
+    (the ``spread`` quantiles), ``turns`` (how many player-turns), ``games`` (how many games
+    they come from), ``share`` (of the player-turns at that ``own_turn`` in that group with
+    this keep)."""
     t = _with_groups(turns, games, by, decks).filter(pl.col("own_turn") <= max_turn)
     lo, hi = spread
     out = (
@@ -332,6 +335,7 @@ def hand_health_over_turns(
             .quantile(hi, interpolation="linear")
             .alias("high"),
             pl.len().cast(pl.Int64).alias("turns"),
+            pl.col("game").n_unique().cast(pl.Int64).alias("games"),
         )
         .with_columns(
             (pl.col("turns") / pl.col("turns").sum().over("group", "own_turn")).alias("share")

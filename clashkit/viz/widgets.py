@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from pathlib import Path
 
 import ipywidgets as w
 import polars as pl
@@ -28,8 +29,23 @@ from ..errors import ClashkitError
 from ..policies import POLICIES
 from ..vocab import PLAYERS, Ability, Direction, Effect, TargetSide
 from .controllers import CardDesigner, HandBuilder, RulesStepper, SiegeLab
+from .rules import rule_link
 from .runs import default_policy
 from .tables import table_html
+
+#: Wide enough for the longest card name (ANNIHILATION) in JupyterLab's dropdown font.
+NAME_WIDTH = "150px"
+
+
+def events_html(events: pl.DataFrame, *, caption: str, max_rows: int = 400) -> str:
+    """An events table (step, rule, what happened) whose rule numbers unfold to their text."""
+    return table_html(
+        events.select("step", "rule", "what happened"),
+        caption=caption,
+        max_rows=max_rows,
+        formatters={"rule": lambda number: rule_link(str(number or ""))},
+        rest="the events() method of the lab or builder returns them all",
+    )
 
 
 def _button(
@@ -90,7 +106,7 @@ class SiegeLabView(_View):
             options=["upper", "lower"], description="lane", style={"button_width": "60px"}
         )
         self.card = w.Dropdown(
-            options=creatures, description="creature", layout=w.Layout(width="220px")
+            options=creatures, description="creature", layout=w.Layout(width="260px")
         )
         self.damage = w.BoundedIntText(
             value=0, min=0, max=20, description="damage", layout=w.Layout(width="150px")
@@ -110,6 +126,27 @@ class SiegeLabView(_View):
             value=self.lab.mana, min=0, max=30, description="mana", layout=w.Layout(width="140px")
         )
         self.message = w.HTML()
+        self.path = w.Text(
+            value="position.toml",
+            description="file",
+            placeholder="my_position.toml",
+            layout=w.Layout(width="320px"),
+        )
+        self.path.add_class("ck-path")
+        files = w.HBox(
+            [
+                self.path,
+                _button("save", "ck-save", self.on_save, tip="write the position as a scenario file"),
+                _button("load", "ck-load", self.on_load, tip="read a scenario file (a duel)"),
+                _button(
+                    "explain step by step",
+                    "ck-explain",
+                    self.on_explain,
+                    tip="open this position in the rules stepper",
+                ),
+            ],
+            layout=w.Layout(flex_flow="row wrap", align_items="center"),
+        )
         setup = w.VBox(
             [
                 w.HBox([self.player, self.lane]),
@@ -132,7 +169,6 @@ class SiegeLabView(_View):
                         _button("example", "ck-example", self.on_example),
                     ]
                 ),
-                self.message,
             ]
         )
         self.setup = w.Accordion(children=[setup], titles=("Set up the position",))
@@ -147,8 +183,9 @@ class SiegeLabView(_View):
         self.back_button = _button("◀ back", "ck-back", self.on_back)
         self.run_button = _button("run ▶▶", "ck-run", self.on_run)
         self.spell = w.Dropdown(
-            options=[], description="incantation", layout=w.Layout(width="300px")
+            options=[], description="incantation", layout=w.Layout(width="520px")
         )
+        self.spell.add_class("ck-spell")
         self.cast_button = _button(
             "cast", "ck-cast", self.on_cast, tip="R3.11: between two attacks"
         )
@@ -174,7 +211,9 @@ class SiegeLabView(_View):
             [self.board, w.VBox(side, layout=w.Layout(flex="2 1 0%", min_width="320px"))],
             layout=w.Layout(flex_flow="row wrap"),
         )
-        self.widget = w.VBox([self.setup, controls, self.status, body])
+        self.stepper = w.Output()
+        self.stepper_view: RulesStepperView | None = None
+        self.widget = w.VBox([self.setup, files, controls, self.message, self.status, body, self.stepper])
         self.widget.add_class("ck-siege-lab")
         self._fill_hands()
         self._restart()
@@ -195,6 +234,46 @@ class SiegeLabView(_View):
             return
         self.message.value = ""
         self.redraw()
+
+    def _fill_setup(self) -> None:
+        self.active.value, self.mana.value = self.lab.active, self.lab.mana
+        self._fill_hands()
+
+    def on_save(self) -> None:
+        path = self.path.value.strip()
+        if not path:
+            self.message.value = _message("name a file to save the position in", error=True)
+            return
+        try:
+            saved = self.lab.save(path)
+        except OSError as e:
+            self.message.value = _message(f"{path}: cannot write ({e.strerror})", error=True)
+            return
+        self.message.value = _message(
+            f"saved to {saved}: load it here again, or run clashkit siege {saved}"
+        )
+
+    def on_load(self) -> None:
+        path = self.path.value.strip()
+        try:
+            self.lab = SiegeLab.from_scenario(path, cards=self.lab.cards)
+        except ClashkitError as e:
+            self.message.value = _message(str(e), error=True)
+            return
+        self._fill_setup()
+        self._restart()
+        self.message.value = _message(f"loaded {path}")
+
+    def on_explain(self) -> None:
+        """The rules stepper on this position (its casts included), below the lab."""
+        try:
+            self.stepper_view = RulesStepperView(RulesStepper(self.lab))
+        except ClashkitError as e:
+            self.message.value = _message(str(e), error=True)
+            return
+        with self.stepper:
+            self.stepper.clear_output()
+            display(self.stepper_view.widget)
 
     def on_add(self) -> None:
         self.lab.add(
@@ -217,17 +296,20 @@ class SiegeLabView(_View):
         self._restart()
 
     def on_apply(self) -> None:
-        for player, text in (("A", self.hand_a.value), ("B", self.hand_b.value)):
-            self.lab.set_hand(player, [n for n in (p.strip() for p in text.split(",")) if n])
+        try:
+            for player, text in (("A", self.hand_a.value), ("B", self.hand_b.value)):
+                self.lab.set_hand(player, [n for n in (p.strip() for p in text.split(",")) if n])
+        except KeyError as e:
+            self.message.value = _message(f"hand: {str(e).strip(chr(34) + chr(39))}", error=True)
+            return
         self.lab.active = self.active.value
         self.lab.mana = self.mana.value
+        self.lab.summon, self.lab.plan = [], []
         self._restart()
 
     def on_example(self) -> None:
-        example = SiegeLab.example(self.lab.cards)
-        self.lab.sides, self.lab.active, self.lab.mana = example.sides, example.active, example.mana
-        self.active.value, self.mana.value = example.active, example.mana
-        self._fill_hands()
+        self.lab = SiegeLab.example(self.lab.cards)
+        self._fill_setup()
         self._restart()
 
     # -- Stepping --------------------------------------------------------------------------
@@ -251,11 +333,13 @@ class SiegeLabView(_View):
         self._do(self.lab.run)
 
     def on_reset(self) -> None:
-        self._restart()
+        self._do(self.lab.reset)
 
     def on_cast(self) -> None:
         if self.spell.value:
             self._do(lambda: self.lab.cast(self.spell.value))
+        else:
+            self.message.value = _message("choose an incantation and its target first", error=True)
 
     def redraw(self) -> None:
         state = self.lab.state
@@ -268,18 +352,15 @@ class SiegeLabView(_View):
                 button.disabled = True
             return
         self.board.value = board_html(state, caption=f"siege lab · step {self.lab.steps}")
-        events = self.lab.events()
-        self.events.value = table_html(
-            events.select("step", "rule", "what happened"), caption="Events of this siege"
-        )
+        self.events.value = events_html(self.lab.events(), caption="Events of this siege")
         done = self.lab.done
         self.next_button.disabled = self.run_button.disabled = done
         self.back_button.disabled = not self.lab.can_back
-        spells = self.lab.incantations()
-        self.spell.options = spells
-        if spells:
-            self.spell.index = 0
-        self.cast_button.disabled = not spells
+        menu = self.lab.incantation_menu()
+        self.spell.options = menu
+        # Preselect only a choice on the side its effect is meant for (R5.5), never a regret.
+        self.spell.value = menu[0][1] if menu and self.lab.meant(menu[0][1]) else None
+        self.cast_button.disabled = not menu
         if state.over:
             self.status.value = _message(
                 f"{PLAYERS[state.winner]} has won: the game is over (R4.9)"
@@ -308,8 +389,11 @@ class SiegeLabView(_View):
             _show_chart(self.chart, self.last_chart)
 
 
-def siege_lab(lab: SiegeLab | None = None, **kwargs) -> SiegeLabView:
-    """The siege lab as widgets (the :meth:`SiegeLab.example` position by default)."""
+def siege_lab(lab: SiegeLab | str | Path | None = None, **kwargs) -> SiegeLabView:
+    """The siege lab as widgets: the :meth:`SiegeLab.example` position by default, or a lab,
+    or a scenario file's position (:meth:`SiegeLab.from_scenario`)."""
+    if isinstance(lab, (str, Path)):
+        lab = SiegeLab.from_scenario(lab)
     return SiegeLabView(lab, **kwargs)
 
 
@@ -358,9 +442,11 @@ class RulesStepperView(_View):
 
     def redraw(self) -> None:
         s = self.stepper
-        lines = s.explanation
-        head, rest = (lines[0], lines[1:]) if lines else ("", [])
-        items = "".join(f"<li {_LI}>{escape(line)}</li>" for line in rest)
+        head = s.explanation[0] if s.explanation else ""
+        items = "".join(
+            f"<li {_LI}>{escape(row['what happened'])} {rule_link(row['rule']) if row['rule'] else ''}</li>"
+            for row in s.last.iter_rows(named=True)
+        )
         self.explanation.value = (
             '<div style="font-size:13px;background:#fffdf6;border-left:4px solid #d4a017;'
             'padding:4px 10px">'
@@ -376,7 +462,11 @@ class RulesStepperView(_View):
 
 
 def rules_stepper(scenario=None) -> RulesStepperView:
-    """The rules stepper as widgets, on ``scenario`` (default: the shipped ``first_siege``)."""
+    """The rules stepper as widgets, on ``scenario``: a scenario file, TOML text, a
+    :class:`SiegeLab` (or its view) whose position it opens, or by default the shipped
+    ``first_siege``."""
+    if isinstance(scenario, SiegeLabView):
+        scenario = scenario.lab
     return RulesStepperView(RulesStepper(scenario))
 
 
@@ -391,7 +481,7 @@ class HandBuilderView(_View):
         b = self.builder
         names = sorted(b.cards.names)
         self.slots = [
-            w.Dropdown(options=names, value=name, layout=w.Layout(width="112px"))
+            w.Dropdown(options=names, value=name, layout=w.Layout(width=NAME_WIDTH))
             for name in b.order
         ]
         slot_boxes = []
@@ -437,8 +527,9 @@ class HandBuilderView(_View):
             value=b.seed, min=0, max=10**9, description="seed", layout=w.Layout(width="160px")
         )
         self.actions = w.Dropdown(
-            options=[], description="your move", layout=w.Layout(width="360px")
+            options=[], description="your move", layout=w.Layout(width="560px")
         )
+        self.actions.add_class("ck-moves")
         self.play_button = _button("play", "ck-play", self.on_play, style="primary")
         self.bot_button = _button("bot plays for me", "ck-bot", self.on_bot)
         self.end_button = _button("finish my turn", "ck-end", self.on_end_turn)
@@ -487,7 +578,6 @@ class HandBuilderView(_View):
             ]
         )
         self.widget.add_class("ck-hand-builder")
-        self._said: list[str] = []
         self._updating = False
         self.first.observe(lambda _change: self.redraw_hand(), names="value")
         self.redraw_hand()
@@ -495,18 +585,23 @@ class HandBuilderView(_View):
 
     # -- The hand -----------------------------------------------------------------------
 
-    def _sync_slots(self) -> None:
+    def _sync_slots(self, *, edited: bool = True) -> None:
+        """Show the builder's order in the slots; after an edit the hand is no longer the
+        loaded deck, so the "load" choice goes back to "—"."""
         self._updating = True
         try:
             for slot, name in zip(self.slots, self.builder.order, strict=True):
                 slot.value = name
+            if edited:
+                self.preset.value = "—"
         finally:
             self._updating = False
 
     def on_slot(self, i: int, name: str) -> None:
         if self._updating:
             return
-        self.builder.set_card(i, name)
+        self.builder.set_card(i, name)  # a card already in the hand swaps places (R7.1)
+        self._sync_slots()
         self.redraw_hand()
 
     def on_move(self, i: int, step: int) -> None:
@@ -515,9 +610,11 @@ class HandBuilderView(_View):
         self.redraw_hand()
 
     def on_preset(self, deck: str) -> None:
+        if self._updating:
+            return
         if deck in self.builder.decks:
             self.builder.set_order(self.builder.decks[deck])
-            self._sync_slots()
+            self._sync_slots(edited=False)
             self.redraw_hand()
 
     def on_shuffle(self) -> None:
@@ -533,7 +630,11 @@ class HandBuilderView(_View):
         problems = self.builder.problems
         self.problems.value = _message("; ".join(problems), error=True) if problems else ""
         self.hand_view.value = hand_html(self.builder.cards, self.builder.hand)
-        plan = self.builder.plan(first=self.first.value == "A")
+        try:
+            plan = self.builder.plan(first=self.first.value == "A")
+        except ValueError:  # a card twice: no plan for a hand that cannot be played (R7.1)
+            self.plan.value = ""
+            return
         self.plan.value = table_html(
             plan.select("turn", "mana", "playable", "played", "mana_left", "hand_health"),
             caption="If nobody stopped you: your first turns, "
@@ -557,16 +658,13 @@ class HandBuilderView(_View):
             self.message.value = _message(str(e), error=True)
             return
         self.message.value = ""
-        self._said = [
-            "a new game: " + ("you move first" if b.first == "A" else "the bot moved first")
-        ]
         self.redraw_game()
 
     def _do(self, step: Callable[[], list[str]]) -> None:
         if self.builder.state is None:
             self.on_new_game()
         try:
-            self._said += step()
+            step()
             self.message.value = ""
         except ClashkitError as e:
             self.message.value = _message(str(e), error=True)
@@ -583,8 +681,7 @@ class HandBuilderView(_View):
         self._do(self.builder.finish_turn)
 
     def on_back(self) -> None:
-        if self.builder.back():
-            self._said.append("(back one move)")
+        self.builder.back()
         self.redraw_game()
 
     def redraw_game(self) -> None:
@@ -599,20 +696,17 @@ class HandBuilderView(_View):
             self.log.value = ""
             return
         self.board.value = board_html(state, caption="hand builder")
-        legal = self.builder.legal()
-        self.actions.options = legal
-        if legal:
-            self.actions.index = 0
-        playing = bool(legal)
+        menu = self.builder.menu()
+        self.actions.options = menu
+        if menu:
+            self.actions.index = 0  # menu_order: never an incantation on the wrong side (R5.5)
+        playing = bool(menu)
         self.play_button.disabled = self.bot_button.disabled = (
             self.end_button.disabled
         ) = not playing
         self.back_button.disabled = not self.builder.can_back
-        lines = "".join(f"<li {_LI}>{escape(s)}</li>" for s in self._said[-60:])
-        self.log.value = (
-            '<div style="font-size:11px;line-height:14px"><b>What happened</b>'
-            f'<ul style="padding-left:16px;margin:2px 0">{lines}</ul></div>'
-        )
+        who = "you move first" if self.builder.first == "A" else "the bot moved first"
+        self.log.value = events_html(self.builder.log(), caption=f"What happened ({who})")
 
 
 def hand_builder(builder: HandBuilder | None = None) -> HandBuilderView:
@@ -634,7 +728,7 @@ class CardDesignerView(_View):
         d = self.designer
         names = list(d.base.names)
         self.mode = w.ToggleButtons(options=["change a card", "add a card"], value="change a card")
-        self.which = w.Dropdown(options=names, description="card", layout=w.Layout(width="240px"))
+        self.which = w.Dropdown(options=names, description="card", layout=w.Layout(width="260px"))
         self.new_name = w.Text(value="NEWCOMER", description="name", layout=w.Layout(width="240px"))
         self.deck = w.Dropdown(
             options=list(d.base_decks), description="into", layout=w.Layout(width="180px")
@@ -642,7 +736,7 @@ class CardDesignerView(_View):
         self.replaces = w.Dropdown(
             options=d.base_decks[self.deck.value],
             description="instead of",
-            layout=w.Layout(width="240px"),
+            layout=w.Layout(width="260px"),
         )
         self.kind = w.ToggleButtons(
             options=["creature", "incantation"],
@@ -812,9 +906,14 @@ class CardDesignerView(_View):
                 health=self.health.value,
                 abilities=";".join(self.abilities.value),
             )
+            if self.aura.value != "none" and not self.aura_dirs.value:
+                raise ValueError(
+                    f"aura grants {self.aura.value}: choose at least one direction under "
+                    "“toward” (front, behind, side; R6.8), or “none”"
+                )
             out["aura"] = (
                 f"{self.aura.value}@{'+'.join(self.aura_dirs.value)}"
-                if self.aura.value != "none" and self.aura_dirs.value
+                if self.aura.value != "none"
                 else ""
             )
         else:

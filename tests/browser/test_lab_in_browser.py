@@ -8,6 +8,7 @@ runs).  A screenshot goes to ``$CLASHKIT_ARTIFACTS`` (default
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -27,6 +28,11 @@ CHROMIUM = "/usr/bin/chromium"
 NOTEBOOK = "03_siege_lab.ipynb"
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL = {"127.0.0.1", "localhost"}
+
+
+def places(board: str) -> list[str]:
+    """Every creature's place and damage on a drawn board."""
+    return re.findall(r'data-place="[^"]+" data-damage="[0-9]+"', board)
 
 
 def free_port() -> int:
@@ -135,6 +141,9 @@ def browser():
 
 
 def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
+    """Notebook 03 in JupyterLab: the lab steps, casts the preselected incantation at an enemy
+    (R5.5), saves the position and loads it back, rule numbers unfold to their text,
+    ``viz.rule`` shows a rule, and a chart shows its tooltip on hover; nothing leaves 127.0.0.1."""
     url, token, root = lab
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     blocked: list[str] = []
@@ -163,18 +172,21 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
 
     # The siege lab's widgets and its board are drawn by the ipywidgets front end.
+    lab_box = page.locator(".ck-siege-lab")
     board = page.locator(".ck-siege-lab .clashkit-board")
     board.wait_for(timeout=40_000)
     next_button = page.locator(".ck-siege-lab button.ck-next")
     assert next_button.is_enabled()
     assert page.locator(".ck-siege-lab button.ck-back").is_disabled()
 
-    # Charts arrive as finished SVG images rendered in the kernel: the widget's and the last cell's.
+    # Charts are Vega compiled in the kernel, drawn by JupyterLab's own Vega as SVG marks:
+    # the widget's chart and the last chart cell's.
+    charts = ".jp-RenderedVega5 svg.marks"
     page.wait_for_function(
-        "() => document.querySelectorAll('.jp-RenderedSVG').length >= 2", timeout=40_000
+        f"() => document.querySelectorAll('{charts}').length >= 2", timeout=40_000
     )
     sizes = page.eval_on_selector_all(
-        ".jp-RenderedSVG img, .jp-RenderedSVG svg",
+        charts,
         "els => els.map(e => e.getBoundingClientRect().width * e.getBoundingClientRect().height)",
     )
     assert sizes and max(sizes) > 10_000
@@ -182,23 +194,87 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     # Next: the first creature in the siege order attacks; the board and the chart are redrawn.
     before = board.inner_html()
     assert 'data-place="A.upper.1"' in before
-    chart = ".ck-siege-lab .jp-RenderedSVG img"
-    old_chart = page.get_attribute(chart, "src")
+    lab_chart = ".ck-siege-lab .jp-RenderedVega5 svg.marks"
+    old_chart = page.inner_html(lab_chart)
     next_button.click()
     page.wait_for_function(
         "() => document.querySelector('.ck-siege-lab').innerText.includes('step 1')", timeout=15_000
     )
     page.wait_for_function(
-        "([selector, old]) => { const img = document.querySelector(selector);"
-        " return img && img.getAttribute('src') !== old; }",
-        arg=[chart, old_chart],
+        "([selector, old]) => { const svg = document.querySelector(selector);"
+        " return svg && svg.innerHTML !== old; }",
+        arg=[lab_chart, old_chart],
         timeout=15_000,
     )
-    after = board.inner_html()
-    assert after != before
-    events = page.locator(".ck-siege-lab").inner_text()
+    assert board.inner_html() != before
+    events = lab_box.inner_text()
     assert "SCRIBE" in events and "R6.4" in events
     assert not page.locator(".ck-siege-lab button.ck-back").is_disabled()
+
+    # A rule number in the events unfolds to the rule's text.
+    protection = page.locator('.ck-siege-lab details.ck-rule[data-rule="R6.4"]').first
+    protection.locator("summary").click()
+    assert "Protection" in protection.inner_text() and protection.get_attribute("open") is not None
+
+    # The incantation preselected in the dropdown hits an enemy (R5.5): cast it as it is.
+    chosen = page.eval_on_selector(
+        ".ck-spell select", "s => s.options[s.selectedIndex] ? s.options[s.selectedIndex].text : ''"
+    ).replace("\xa0", " ")
+    assert chosen.startswith("METEORITE") and "→ B's CARAPACE" in chosen, chosen
+    page.locator(".ck-siege-lab button.ck-cast").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ck-siege-lab').innerText.includes('plays METEORITE')",
+        timeout=15_000,
+    )
+    assert "on B's CARAPACE" in lab_box.inner_text()
+    cast_board = board.inner_html()
+
+    # Save the position by clicking, undo every step, load the file back.
+    path_field = page.locator(".ck-siege-lab .ck-path input")
+    path_field.fill("saved_position.toml")
+    page.locator(".ck-siege-lab button.ck-save").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ck-siege-lab').innerText.includes('saved to saved_position.toml')",
+        timeout=15_000,
+    )
+    saved = (root / "saved_position.toml").read_text()
+    assert '{ play = "METEORITE", target = "B.upper.0", index = 2, siege = 1 }' in saved
+    page.locator(".ck-siege-lab button.ck-reset").click()
+    page.wait_for_function(
+        "() => !document.querySelector('.ck-siege-lab .ck-board').innerText.includes('plays METEORITE')"
+        " && document.querySelector('.ck-siege-lab').innerText.includes('step 0')",
+        timeout=15_000,
+    )
+    assert "plays METEORITE" not in lab_box.inner_text()
+    page.locator(".ck-siege-lab button.ck-load").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ck-siege-lab').innerText.includes('loaded saved_position.toml')",
+        timeout=15_000,
+    )
+    # The loaded lab plays the cast by itself in its window, after the first attack (R3.11).
+    assert "plays METEORITE" not in lab_box.inner_text()
+    next_button.click()
+    page.wait_for_function(
+        "() => document.querySelector('.ck-siege-lab').innerText.includes('plays METEORITE')",
+        timeout=15_000,
+    )
+    assert places(board.inner_html()) == places(cast_board)
+
+    # viz.rule shows a rule's text as a card.
+    card = page.locator('.ck-rule-card[data-rule="R6.4"]')
+    card.wait_for(state="attached", timeout=15_000)
+    # JupyterLab may not lay out a cell far below the view: read the text from the page itself.
+    text = card.text_content() or ""
+    assert "R6.4 Protection" in text and "attack" in text
+
+    # Hovering a point of the last chart shows its tooltip, drawn by vega-embed in the page.
+    last_chart = page.locator(".jp-RenderedVega5").last
+    last_chart.scroll_into_view_if_needed()
+    point = last_chart.locator("g.mark-symbol path").first
+    point.hover()
+    tooltip = page.locator("#vg-tooltip-element.visible")
+    tooltip.wait_for(timeout=10_000)
+    assert "hand_health" in tooltip.inner_text() and "player" in tooltip.inner_text()
 
     page.locator(".ck-siege-lab").scroll_into_view_if_needed()
     shot = artifacts() / "siege_lab.png"

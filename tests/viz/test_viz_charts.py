@@ -85,15 +85,15 @@ def test_mana_curve_spec():
 def test_mana_per_turn_spec(turns, games):
     chart = c.chart_mana_per_turn(turns, games=games, by="seat")
     spec = chart.to_dict()
-    assert marks(spec) == {"line"} and spec["mark"]["point"] is True
+    assert marks(spec) == {"line", "circle"}
     f = fields(spec)
     assert f["x"] == {"own_turn"} and f["y"] == {"mana"} and f["color"] == {"measure"}
-    assert f["facet"] == {"group"} and spec["encoding"]["facet"]["columns"] == 2
+    assert spec["facet"]["field"] == "group" and spec["columns"] == 2
     assert same(
         carried(spec, s.mana_per_turn(turns, games=games, by="seat")),
         s.mana_per_turn(turns, games=games, by="seat"),
     )
-    assert "facet" not in c.chart_mana_per_turn(turns).to_dict()["encoding"]
+    assert "facet" not in c.chart_mana_per_turn(turns).to_dict()
 
 
 def test_hand_health_spec(turns, games):

@@ -71,10 +71,14 @@ def test_hand_builder_order_playable_and_problems():
     assert hb.order[:2] == ["BARON", "OGRE"]
     hb.move(0, -1)  # nothing left of the first slot
     assert hb.order[0] == "BARON"
-    hb.set_card(2, "OGRE")
+    hb.set_card(2, "OGRE")  # OGRE is in slot 1: the two slots swap (R7.1)
+    assert hb.order[1:3] == ["BOOM!", "OGRE"] and hb.problems == []
+    hb.set_order(["OGRE", "OGRE", *hb.order[2:]])
     assert any("OGRE twice" in p for p in hb.problems)
     with pytest.raises(ValueError, match="OGRE twice"):
         hb.start()
+    with pytest.raises(ValueError, match="OGRE twice"):
+        hb.plan()  # no plan played with two copies
     with pytest.raises(KeyError, match="NOBODY"):
         hb.set_card(0, "NOBODY")
 
@@ -185,7 +189,7 @@ def test_siege_lab_next_back_run():
     events = lab.events()
     assert events["kind"].to_list()[0] == "siege_started"
     assert "keep_flipped" in events["kind"].to_list()
-    # The siege stops before regeneration: damage stays visible (interfaces.md §3).
+    # The siege stops before regeneration: damage stays visible (docs/scenarios.md).
     assert lab.state.lanes[1][0][0].damage == 4
 
 
@@ -242,13 +246,17 @@ def test_rules_stepper_explains_with_rule_numbers():
     stepper = RulesStepper(load_scenario(example_scenario_path(), cards=FROZEN))
     stepper.run()
     table = events_table(stepper.state)
-    rules = dict(zip(table["what happened"], table["rule"], strict=True))
-    assert rules["B's CARAPACE's Protection stops 1 damage"] == "R6.4"
-    assert (
-        rules["B's GNOME at upper.1 takes 4 damage (from OGRE)"] == "R6.2"
-    )  # Pierce from the Aura
-    assert rules["B's Bastion is destroyed: it flips to the Fort"] == "R4.8"
-    assert rules["METEORITE returns to A's hand (index 4)"] == "R5.2"
+    pairs = list(zip(table["what happened"], table["rule"], strict=True))
+
+    def rule_of_line(start: str) -> str:
+        """The rule of the event line that begins with ``start`` (the line may go on to say why)."""
+        (rule,) = [rule for line, rule in pairs if line.startswith(start)]
+        return rule
+
+    assert rule_of_line("B's CARAPACE's Protection stops 1 damage") == "R6.4"
+    assert rule_of_line("B's GNOME at upper.1 takes 4 damage (from OGRE") == "R6.2"  # Pierce from the Aura
+    assert rule_of_line("B's Bastion is destroyed: it flips to the Fort") == "R4.8"
+    assert rule_of_line("METEORITE returns to A's hand (index 4)") == "R5.2"
 
 
 def test_rules_stepper_siege_window_actions(tmp_path):

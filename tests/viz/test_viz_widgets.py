@@ -72,10 +72,25 @@ def test_siege_lab_setup_widgets_change_the_position(lab):
 
 def test_siege_lab_cast_between_attacks(lab):
     b = buttons(lab.widget)
-    assert "play METEORITE@2 B.upper.1" in lab.spell.options
+    choices = [value for _label, value in lab.spell.options]
+    assert "play METEORITE@2 B.upper.1" in choices
     lab.spell.value = "play METEORITE@2 B.upper.1"
     b["ck-cast"].click()
     assert lab.lab.state.mana == 0 and b["ck-cast"].disabled
+    assert [(a.card, a.target, a.siege) for a in lab.lab.plan] == [("METEORITE", "B.upper.1", 0)]
+
+
+def test_siege_lab_spell_menu_preselects_an_enemy_r5_5(lab):
+    """R5.5: METEORITE is meant for enemies; the menu offers B's creatures first and the
+    preselected choice hits one; A's own creatures come last, labelled as such."""
+    labels = [label for label, _value in lab.spell.options]
+    targets = [value.rsplit(" ", 1)[1] for _label, value in lab.spell.options]
+    assert targets == ["B.upper.0", "B.upper.1", "B.lower.0", "A.upper.0", "A.upper.1", "A.lower.0", "A.lower.1"]
+    assert lab.spell.value == "play METEORITE@2 B.upper.0"
+    assert labels[0] == "METEORITE (damage 3) → B's CARAPACE at B.upper.0 · 2 mana"
+    assert labels[3].endswith("· meant for enemies (R5.5)") and "your OGRE" in labels[3]
+    buttons(lab.widget)["ck-cast"].click()
+    assert "CARAPACE" in lab.events.value and lab.lab.state.mana == 0
 
 
 def test_siege_lab_chart_follows_the_steps():
@@ -115,16 +130,17 @@ def test_hand_builder_view_slots_plan_and_game():
     assert view.builder.order[:2] == ["BARON", "GNOME"] and view.slots[1].value == "GNOME"
     view.preset.value = "deck 3"
     assert view.builder.order == view.builder.decks["deck 3"]
-    view.slots[1].value = view.slots[0].value
-    assert "twice" in view.problems.value
-    b["ck-new-game"].click()
-    assert "twice" in view.message.value and view.builder.state is None
+    first, second = view.builder.order[:2]
+    view.slots[1].value = first  # already in slot 0: the two swap, no card twice (R7.1)
+    assert view.builder.order[:2] == [second, first] and view.slots[0].value == second
+    assert view.problems.value == "" and "twice" not in view.plan.value
+    assert view.preset.value == "—"  # the hand is no longer deck 3
     view.preset.value = "deck 4"
     view.opponent.value, view.first.value = "deck 1", "A"
     b["ck-new-game"].click()
     assert view.builder.state is not None and view.actions.options
     first = view.board.value
-    view.actions.value = view.actions.options[0]
+    view.actions.value = view.actions.options[0][1]
     b["ck-play"].click()
     assert view.board.value != first and not b["ck-back"].disabled
     b["ck-end"].click()
