@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from ..errors import OptionError
 
 from .design_options import emit, study_kwargs, study_options, timed
 
@@ -12,11 +16,13 @@ from .design_options import emit, study_kwargs, study_options, timed
               help="At most K single-field changes.")
 @click.option("--fields", default="cost,attack,health", show_default=True, metavar="F,…",
               help="The fields it may change (cost, attack, health, amount).")
+@click.option("--card", "cards", multiple=True, metavar="NAME",
+              help="Only change this card (repeatable; default: every card of a starter deck).")
 @click.option("--step", type=click.IntRange(1), default=1, show_default=True, help="The size of a change.")
 @click.option("--write-cards", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the tuned set as a card file.")
 @study_options(default_n=200)
-def command(max_changes, fields, step, write_cards, as_json, out, **options) -> None:
+def command(max_changes, fields, cards, step, write_cards, as_json, out, **options) -> None:
     """Propose up to K changes of ±STEP to single fields of the starter decks' cards that bring
     the largest distance of any deck's overall rate from 50% down most.
 
@@ -25,8 +31,12 @@ def command(max_changes, fields, step, write_cards, as_json, out, **options) -> 
     """
     from ..design import tune, write_parquet
 
+    if write_cards is not None and not Path(write_cards).resolve().parent.is_dir():
+        raise OptionError(f"--write-cards: no directory for {write_cards}")
     names = [f for f in (part.strip() for part in fields.split(",")) if f]
-    result, seconds = timed(tune)(max_changes=max_changes, fields=names, step=step, **study_kwargs(**options))
+    result, seconds = timed(tune)(
+        max_changes=max_changes, fields=names, step=step, names=list(cards) or None, **study_kwargs(**options)
+    )
     if write_cards is not None:
         result.cards.to_csv(write_cards)
     if out is not None:
