@@ -441,13 +441,15 @@ def sides(games: pl.DataFrame) -> pl.DataFrame:
 def paired_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame:
     """Each deck's change of rate from ``before`` to ``after`` (:func:`outcomes` of the same
     seeds), with its paired 95% interval from the per-game differences: ``deck``,
-    ``change``, ``change_low``, ``change_high``, ``clear`` (the interval excludes 0)."""
+    ``change``, ``change_low``, ``change_high``, ``sd`` (of the differences) and ``clear``
+    (the interval excludes 0)."""
     keys = ["deck_a", "deck_b", "game", "side"]
     joined = sides(after).join(sides(before).select(*keys, pl.col("win").alias("was")), on=keys)
     mean, low, high = mean_exprs(pl.col("win") - pl.col("was"))
     return (
         joined.group_by("deck")
-        .agg(mean.alias("change"), low.alias("change_low"), high.alias("change_high"))
+        .agg(mean.alias("change"), low.alias("change_low"), high.alias("change_high"),
+             (pl.col("win") - pl.col("was")).std().alias("sd"))
         .with_columns(((pl.col("change_low") > 0) | (pl.col("change_high") < 0)).alias("clear"))
         .sort("deck")
     )
@@ -617,11 +619,10 @@ def compare(
 ) -> Comparison:
     """Play both versions of the card set on the same seeds and compare them deck by deck.
 
-    ``after`` must keep ``before``'s cards in the same order (:func:`vary`,
-    :func:`replace_card`), so that the decks deal the same hands.
+    ``after`` should hold its cards in ``before``'s order, a changed card in the place of
+    the one it changes (:func:`vary`, :func:`replace_card`), so that the decks deal the
+    same hands; otherwise the change is still measured, but less precisely.
     """
-    if after.names != before.names:
-        raise OptionError("the two card sets must hold the same names in the same order")
     _check_policy(policy)
     study = _study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
                    progress=progress, runner=runner)  # fmt: skip
@@ -644,14 +645,6 @@ def games_for_half_width(sd: float, half_width: float = HALF_WIDTH, *, games_per
         return 1
     deck_games = (Z95 * sd / half_width) ** 2
     return max(1, math.ceil(deck_games / games_per_deck_game))
-
-
-def sd_of_changes(before: pl.DataFrame, after: pl.DataFrame) -> float:
-    """The largest standard deviation, over decks, of the per-game differences."""
-    keys = ["deck_a", "deck_b", "game", "side"]
-    joined = sides(after).join(sides(before).select(*keys, pl.col("win").alias("was")), on=keys)
-    sds = joined.group_by("deck").agg((pl.col("win") - pl.col("was")).std().alias("sd"))["sd"]
-    return float(sds.max() or 0.0)
 
 
 # --- Sweep -------------------------------------------------------------------------------
@@ -781,7 +774,8 @@ def sweep(
         m = matchups(games)
         matrices.append(m.select(*labels, pl.all()))
         rates = deck_rates(m).select("deck", "games", "rate", "low", "high")
-        rows.append(rates.join(paired_changes(played[0], games), on="deck").select(*labels, pl.all()))
+        change = paired_changes(played[0], games).drop("sd")
+        rows.append(rates.join(change, on="deck").select(*labels, pl.all()))
     return Sweep(name, fields, shipped, pl.concat(rows), pl.concat(matrices), n, seed)
 
 
@@ -895,7 +889,7 @@ def _removal(base: CardSet, names: Sequence[str], study: Study) -> pl.DataFrame:
         after = outcomes(jobs, results[i : i + len(jobs)])
         i += len(jobs)
         deck = base.card(name).deck
-        change = paired_changes(before, after).filter(pl.col("deck") == deck)
+        change = paired_changes(before, after).filter(pl.col("deck") == deck).drop("sd")
         games = sides(after).filter(pl.col("deck") == deck).height
         rows.append(change.select(pl.lit(name).alias("card"), pl.col("change").alias("removed_change"),
                                   pl.col("change_low").alias("removed_low"),
@@ -1160,7 +1154,6 @@ __all__ = [
     "play_local",
     "replace_card",
     "run_jobs",
-    "sd_of_changes",
     "sides",
     "sweep",
     "tune",

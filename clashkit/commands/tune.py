@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from ..errors import OptionError
-
 from .design_options import emit, study_kwargs, study_options, timed
 
 
