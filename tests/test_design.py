@@ -162,7 +162,8 @@ def test_the_shipped_value_changes_nothing_and_untouched_pairings_are_played_onc
 
 def test_a_pairing_the_change_does_not_touch_plays_the_same_games():
     varied = design.vary(starter_set(), "OGRE", attack=9)
-    same = [simulate(6, "1", "3", "greedy", seed=11, cards=c, record_events=False).games for c in (starter_set(), varied)]
+    same = [simulate(6, "1", "3", "greedy", seed=11, cards=c, record_events=False).games
+            for c in (starter_set(), varied)]  # fmt: skip
     assert same[0].drop("deck_a", "deck_b").equals(same[1].drop("deck_a", "deck_b"))
 
 
