@@ -14,8 +14,8 @@ interval::
     >>> first_player(games)                              # doctest: +SKIP
 
 An unfinished game (R10.1) is never a win: it counts in every denominator.
-``python benchmarks/balance.py`` prints the table of the README's "Balance of
-the starter set" section.
+``clashkit balance`` (:func:`clashkit.design.balance`) prints the table of
+the README's "Balance of the starter set" section.
 """
 
 from __future__ import annotations
