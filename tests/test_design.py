@@ -23,7 +23,9 @@ from clashkit.vocab import Ability, Effect, Kind, TargetSide
 _names = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ!", min_size=1, max_size=10).filter(
     lambda n: n not in ("BASTION", "FORT")
 )
-_notes = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x00"), max_size=30)
+_notes = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x00"), max_size=30).filter(
+    lambda t: t == "" or t.strip() != ""  # a file reads blank-only notes as none
+)
 
 
 @st.composite
