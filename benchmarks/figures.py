@@ -41,7 +41,7 @@ class Figure:
 
 FIGURES: dict[str, Figure] = {
     "bots": Figure(("benchmarks/bots.py",), False, "about 3 min"),
-    "balance": Figure(("benchmarks/balance.py",), True, "about 1 min"),
+    "balance": Figure(("-m", "clashkit", "balance", "-n", "2000", "--no-progress"), True, "about 1 min"),
     "solo-search": Figure(
         ("benchmarks/solo_calibration.py", "--policy", "search", "--combinations", "0", "--table", "main"),
         True,

@@ -14,8 +14,8 @@ interval::
     >>> first_player(games)                              # doctest: +SKIP
 
 An unfinished game (R10.1) is never a win: it counts in every denominator.
-``python benchmarks/balance.py`` prints the table of the README's "Balance of
-the starter set" section.
+``clashkit balance`` (:func:`clashkit.design.balance`) prints the table of
+the README's "Balance of the starter set" section.
 """
 
 from __future__ import annotations
@@ -118,6 +118,23 @@ def deck_results(matchups: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def deck_rates(matchups: pl.DataFrame) -> pl.DataFrame:
+    """One row per deck: its wins and games against every opponent, both seats, with the
+    overall rate and its 95% Wilson interval (a mirror game counts once for each side)."""
+    totals = (
+        deck_results(matchups)
+        .group_by("deck")
+        .agg(pl.col("wins").sum(), pl.col("games").sum())
+        .sort("deck")
+    )
+    intervals = [wilson(w, g) for w, g in totals.select("wins", "games").iter_rows()]
+    return totals.with_columns(
+        (pl.col("wins") / pl.col("games")).alias("rate"),
+        pl.Series("low", [lo for lo, _ in intervals], pl.Float64),
+        pl.Series("high", [hi for _, hi in intervals], pl.Float64),
+    )
+
+
 def balance_matrix(matchups: pl.DataFrame) -> pl.DataFrame:
     """The row deck's win rate against the column deck, both seats together."""
     results = deck_results(matchups)
@@ -172,6 +189,7 @@ __all__ = [
     "balance_markdown",
     "balance_matrix",
     "deck_matchups",
+    "deck_rates",
     "deck_results",
     "first_player",
 ]

@@ -116,6 +116,9 @@ class CardSet:
     read in their hot loops.
     """
 
+    #: The card file the set was loaded from (:func:`load_cards`); ``None`` if built in code.
+    source: Path | None = None
+
     def __init__(self, cards: Iterable[Card]) -> None:
         self.cards: tuple[Card, ...] = tuple(cards)
         self.names: tuple[str, ...] = tuple(c.name for c in self.cards)
@@ -189,6 +192,10 @@ class CardSet:
         extra = list(extra)
         replaced = {c.name for c in extra}
         return CardSet([c for c in self.cards if c.name not in replaced] + extra)
+
+    def to_csv(self, path: str | Path) -> Path:
+        """Write the set as a card file (``docs/cards.md``) that :func:`load_cards` reads back."""
+        return write_cards_csv(self, path)
 
 
 # --- Reading a card from text fields -------------------------------------------------
@@ -409,9 +416,29 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
 
 
 def load_cards(path: str | Path) -> CardSet:
-    """Load a card file strictly; see ``docs/cards.md``."""
+    """Load a card file strictly; see ``docs/cards.md``.
+
+    A file read before is read again only if its modification time or size
+    changed since, so a card file edited while a notebook's kernel runs is
+    never missed.  ``cards.source`` is the file the set came from.
+    """
     path = Path(path)
-    return CardSet(read_cards_csv(read_text(path, CardFileError), source=str(path)))
+    try:
+        stat = path.stat()
+    except OSError as e:
+        raise CardFileError(f"{path}: cannot read ({e.strerror})") from None
+    key, stamp = str(path.resolve()), (stat.st_mtime_ns, stat.st_size)
+    cached = _LOADED.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    cards = CardSet(read_cards_csv(read_text(path, CardFileError), source=str(path)))
+    cards.source = path
+    _LOADED[key] = (stamp, cards)
+    return cards
+
+
+#: Card files already loaded: resolved path → ((mtime_ns, size), card set).
+_LOADED: dict[str, tuple[tuple[int, int], CardSet]] = {}
 
 
 def _csv_problem(error: csv.Error) -> str:
@@ -432,15 +459,9 @@ def shipped_cards_path() -> Path:
     return Path(str(resources.files("clashkit") / "_data" / "cards.csv"))
 
 
-_STARTER: CardSet | None = None
-
-
 def starter_set() -> CardSet:
-    """The 32 shipped cards of R9 (loaded once; values provisional)."""
-    global _STARTER
-    if _STARTER is None:
-        _STARTER = load_cards(shipped_cards_path())
-    return _STARTER
+    """The 32 shipped cards of R9 (values provisional), read again when the file changes."""
+    return load_cards(shipped_cards_path())
 
 
 def starter_decks() -> dict[int, list[str]]:
@@ -448,11 +469,67 @@ def starter_decks() -> dict[int, list[str]]:
     return starter_set().decks
 
 
+# --- Writing a card file -----------------------------------------------------------------
+
+
+def card_row(card: Card) -> dict[str, str]:
+    """A card as the text fields of one card-file row (``docs/cards.md``).
+
+    :func:`card_from_fields` reads it back as an equal card.
+    """
+    creature = card.is_creature
+    return {
+        "name": card.name,
+        "deck": "" if card.deck is None else str(card.deck),
+        "kind": card.kind.value,
+        "cost": str(card.cost),
+        "attack": str(card.attack) if creature else "",
+        "health": str(card.health) if creature else "",
+        "abilities": ";".join(a.value for a in card.abilities),
+        "aura": "" if card.aura is None else str(card.aura),
+        "effect": card.effect_text,
+        "target": "" if card.target is None else card.target.value,
+        "notes": card.notes,
+    }
+
+
+def write_cards_csv(cards: Iterable[Card], path: str | Path) -> Path:
+    """Write ``cards`` as a card file (``docs/cards.md``), one row a card, in set order.
+
+    The file is written to a temporary name beside ``path`` and renamed when
+    complete, so a failure leaves no half-written card file.  What it writes,
+    :func:`load_cards` reads back as equal cards.
+    """
+    import os
+    import tempfile
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(card_row(card) for card in cards)
+    path = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise CardFileError(f"{path}: cannot write ({e.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(out.getvalue())
+        os.replace(tmp, path)
+    except BaseException as e:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError):
+            raise CardFileError(f"{path}: cannot write ({e.strerror})") from None
+        raise
+    return path
+
+
 __all__ = [
     "Aura",
     "Card",
     "CardSet",
     "card_from_fields",
+    "card_row",
     "load_cards",
     "parse_aura",
     "parse_effect",
@@ -460,5 +537,6 @@ __all__ = [
     "shipped_cards_path",
     "starter_decks",
     "starter_set",
+    "write_cards_csv",
 ]
 

@@ -21,7 +21,7 @@ def one_line_errors():
     """Turn clashkit's errors (and click's) into one line on stderr and exit status 2.
 
     The command line runs every command inside it; a script such as
-    ``benchmarks/balance.py`` can too, and then fails exactly like a command.
+    in ``benchmarks/`` can too, and then fails exactly like a command.
     """
     try:
         yield

@@ -91,6 +91,29 @@ def win_rates(games: pl.DataFrame, by: str | Sequence[str] | None = None) -> pl.
     ).sort([*keys, pl.col("outcome").cast(pl.Enum(list(OUTCOMES)))], maintain_order=True)
 
 
+def mean_exprs(values: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The mean of ``values`` with its 95% interval (mean ± z·sd/√n), as three expressions.
+
+    Given per-game differences of one outcome between two versions of a card
+    set played on the same seeds, this is the *paired* interval of the change:
+    luck that both versions share cancels game by game.  With fewer than two
+    values the interval is null; with no spread it is the mean itself.
+    """
+    mean = values.mean()
+    half = z * values.std() / values.count().cast(pl.Float64).sqrt()
+    return mean, mean - half, mean + half
+
+
+def unpaired_change(
+    wins0: int, games0: int, wins1: int, games1: int, z: float = Z95
+) -> tuple[float, float, float]:
+    """The change ``wins1/games1 − wins0/games0`` of two independent rates, with its 95%
+    (Wald) interval: what the change's interval would be without common seeds."""
+    p0, p1 = wins0 / games0, wins1 / games1
+    half = z * math.sqrt(p0 * (1 - p0) / games0 + p1 * (1 - p1) / games1)
+    return p1 - p0, p1 - p0 - half, p1 - p0 + half
+
+
 @dataclass(frozen=True, slots=True)
 class Summary:
     """What ``clashkit simulate`` prints about a batch of games."""
@@ -149,4 +172,14 @@ def summarize(games: pl.DataFrame) -> Summary:
     )
 
 
-__all__ = ["OUTCOMES", "Summary", "Z95", "summarize", "wilson", "wilson_exprs", "win_rates"]
+__all__ = [
+    "OUTCOMES",
+    "Summary",
+    "Z95",
+    "mean_exprs",
+    "summarize",
+    "unpaired_change",
+    "wilson",
+    "wilson_exprs",
+    "win_rates",
+]

@@ -17,7 +17,8 @@ def test_the_parallel_simulate_snippet_runs_as_a_plain_script(tmp_path):
     (snippet,) = [b for b in python_blocks() if "jobs=2" in b]
     assert 'if __name__ == "__main__":' in snippet
     script = tmp_path / "run.py"
-    snippet = snippet.replace("simulate(1000,", "simulate(40,").replace('simulate_to("runs/big", 5000,', 'simulate_to("runs/big", 60,')
+    snippet = snippet.replace("simulate(1000,", "simulate(40,")
+    snippet = snippet.replace('simulate_to("runs/big", 5000,', 'simulate_to("runs/big", 60,')
     script.write_text(snippet, encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr

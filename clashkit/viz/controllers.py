@@ -972,36 +972,64 @@ def card_fields(card: Card) -> dict[str, object]:
 
 
 class CardDesigner:
-    """Change a card (or add one to a starter deck in place of another), rerun a small
-    simulation of every pairing of the starter decks, and compare the decks' win rates
-    before and after.  Both batches use the same seeds, so the difference comes from the
-    change and from the games it alters, not from other luck.
+    """Change a card (or add one to a starter deck in place of another), play every pairing
+    of the starter decks before and after on the same seeds, and see each deck's change
+    with its paired 95% interval (:func:`clashkit.design.compare`), the matrix before and
+    after, and the card's own numbers (:func:`clashkit.design.card_stats`).
+
+    ``games_per_pairing=None`` (the default) chooses the game count so that every deck's
+    change is measured to ±1.5 points (:data:`clashkit.design.HALF_WIDTH`): a pilot of
+    :attr:`PILOT` games a pairing estimates the spread of the per-game differences, and
+    the change is played again with as many games as that spread needs (at most
+    :attr:`MAX_GAMES`).  On the reference engine that can take minutes; give a number for
+    a quick look.
     """
+
+    PILOT = 200
+    MAX_GAMES = 20_000
 
     def __init__(
         self,
         cards: CardSet | None = None,
         *,
-        games_per_pairing: int = 10,
+        games_per_pairing: int | None = None,
         policy: str | None = None,
         seed: int = 0,
+        engine: str | None = None,
+        jobs: int | None = 1,
     ) -> None:
         self.base = cards if cards is not None else starter_set()
         self.games_per_pairing = games_per_pairing
         self.policy = policy
         self.seed = seed
+        self.engine = engine
+        self.jobs = jobs
         self.changes: dict[str, Card] = {}
         self.swaps: dict[str, tuple[str, str]] = {}  # new card → (deck label, card it replaces)
-        self._baseline: tuple | None = None
-        self.before = None
-        self.after = None
+        self._games: dict = {}  # clashkit.design job results, kept between runs
+        self.result = None  # clashkit.design.Comparison of the last run
+        self.before = None  # its clashkit.design.Balance before the change
+        self.after = None  # … and after
 
     # -- Editing -----------------------------------------------------------------------
 
     @property
     def cards(self) -> CardSet:
-        """The card set with the changes applied."""
-        return self.base.with_cards(self.changes.values()) if self.changes else self.base
+        """The card set with the changes applied, each card in the place of the one it changes
+        (an added card in the place of the card it replaces), so decks deal as before."""
+        if not self.changes:
+            return self.base
+        replaced = {old: new for new, (_label, old) in self.swaps.items()}
+        out = []
+        for card in self.base:
+            if card.name in replaced:
+                new = self.changes[replaced[card.name]]
+                out.append(replace(new, deck=card.deck))
+            else:
+                out.append(self.changes.get(card.name, card))
+        cards = CardSet(out)
+        cards.source = self.base.source
+        return cards
 
     def fields(self, name: str) -> dict[str, object]:
         """The current fields of a card (after changes)."""
@@ -1066,43 +1094,78 @@ class CardDesigner:
 
     # -- Simulating ----------------------------------------------------------------------
 
-    def run(self, *, progress: bool = True) -> pl.DataFrame:
-        """Simulate before (cached) and after the changes; returns :meth:`comparison`."""
-        from .runs import play_matchups
+    def _policy(self) -> str:
+        from .runs import default_policy
 
-        key = (self.games_per_pairing, self.policy, self.seed)
-        if self._baseline is None or self._baseline[0] != key:
-            before = play_matchups(
-                self.base_decks,
-                desc="before the change",
-                games_per_pairing=self.games_per_pairing,
-                policy=self.policy,
-                seed=self.seed,
-                cards=self.base,
-                progress=progress,
-            )
-            self._baseline = (key, before)
-        self.before = self._baseline[1]
-        self.after = play_matchups(
-            self.decks,
-            desc="after the change",
-            games_per_pairing=self.games_per_pairing,
-            policy=self.policy,
-            seed=self.seed,
-            cards=self.cards,
-            progress=progress,
-        )
+        return self.policy or default_policy()
+
+    def run(self, *, progress: bool = True) -> pl.DataFrame:
+        """Play before and after on the same seeds; returns :meth:`comparison`.  Games
+        already played (the set before the change, pairings the change does not touch) are
+        not played again."""
+        from ..design import HALF_WIDTH, compare, games_for_half_width
+
+        options = dict(policy=self._policy(), seed=self.seed, engine=self.engine, jobs=self.jobs,
+                       progress=progress, cache=self._games)  # fmt: skip
+        after = self.cards
+        n = self.games_per_pairing
+        if n is None:
+            pilot = compare(self.base, after, self.PILOT, **options)
+            if pilot.half_width <= HALF_WIDTH:
+                self._keep(pilot)
+                return self.comparison()
+            sd = float(pilot.changes["sd"].max() or 0.0)
+            n = min(self.MAX_GAMES, max(self.PILOT, games_for_half_width(sd, HALF_WIDTH)))
+        self._keep(compare(self.base, after, n, **options))
         return self.comparison()
 
-    def comparison(self) -> pl.DataFrame:
-        """Each deck's win rate ``before`` and ``after`` (with intervals), stacked."""
-        from .summaries import compare_win_rates, label_decks
+    def _keep(self, result) -> None:
+        self.result, self.before, self.after = result, result.before, result.after
 
-        if self.before is None or self.after is None:
+    def _need_result(self):
+        if self.result is None:
             raise RuntimeError("run() the simulation first")
-        before = label_decks(self.before.games, self.base_decks)
-        after = label_decks(self.after.games, self.decks)
-        return compare_win_rates({"before": before, "after": after})
+        return self.result
+
+    def comparison(self) -> pl.DataFrame:
+        """Each deck's win rate ``before`` and ``after`` (with 95% intervals), stacked:
+        ``version``, ``deck``, ``games``, ``wins``, ``win_rate``, ``low``, ``high``."""
+        result = self._need_result()
+        parts = [
+            balance.decks.select(pl.lit(version).alias("version"),
+                                 pl.format("deck {}", "deck").alias("deck"), pl.col("games").cast(pl.UInt32),
+                                 pl.col("wins").cast(pl.UInt32), pl.col("rate").alias("win_rate"), "low", "high")
+            for version, balance in (("before", result.before), ("after", result.after))
+        ]  # fmt: skip
+        return pl.concat(parts)
+
+    def change_table(self) -> pl.DataFrame:
+        """One row per deck: rate before and after, the change and its paired 95% interval
+        (``clear``: the games tell it from 0), and the game count."""
+        return self._need_result().table().with_columns(pl.format("deck {}", "deck").alias("deck"))
+
+    def matrices(self) -> pl.DataFrame:
+        """The row deck's rate against the column deck, both seats, before and after."""
+        from ..analysis import balance_matrix
+
+        result = self._need_result()
+        return pl.concat(
+            [balance_matrix(b.matchups).select(pl.lit(v).alias("version"), pl.all())
+             for v, b in (("before", result.before), ("after", result.after))]
+        )  # fmt: skip
+
+    def card_stats(self, name: str, *, games_per_pairing: int | None = None,
+                   progress: bool = False) -> pl.DataFrame:  # fmt: skip
+        """:func:`clashkit.design.card_stats` of card ``name`` as edited."""
+        from ..design import card_stats
+
+        n = games_per_pairing or self.games_per_pairing or self.PILOT
+        return card_stats(n, names=[name], cards=self.cards, policy=self._policy(), seed=self.seed,
+                          engine=self.engine, jobs=self.jobs, progress=progress)  # fmt: skip
+
+    def save(self, path: str | Path) -> Path:
+        """Write the edited set as a card file (``CardSet.to_csv``)."""
+        return self.cards.to_csv(path)
 
 
 def _blank_for_kind(fields: dict) -> dict:

@@ -775,11 +775,12 @@ class CardDesignerView(_View):
         self.changes = w.HTML()
         self.preview = w.HTML(layout=w.Layout(margin="0 0 0 16px"))
         self.games = w.IntSlider(
-            value=d.games_per_pairing,
-            min=2,
-            max=500,
-            description="games/pairing",
+            value=d.games_per_pairing or 0,
+            min=0,
+            max=2000,
+            description="games/pairing (0: enough for ±1.5 points)",
             style={"description_width": "initial"},
+            layout=w.Layout(width="420px"),
         )
         bots = list(POLICIES)
         self.policy = w.Dropdown(
@@ -790,6 +791,10 @@ class CardDesignerView(_View):
         self.progress = w.Output()
         self.chart = w.Output()
         self.table = w.HTML()
+        self.matrix = w.HTML()
+        self.stats = w.HTML()
+        self.save_path = w.Text(value="my_cards.csv", description="card file", layout=w.Layout(width="300px"))
+        self.saved = w.HTML()
         self.widget = w.VBox(
             [
                 self.mode,
@@ -827,6 +832,11 @@ class CardDesignerView(_View):
                 self.progress,
                 self.chart,
                 self.table,
+                self.matrix,
+                self.stats,
+                w.HBox(
+                    [self.save_path, _button("save the edited set", "ck-save", self.on_save), self.saved]
+                ),
             ]
         )
         self.widget.add_class("ck-card-designer")
@@ -977,19 +987,46 @@ class CardDesignerView(_View):
         from .charts import chart_win_rate_shift
 
         d = self.designer
-        d.games_per_pairing, d.policy = self.games.value, self.policy.value
+        d.games_per_pairing, d.policy = (self.games.value or None), self.policy.value
         with self.progress:
             self.progress.clear_output()
             comparison = d.run(progress=True)
         _show_chart(self.chart, chart_win_rate_shift(comparison))
-        wide = comparison.pivot(on="version", index="deck", values="win_rate")
-        if "before" in wide.columns and "after" in wide.columns:
-            wide = wide.with_columns((pl.col("after") - pl.col("before")).alias("change"))
+        games = int(d.result.after.matchups["games"].max())
         self.table.value = table_html(
-            wide.with_columns(pl.exclude("deck").round(3)),
-            caption="Win rate of each deck (mirror matches left out)",
+            d.change_table().select(
+                "deck", "games", pl.col("before").round(3), pl.col("after").round(3),
+                (100 * pl.col("change")).round(1).alias("change (points)"),
+                (100 * pl.col("change_low")).round(1).alias("low"),
+                (100 * pl.col("change_high")).round(1).alias("high"),
+                pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit("cannot be told from 0"))
+                .alias("clear change"),
+            ),  # fmt: skip
+            caption=f"Each deck's rate before and after, and the change with its paired 95% interval "
+            f"({games:,} games a pairing, the same seeds before and after; mirrors left out)",
             tail=False,
         )
+        self.matrix.value = table_html(
+            d.matrices().with_columns(pl.exclude("version", "deck").round(3)),
+            caption="The row deck's rate against the column deck, both seats, before and after",
+            tail=False,
+        )
+        name = self.new_name.value.strip().upper() if self.mode.value == "add a card" else self.which.value
+        if name in d.cards and d.cards.card(name).deck is not None:
+            stats = d.card_stats(name, games_per_pairing=self.games.value or None)
+            self.stats.value = table_html(
+                stats.with_columns(pl.col(pl.Float64).round(3)),
+                caption=f"card-stats of {name} as edited",
+                tail=False,
+            )
+
+    def on_save(self) -> None:
+        try:
+            path = self.designer.save(self.save_path.value.strip())
+        except (ValueError, OSError) as e:
+            self.saved.value = _message(str(e), error=True)
+            return
+        self.saved.value = _message(f"wrote {path}")
 
 
 def card_designer(designer: CardDesigner | None = None, **kwargs) -> CardDesignerView:

@@ -1,0 +1,79 @@
+"""The card designer's paired comparison, its game-count rule, card-stats and saving (R9.3)."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import polars as pl
+
+from clashkit.cards import load_cards, starter_set
+from clashkit.viz import widgets as views
+from clashkit.viz.controllers import CardDesigner
+
+
+def _buttons(widget) -> dict[str, w.Button]:
+    found, stack = {}, [widget]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, w.Button):
+            found.update({c: node for c in node._dom_classes if c.startswith("ck-")})
+        stack.extend(getattr(node, "children", ()))
+    return found
+
+
+def test_edits_and_additions_keep_every_deck_in_its_order():
+    d = CardDesigner()
+    d.edit("GNOME", attack=2)
+    d.add({"name": "wisp", "kind": "creature", "cost": 1, "attack": 1, "health": 1}, deck=1, replaces="BRUTE")
+    shipped = starter_set()
+    assert len(d.cards) == len(shipped)
+    assert d.cards.deck(3) == shipped.deck(3) and d.cards.card("GNOME").attack == 2
+    assert d.cards.deck(1) == ["WISP" if n == "BRUTE" else n for n in shipped.deck(1)]
+
+
+def test_the_change_comes_with_its_paired_interval_and_both_matrices():
+    d = CardDesigner(games_per_pairing=3, seed=2)
+    d.edit("OGRE", attack=9)
+    d.run(progress=False)
+    table = d.change_table()
+    assert table["deck"].to_list() == ["deck 1", "deck 2", "deck 3", "deck 4"]
+    assert table["games"].to_list() == [18] * 4
+    assert ((table["change_low"] <= table["change"]) & (table["change"] <= table["change_high"])).all()
+    assert (table["after"] - table["before"] - table["change"]).abs().max() < 1e-12
+    matrices = d.matrices()
+    assert matrices["version"].to_list() == ["before"] * 4 + ["after"] * 4
+
+
+def test_the_game_count_follows_the_rule_of_one_and_a_half_points():
+    d = CardDesigner(seed=1)
+    d.PILOT, d.MAX_GAMES = 4, 10
+    d.run(progress=False)  # no change: the pilot's interval is ±0 and it is kept
+    assert int(d.result.after.matchups["games"].max()) == 4
+    d.edit("OGRE", attack=9)
+    d.run(progress=False)  # a change: more games than the pilot, capped at MAX_GAMES
+    assert int(d.result.after.matchups["games"].max()) == 10
+
+
+def test_card_stats_of_the_edited_card_and_saving(tmp_path):
+    d = CardDesigner(games_per_pairing=2)
+    d.edit("GNOME", health=4)
+    stats = d.card_stats("GNOME")
+    assert stats["card"].to_list() == ["GNOME"] and stats["games"].to_list() == [12]
+    path = d.save(tmp_path / "mine.csv")
+    assert load_cards(path).card("GNOME").health == 4
+
+
+def test_the_view_shows_the_paired_change_and_saves(tmp_path):
+    view = views.card_designer(CardDesigner(games_per_pairing=2, policy="random"))
+    b = _buttons(view.widget)
+    view.which.value = "GNOME"
+    view.attack.value = 3
+    b["ck-apply"].click()
+    view.games.value = 2
+    b["ck-simulate"].click()
+    assert "paired 95% interval" in view.table.value and "change (points)" in view.table.value
+    assert "before" in view.matrix.value and "card-stats of GNOME" in view.stats.value
+    view.save_path.value = str(tmp_path / "edited.csv")
+    b["ck-save"].click()
+    assert "wrote" in view.saved.value
+    assert load_cards(tmp_path / "edited.csv").card("GNOME").attack == 3
+    assert isinstance(view.designer.comparison(), pl.DataFrame)
