@@ -1100,28 +1100,20 @@ def tune(
 # --- Files -------------------------------------------------------------------------------
 
 
-def write_parquet(directory: str | os.PathLike, frames: Mapping[str, pl.DataFrame]) -> list[Path]:
-    """Write each frame as ``NAME.parquet`` in ``directory``: all to temporary names first,
-    renamed only once every one is complete, so a failure leaves no half-written file."""
-    import uuid
+def write_parquet(
+    directory: str | os.PathLike, frames: Mapping[str, pl.DataFrame], run: Mapping[str, Any] | None = None
+) -> list[Path]:
+    """Write each frame as ``NAME.parquet`` in ``directory``, as one unit with its manifest.
 
-    directory = Path(directory)
-    if directory.exists() and not directory.is_dir():
-        raise OptionError(f"{directory} exists and is not a directory")
-    directory.mkdir(parents=True, exist_ok=True)
-    staged: list[tuple[Path, Path]] = []
-    try:
-        for name, frame in frames.items():
-            tmp = directory / f".{name}.parquet.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-            staged.append((tmp, directory / f"{name}.parquet"))
-            frame.write_parquet(tmp)
-    except BaseException:
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
-        raise
-    for tmp, final in staged:
-        os.replace(tmp, final)
-    return [final for _, final in staged]
+    The folder is written the way ``clashkit simulate`` writes a run
+    (:class:`clashkit.output.RunWriter`): locked, staged, ``manifest.json``
+    (naming ``run``, the study's parameters) last, files of an earlier
+    study that this one does not write removed.
+    """
+    from .output import RunWriter
+
+    with RunWriter(directory, dict(run or {}), files=list(frames)) as writer:
+        return writer.commit(dict(frames))
 
 
 __all__ = [

@@ -32,7 +32,7 @@ import re
 import shutil
 import signal
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,10 +167,16 @@ class RunWriter:
         *,
         events: bool = True,
         resume: bool = False,
+        files: Sequence[str] | None = None,
     ) -> None:
         self.directory = Path(directory)
-        self.run = json.loads(json.dumps(dict(run)))  # plain JSON values, as run.json holds them
-        self.names = [name for name in RUN_FILES if events or name != "events"]
+        self.run = json.loads(json.dumps(dict(run), default=str))  # plain JSON values, as run.json holds them
+        if files is None:
+            self.names = [name for name in RUN_FILES if events or name != "events"]
+        else:  # a study's own frames (``clashkit balance --out`` and the like)
+            self.names = list(files)
+        #: Every file name this folder's runs write: those of this run not written are removed.
+        self.known = tuple(dict.fromkeys((*RUN_FILES, *self.names)))
         self.resume = resume
         self.staging = self.directory / STAGING
         self.lock = RunLock(self.directory)
@@ -186,7 +192,7 @@ class RunWriter:
             where.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise OutputError(f"{where}: cannot create the folder ({e.strerror or e})") from None
-        for name in RUN_FILES:
+        for name in self.known:
             path = where / f"{name}.parquet"
             if path.is_dir() and not path.is_symlink():
                 raise OutputError(f"{path}: is a directory, where the run writes a file; remove it")
@@ -318,7 +324,7 @@ class RunWriter:
         with _signals_held():
             # From here the old run is invalid (no manifest) until the new manifest is in place.
             (self.directory / MANIFEST).unlink(missing_ok=True)
-            for name in RUN_FILES:
+            for name in self.known:
                 target = self.directory / f"{name}.parquet"
                 if name in staged:
                     os.replace(staged[name], target)
@@ -327,7 +333,7 @@ class RunWriter:
             os.replace(manifest_tmp, self.directory / MANIFEST)
             self.committed = True
             shutil.rmtree(self.staging, ignore_errors=True)
-        return [self.directory / f"{name}.parquet" for name in RUN_FILES if name in staged]
+        return [self.directory / f"{name}.parquet" for name in self.known if name in staged]
 
 
 def _remove(path: Path) -> None:
@@ -394,7 +400,8 @@ def read_manifest(directory: str | os.PathLike, *, verify: bool = True) -> dict[
         raise RunFolderError(f"{path}: not a clashkit run manifest") from None
     if manifest.get("format") != FORMAT:
         raise RunFolderError(f"{path}: format {manifest.get('format')!r}, not {FORMAT!r}")
-    for name in RUN_FILES:
+    listed_names = (Path(f).stem for f in files if isinstance(f, str) and f.endswith(".parquet"))
+    for name in dict.fromkeys((*RUN_FILES, *listed_names)):
         file = directory / f"{name}.parquet"
         listed = files.get(file.name)
         if listed is None:

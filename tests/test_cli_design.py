@@ -31,7 +31,7 @@ def test_balance_json_and_parquet(tmp_path):
     assert set(data["first_player"]) >= {"rate", "low", "high"}
     matchups = pl.read_parquet(tmp_path / "b" / "matchups.parquet")
     assert matchups.schema == MATCHUPS_SCHEMA and matchups.height == 12
-    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["decks.parquet", "matchups.parquet"]
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["decks.parquet", "manifest.json", "matchups.parquet"]
 
 
 def test_balance_text_and_mirror():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .design_options import emit, study_kwargs, study_options, timed
+from .design_options import emit, study_kwargs, study_options, study_output, timed
 
 
 @click.command("balance")
@@ -17,11 +17,11 @@ def command(as_json, out, **options) -> None:
     the first player's, all with 95% Wilson intervals.  Unfinished games
     (R10.1) count as no one's win.  The same seed gives the same figures.
     """
-    from ..design import balance, write_parquet
+    from ..design import balance
 
-    result, seconds = timed(balance)(**study_kwargs(**options))
-    if out is not None:
-        write_parquet(out, {"matchups": result.matchups, "decks": result.decks})
+    with study_output(out, "balance", options, ("matchups", "decks")) as save:
+        result, seconds = timed(balance)(**study_kwargs(**options))
+        save({"matchups": result.matchups, "decks": result.decks})
     games = int(result.matchups["games"].sum())
     text = (
         f"{result.policy} vs {result.policy}, {result.n:,} games per ordered pairing, seeds "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .design_options import emit, study_kwargs, study_options, timed
+from .design_options import emit, study_kwargs, study_options, study_output, timed
 
 
 @click.command("card-stats")
@@ -20,11 +20,12 @@ def command(names, no_impact, as_json, out, **options) -> None:
     rate when it is replaced by a vanilla 0/1 creature of cost 1, measured on the
     same seeds.  Every figure with its 95% interval and its game count.
     """
-    from ..design import card_stats, write_parquet
+    from ..design import card_stats
 
-    table, seconds = timed(card_stats)(names=list(names) or None, impact=not no_impact, **study_kwargs(**options))
-    if out is not None:
-        write_parquet(out, {"card_stats": table})
+    asked = {**options, "cards": list(names), "impact": not no_impact}
+    with study_output(out, "card-stats", asked, ("card_stats",)) as save:
+        table, seconds = timed(card_stats)(names=list(names) or None, impact=not no_impact, **study_kwargs(**options))
+        save({"card_stats": table})
     kw = study_kwargs(**options)
     data = {"n": kw["n"], "seed": kw["seed"], "policy": kw["policy"], "cards": table.to_dicts(),
             "seconds": seconds}  # fmt: skip

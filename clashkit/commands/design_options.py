@@ -9,6 +9,7 @@ frames as Parquet.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -94,3 +95,21 @@ def _finite(value):
     if isinstance(value, list | tuple):
         return [_finite(v) for v in value]
     return value
+
+
+@contextlib.contextmanager
+def study_output(out, command: str, options: dict, files: tuple[str, ...]):
+    """``--out DIR`` opened (created, locked) before any game is played; yields ``save(frames)``.
+
+    The folder is written as one unit with its manifest, as ``clashkit
+    simulate`` writes a run (:class:`clashkit.output.RunWriter`); without
+    ``--out`` ``save`` does nothing.
+    """
+    if out is None:
+        yield lambda frames: None
+        return
+    from ..output import RunWriter
+
+    run = {"command": command, **{k: v for k, v in options.items() if k != "no_progress"}}
+    with RunWriter(out, run, files=files) as writer:
+        yield writer.commit

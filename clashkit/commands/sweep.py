@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from ..errors import OptionError
-from .design_options import emit, study_kwargs, study_options, timed
+from .design_options import emit, study_kwargs, study_options, study_output, timed
 
 
 @click.command("sweep")
@@ -28,7 +28,7 @@ def command(card, settings, as_json, out, **options) -> None:
     interval of a change comes from the per-game differences: a change the
     games cannot tell from 0 is said so.
     """
-    from ..design import parse_values, sweep, write_parquet
+    from ..design import parse_values, sweep
 
     values: dict[str, list[int]] = {}
     for text in settings:
@@ -36,8 +36,8 @@ def command(card, settings, as_json, out, **options) -> None:
         if field in values:
             raise OptionError(f"--set {field}: the field is given twice")
         values[field] = vs
-    result, seconds = timed(sweep)(card, values, **study_kwargs(**options))
-    if out is not None:
-        write_parquet(out, {"sweep": result.rows, "matchups": result.matchups})
+    with study_output(out, "sweep", {**options, "card": card, "set": values}, ("sweep", "matchups")) as save:
+        result, seconds = timed(sweep)(card, values, **study_kwargs(**options))
+        save({"sweep": result.rows, "matchups": result.matchups})
     text = f"{result}\n\n({seconds:.1f} s)"
     emit({**result.to_dict(), "seconds": seconds}, text, as_json=as_json)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import OptionError
-from .design_options import emit, study_kwargs, study_options, timed
+from .design_options import emit, study_kwargs, study_options, study_output, timed
 
 
 @click.command("tune")
@@ -28,19 +28,19 @@ def command(max_changes, fields, cards, step, write_cards, as_json, out, **optio
     A greedy search on N games per pairing, checked on fresh seeds before it is
     reported: the matrix before and after on those seeds is printed.
     """
-    from ..design import tune, write_parquet
+    from ..design import tune
 
     if write_cards is not None and not Path(write_cards).resolve().parent.is_dir():
         raise OptionError(f"--write-cards: no directory for {write_cards}")
     names = [f for f in (part.strip() for part in fields.split(",")) if f]
-    result, seconds = timed(tune)(
-        max_changes=max_changes, fields=names, step=step, names=list(cards) or None, **study_kwargs(**options)
-    )
-    if write_cards is not None:
-        result.cards.to_csv(write_cards)
-    if out is not None:
-        write_parquet(out, {"changes": result.table(), "before": result.before.matchups,
-                            "after": result.after.matchups})  # fmt: skip
+    asked = {**options, "max_changes": max_changes, "fields": names, "step": step, "cards": list(cards)}
+    with study_output(out, "tune", asked, ("changes", "before", "after")) as save:
+        result, seconds = timed(tune)(
+            max_changes=max_changes, fields=names, step=step, names=list(cards) or None, **study_kwargs(**options)
+        )
+        if write_cards is not None:
+            result.cards.to_csv(write_cards)
+        save({"changes": result.table(), "before": result.before.matchups, "after": result.after.matchups})
     text = f"{result}\n({seconds:.1f} s)"
     if write_cards is not None:
         text += f"\nwrote {write_cards}"
