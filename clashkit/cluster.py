@@ -1,7 +1,8 @@
 """Simulations and design studies on a Dask cluster: ``--cluster local:N | tcp://HOST:PORT``.
 
 ``local:N`` starts a ``distributed.LocalCluster`` of N worker processes (one
-thread each) bound to 127.0.0.1, its dashboard off; ``tcp://HOST:PORT``
+thread each) bound to 127.0.0.1, its dashboard off (every socket it opens listens
+on 127.0.0.1 only); ``tcp://HOST:PORT``
 connects to a running ``dask scheduler``.  Python code passes ``cluster=`` to
 :func:`clashkit.simulate.simulate`, :func:`~clashkit.simulate.simulate_to` and
 the :mod:`clashkit.design` studies: such an address, or a
@@ -120,6 +121,8 @@ def connect(cluster: Any, *, quiet: bool = True) -> Iterator[Any]:
                     host=LOCAL_HOST,
                     scheduler_port=0,
                     dashboard_address=None,
+                    # The scheduler's HTTP server (health checks; no dashboard) on this machine only too.
+                    scheduler_kwargs={"dashboard": False, "dashboard_address": f"{LOCAL_HOST}:0"},
                     silence_logs=logging.CRITICAL if quiet else logging.WARNING,
                 )
             )
