@@ -27,7 +27,9 @@ keep their order and their deals.
 card set, one seed range — through :func:`run_jobs`.  A job is plain data
 (picklable), :func:`play_job` plays one, and ``runner=`` takes any function
 that maps a list of jobs to their results in order (a process pool by default),
-so a cluster can play them.  Jobs that would play the same games (a pairing of
+so a cluster can play them: every study takes ``cluster=`` (``"local:N"``,
+``"tcp://HOST:PORT"`` or a ``distributed.Client``), which plays its jobs on Dask
+(:class:`clashkit.cluster.Runner`) with the same results.  Jobs that would play the same games (a pairing of
 two decks that the change does not touch) are played once.
 
 An unfinished game (R10.1) is never a win: it counts in every denominator.
@@ -36,6 +38,7 @@ An unfinished game (R10.1) is never a win: it counts in every denominator.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import itertools
 import math
@@ -532,6 +535,30 @@ def _points(x: float | None, digits: int = 1) -> str:
     return "—" if x is None or math.isnan(x) else f"{100 * x:+.{digits}f}"
 
 
+def _on_cluster(study):
+    """``study`` with a ``cluster=`` keyword: its jobs played on Dask (:mod:`clashkit.cluster`).
+
+    The cluster is started (or connected) only when the first jobs are
+    played, so every option is checked before, and closed when the study ends.
+    """
+
+    @functools.wraps(study)
+    def wrapper(*args, cluster: Any = None, **kwargs):
+        if cluster is None:
+            return study(*args, **kwargs)
+        if kwargs.get("runner") is not None:
+            raise OptionError("give cluster= or runner=, not both")
+        from .cluster import Runner
+
+        with Runner(cluster, play_job, weight=lambda job: job.n, progress=bool(kwargs.get("progress"))) as runner:
+            return study(*args, **{**kwargs, "runner": runner})
+
+    signature = inspect.signature(study)
+    cluster = inspect.Parameter("cluster", inspect.Parameter.KEYWORD_ONLY, default=None)
+    wrapper.__signature__ = signature.replace(parameters=[*signature.parameters.values(), cluster])
+    return wrapper
+
+
 def _study(n, *, seed, policy, rules, engine, mirror, jobs, progress, runner) -> Study:
     if rules is not None and not isinstance(rules, Rules):
         rules = Rules.from_mapping(rules, where="rules")
@@ -550,6 +577,7 @@ def _check_policy(policy: str) -> None:
     get_policy(policy)  # an unknown policy is refused before any game
 
 
+@_on_cluster
 def balance(
     n: int = 2000,
     *,
@@ -602,6 +630,7 @@ class Comparison:
         return float(widths.max()) if widths.len() else 0.0
 
 
+@_on_cluster
 def compare(
     before: CardSet,
     after: CardSet,
@@ -730,6 +759,7 @@ def parse_values(text: str, *, where: str = "--set") -> tuple[str, list[int]]:
     return name, list(dict.fromkeys(values))
 
 
+@_on_cluster
 def sweep(
     card: str,
     values: Mapping[str, Sequence[int]],
@@ -782,6 +812,7 @@ def sweep(
 # --- Card stats --------------------------------------------------------------------------
 
 
+@_on_cluster
 def card_stats(
     n: int = 500,
     *,
@@ -1012,6 +1043,7 @@ def candidates(cards: CardSet, fields: Sequence[str], step: int, *, names: Seque
     return out
 
 
+@_on_cluster
 def tune(
     n: int = 200,
     max_changes: int = 3,

@@ -58,3 +58,8 @@ class OutputError(ClashkitError):
 
 class RunFolderError(InputError):
     """A run folder whose files do not match its manifest (mixed, partial or altered)."""
+
+
+class ClusterError(ClashkitError):
+    """A Dask cluster that cannot be used: no scheduler at the address, no worker, workers with
+    another clashkit, or the ``cluster`` extra not installed."""

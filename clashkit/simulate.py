@@ -306,6 +306,7 @@ def simulate(
     rules: Rules | Mapping[str, Any] | None = None,
     mirror: bool = False,
     progress: bool | None = None,
+    cluster: Any = None,
 ):
     """Play ``n`` games and return their :class:`~clashkit.trace.Trace`.
 
@@ -323,6 +324,10 @@ def simulate(
     ``progress`` shows a bar counted by finished games (``tqdm.auto``, so a
     notebook gets a widget); ``None`` shows it in a notebook or when stderr is a
     terminal.
+
+    ``cluster`` plays the games on Dask instead of ``jobs`` processes
+    (:mod:`clashkit.cluster`): ``"local:N"``, ``"tcp://HOST:PORT"`` or a
+    ``distributed.Client``; the frames are the same.
     """
     matchup = make_matchup(
         deck_a,
@@ -342,8 +347,8 @@ def simulate(
     jobs = usable_jobs(jobs)
     pool = seed_pool(seed)
     done: dict[int, GameRecords] = {}
-    with _progress(n, progress) as bar, sigterm_as_interrupt():
-        for part, records in play_parts(matchup, pool, n, jobs, bar=bar):
+    with _progress(n, progress) as bar, sigterm_as_interrupt(), _connected(cluster) as client:
+        for part, records in play_parts(matchup, pool, n, jobs, bar=bar, cluster=client):
             done[part] = records
     records = GameRecords()
     for part in sorted(done):
@@ -425,17 +430,65 @@ def _tasks(n: int, jobs: int, skip: set[int]) -> Iterator[tuple[int, int, int]]:
             yield part, first, min(size, end - first)
 
 
+class _Parts:
+    """Chunks of games put back together into whole parts, in game order."""
+
+    def __init__(self, n: int) -> None:
+        self.expected = {part: min(PART_GAMES, n - part * PART_GAMES) for part in range(-(-n // PART_GAMES))}
+        self.partial: dict[int, list[tuple[int, GameRecords]]] = {}
+
+    def add(self, part: int, first: int, records: GameRecords) -> GameRecords | None:
+        """Part ``part``'s records once this chunk completes it, else ``None``."""
+        pieces = self.partial.setdefault(part, [])
+        pieces.append((first, records))
+        if sum(len(r) for _, r in pieces) != self.expected[part]:
+            return None
+        del self.partial[part]
+        whole = GameRecords()
+        for _, piece in sorted(pieces, key=lambda p: p[0]):
+            whole.extend(piece)
+        return whole
+
+
+def _connected(cluster: Any):
+    """A client for ``cluster`` (:func:`clashkit.cluster.connect`), or ``None`` without one."""
+    if cluster is None:
+        return contextlib.nullcontext()
+    from .cluster import connect
+
+    return connect(cluster)
+
+
 def play_parts(
-    matchup: Matchup, pool: tuple[int, ...], n: int, jobs: int, *, skip: set[int] = frozenset(), bar=None
+    matchup: Matchup,
+    pool: tuple[int, ...],
+    n: int,
+    jobs: int,
+    *,
+    skip: set[int] = frozenset(),
+    bar=None,
+    cluster: Any = None,
 ) -> Iterator[tuple[int, GameRecords]]:
     """Play every part of a run not in ``skip``; yield ``(part, records)`` as each one finishes.
 
     Parts come in the order they finish (in game order with one job).  With
     ``jobs > 1`` a bounded number of tasks is in flight, so memory does not
     grow with ``n``; on any exception (Ctrl-C, SIGTERM) the workers are
-    stopped before it goes on.
+    stopped before it goes on.  ``cluster`` (a ``distributed.Client``) plays
+    the same chunks on Dask instead of ``jobs`` processes.
     """
-    expected = {part: min(PART_GAMES, n - part * PART_GAMES) for part in range(-(-n // PART_GAMES))}
+    parts = _Parts(n)
+    expected = parts.expected
+    if cluster is not None:
+        from .cluster import stream, worker_threads
+
+        tasks = (((part, first), (pool, first, count, matchup))
+                 for part, first, count in _tasks(n, worker_threads(cluster), skip))  # fmt: skip
+        for (part, first), records in stream(cluster, _play_chunk, tasks, bar=bar):
+            whole = parts.add(part, first, records)
+            if whole is not None:
+                yield part, whole
+        return
     if jobs == 1 or n <= 1:
         for part, count in expected.items():
             if part in skip:
@@ -450,7 +503,6 @@ def play_parts(
         return
     _check_main_guard(jobs)
     tasks = _tasks(n, jobs, skip)
-    partial: dict[int, list[tuple[int, GameRecords]]] = {}
     executor = ProcessPoolExecutor(jobs, _pool_context(), initializer=_init_worker, initargs=(matchup,))
     try:
         pending: dict = {}
@@ -472,13 +524,8 @@ def play_parts(
                 records = future.result()
                 if bar is not None:
                     bar.update(len(records))
-                pieces = partial.setdefault(part, [])
-                pieces.append((first, records))
-                if sum(len(r) for _, r in pieces) == expected[part]:
-                    del partial[part]
-                    whole = GameRecords()
-                    for _, piece in sorted(pieces, key=lambda p: p[0]):
-                        whole.extend(piece)
+                whole = parts.add(part, first, records)
+                if whole is not None:
                     yield part, whole
     except BaseException:
         _stop_workers(executor)
@@ -553,6 +600,7 @@ def simulate_to(
     progress: bool | None = None,
     resume: bool = False,
     warn=None,
+    cluster: Any = None,
 ) -> list[Path]:
     """Play ``n`` games like :func:`simulate`, streaming them into the run folder ``out``.
 
@@ -562,7 +610,8 @@ def simulate_to(
     (with events) ``events.parquet`` and ``manifest.json`` is written last
     (:mod:`clashkit.output`).  ``resume=True`` continues an interrupted run
     of the same games without replaying its finished parts.  Returns the
-    data files written; the frames equal :func:`simulate`'s.
+    data files written; the frames equal :func:`simulate`'s, with ``jobs``
+    or on a ``cluster`` alike, and ``resume`` continues a run on either.
     """
     from .output import RunWriter
     from .trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
@@ -592,8 +641,8 @@ def simulate_to(
     with RunWriter(out, run, events=record_events, resume=resume) as writer:
         skip = writer.done_parts()
         finished = sum(min(PART_GAMES, n - p * PART_GAMES) for p in skip)
-        with _progress(n, progress, initial=finished) as bar, sigterm_as_interrupt():
-            for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar):
+        with _progress(n, progress, initial=finished) as bar, sigterm_as_interrupt(), _connected(cluster) as client:
+            for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar, cluster=client):
                 trace = records.build(card_set)
                 writer.write_part(part, {"games": trace.games, "turns": trace.turns, "events": trace.events})
                 del trace, records

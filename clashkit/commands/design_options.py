@@ -22,7 +22,7 @@ from ..rules import Rules, parse_settings
 
 def study_options(default_n: int):
     """The shared options, as keyword arguments ``n``, ``cards_file``, ``rules_text``,
-    ``policy``, ``seed``, ``engine``, ``mirror``, ``jobs``, ``as_json``, ``out``,
+    ``policy``, ``seed``, ``engine``, ``mirror``, ``jobs``, ``cluster``, ``as_json``, ``out``,
     ``no_progress``."""
 
     def decorate(command):
@@ -42,6 +42,7 @@ def study_options(default_n: int):
             click.option("--mirror", is_flag=True, help="Also play each deck against itself."),
             click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
                          help="Worker processes (0: one per core)."),
+            cluster_option(),
             click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line."),
             click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
                          help="Also write the results as Parquet files in DIR."),
@@ -54,7 +55,25 @@ def study_options(default_n: int):
     return decorate
 
 
-def study_kwargs(*, n, cards_file, rules_text, policy, seed, engine, mirror, jobs, no_progress) -> dict:
+def cluster_option():
+    """``--cluster local:N | tcp://HOST:PORT``, checked as it is read (:func:`clashkit.cluster.parse_cluster`)."""
+
+    def check(ctx, param, value):
+        if value is None:
+            return None
+        from ..cluster import parse_cluster
+
+        return str(parse_cluster(value))
+
+    return click.option(
+        "--cluster", default=None, metavar="local:N|tcp://HOST:PORT", callback=check,
+        help="Play on Dask instead of --jobs: N worker processes on 127.0.0.1, or a running dask scheduler "
+        "(the same results).",
+    )  # fmt: skip
+
+
+def study_kwargs(*, n, cards_file, rules_text, policy, seed, engine, mirror, jobs, no_progress,
+                 cluster=None) -> dict:  # fmt: skip
     """The keyword arguments of the :mod:`clashkit.design` functions from the shared options."""
     rules = (
         Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules")
@@ -63,7 +82,7 @@ def study_kwargs(*, n, cards_file, rules_text, policy, seed, engine, mirror, job
     )
     return dict(
         n=n, cards=cards_file, rules=rules, policy=policy, seed=seed, engine=engine, mirror=mirror,
-        jobs=jobs or None, progress=not no_progress,
+        jobs=jobs or None, progress=not no_progress, cluster=cluster,
     )  # fmt: skip
 
 
@@ -110,6 +129,7 @@ def study_output(out, command: str, options: dict, files: tuple[str, ...]):
         return
     from ..output import RunWriter
 
-    run = {"command": command, **{k: v for k, v in options.items() if k != "no_progress"}}
+    # How the games were spread (--jobs, --cluster) does not change the results.
+    run = {"command": command, **{k: v for k, v in options.items() if k not in ("no_progress", "cluster")}}
     with RunWriter(out, run, files=files) as writer:
         yield writer.commit

@@ -20,6 +20,7 @@ import click
 from ..errors import OptionError
 from ..limits import LIMITS
 from ..rules import Rules, parse_settings
+from .design_options import cluster_option
 
 
 @click.command("simulate")
@@ -70,6 +71,7 @@ from ..rules import Rules, parse_settings
     show_default=True,
     help="Worker processes (0: one per core; at most one per core).",
 )
+@cluster_option()
 @click.option(
     "--out",
     "out",
@@ -119,6 +121,7 @@ def command(
     policy_b,
     seed,
     jobs,
+    cluster,
     out,
     resume,
     no_events,
@@ -136,8 +139,8 @@ def command(
     Prints A's and B's win rates and the first player's with 95% Wilson
     intervals, the first-player advantage, the mean number of turns and how
     many games hit the turn limit (R10.1).  The same seed gives the same
-    files, whatever --jobs.  An interrupted run keeps its finished games;
-    --resume continues it.
+    files, whatever --jobs or --cluster.  An interrupted run keeps its finished
+    games; --resume continues it (on a cluster or not).
     """
     import polars as pl
 
@@ -176,6 +179,7 @@ def command(
             policy_b,
             seed=seed,
             jobs=jobs,
+            cluster=cluster,
             progress=not no_progress,
             resume=resume,
             warn=lambda message: click.echo(f"clashkit: note: --jobs: {message}", err=True),
