@@ -4,13 +4,10 @@
 PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.stamp
-# The greedy policy compiled with mypyc (clashkit/compiled.py), made again whenever
-# its source changes; without it (or with it stale) clashkit runs the source.
-COMPILED := clashkit/policies/greedy.digest
 
 .PHONY: venv lab test bench lint clean
 
-venv: $(STAMP) $(COMPILED)
+venv: $(STAMP)
 
 # Rebuilt only when the dependencies change; uv sync leaves the venv exactly
 # as the lock file says (it keeps pip and uv itself).
@@ -19,9 +16,6 @@ $(STAMP): pyproject.toml uv.lock
 	$(VENV)/bin/python -m pip install --quiet --upgrade uv
 	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen
 	touch $@
-
-$(COMPILED): clashkit/policies/greedy.py clashkit/compiled.py $(STAMP)
-	$(VENV)/bin/python -m clashkit.compiled
 
 # Jupyter refuses to run as root without --allow-root (containers often are root).
 lab: venv
@@ -33,12 +27,9 @@ test: venv
 bench: venv
 	$(VENV)/bin/python benchmarks/run.py
 
-# greedy.py must type-check: mypyc compiles it (clashkit/compiled.py).
 lint: venv
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --follow-imports=silent clashkit/policies/greedy.py clashkit/compiled.py
 
 clean:
 	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .mypy_cache .hypothesis
-	rm -f clashkit/policies/*.so clashkit/policies/*.digest
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -9,7 +9,8 @@ the AI pile, and the AI-side versions of these steps are in :mod:`clashkit.solo`
 from __future__ import annotations
 
 from . import events as ev
-from .state import OVER, GameState
+from .outcome import Termination, end_game
+from .state import GameState
 from .vocab import KEEP
 
 #: R3.2: how many cards left of the hand (the keep skipped) are playable.
@@ -62,7 +63,7 @@ def damage_keep(state: GameState, player: int, amount: int) -> None:
     if moved:
         del hand[at]
         hand.insert(at + moved, KEEP)
-    state.turn_stats[1] += moved
+    state.counters.keep_damage += moved
     if state.log is not None:
         ev.record(state, ev.KEEP_MOVED, target_player=player, position=at + moved, amount=moved)
     if at + moved == len(hand) - 1:
@@ -73,7 +74,7 @@ def destroy_keep(state: GameState, player: int) -> None:
     """R4.8: the Bastion flips to the Fort and goes leftmost; R4.9: the Fort falls, the game is lost."""
     hand = state.hands[player]
     if state.forts[player]:
-        win(state, 1 - player)
+        end_game(state, Termination.FORT_FELL, 1 - player)
         return
     state.forts[player] = True
     hand.remove(KEEP)
@@ -81,10 +82,3 @@ def destroy_keep(state: GameState, player: int) -> None:
     if state.log is not None:
         ev.record(state, ev.KEEP_FLIPPED, target_player=player)
 
-
-def win(state: GameState, player: int) -> None:
-    """R4.9, R8.7, R8.8: the game ends at once and ``player`` wins."""
-    state.winner = player
-    state.phase = OVER
-    if state.log is not None:
-        ev.record(state, ev.GAME_WON, target_player=player)

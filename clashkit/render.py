@@ -1,10 +1,9 @@
-"""Showing a state and its events to people: text, JSON-ready dicts and HTML.
+"""Showing a state and its events to people as text and JSON-ready dicts (the HTML table is :mod:`clashkit.board`).
 
 Nothing here changes a state.  :func:`state_dict` is the per-player object of
 ``clashkit siege --json`` (``interfaces.md`` §3); :func:`event_dicts` turns an
 event log into named fields; :func:`describe_event` and
-:func:`describe_state` are the readable account; :func:`state_html` draws
-the table in a notebook (``GameState._repr_html_``).
+:func:`describe_state` are the readable account.
 """
 
 from __future__ import annotations
@@ -173,9 +172,3 @@ def describe_state(state: GameState) -> str:
         head += f" — {PLAYERS[state.winner].value} has won"
     return "\n".join([head, *_side_text(state, 0), *_side_text(state, 1)])
 
-
-def state_html(state: GameState) -> str:
-    """The table as HTML (see :mod:`clashkit.board`): hands, keeps, lanes, marks, mana."""
-    from .board import board_html
-
-    return board_html(state)

@@ -140,7 +140,9 @@ class Rules:
         """
         default = _DEFAULT.as_dict()
         return ",".join(
-            f"{k}={_option_text(v)}" for k, v in self.as_dict().items() if v != default[k] or type(v) is not type(default[k])
+            f"{k}={_option_text(v)}"
+            for k, v in self.as_dict().items()
+            if v != default[k] or type(v) is not type(default[k])
         )
 
 

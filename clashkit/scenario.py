@@ -18,6 +18,7 @@ from typing import Any
 from .actions import Action, parse_place, play
 from .actions import leftmost_playable as _leftmost
 from .cards import COLUMNS, KEEP_NAMES, MAX_VALUE, CardSet, card_from_fields, starter_set
+from .destruction import ReturnOrder
 from .engine import apply
 from .errors import ClashkitError, IllegalActionError, InputError, ScenarioError
 from .rules import Rules, SoloSettings
@@ -315,8 +316,10 @@ def _read_action(cards: CardSet, entry: object, source: str, i: int) -> Scenario
     return ScenarioAction(name, lane, target, index, siege, i)
 
 
-def run_siege(scenario: Scenario) -> GameState:
-    """``interfaces.md`` §3: summon-phase actions, then the siege with its windows; stop before regeneration."""
+def run_siege(scenario: Scenario, order_returns: ReturnOrder | None = None) -> GameState:
+    """``interfaces.md`` §3: summon-phase actions, then the siege with its windows; stop before regeneration.
+
+    ``order_returns`` answers R4.6 for creatures destroyed together (default order without it)."""
     state = scenario.state
     summon = [a for a in scenario.actions if a.siege is None]
     siege = [a for a in scenario.actions if a.siege is not None]
@@ -336,7 +339,7 @@ def run_siege(scenario: Scenario) -> GameState:
                 return state
         if next_in_order(state) is None:
             break
-        take_turn(state)
+        take_turn(state, order_returns=order_returns)
         turn_no += 1
     for n, action in pending:  # past the last turn: after the last attack
         if state.over:

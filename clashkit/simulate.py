@@ -35,7 +35,7 @@ from typing import Any
 from . import formats
 from .cards import CardSet, load_cards, starter_set
 from .errors import DeckError, OptionError
-from .game import play
+from .game import new_game, play
 from .levels import parse_level, points, solo_settings
 from .policies import Policy, get_policy
 from .records import GameRecords
@@ -127,7 +127,7 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
         deck_a = _sorted_names(cards, cards.ids(setup.player_deck))
         deck_b = _sorted_names(cards, cards.ids(setup.ai_cards))
     else:
-        state, fmt = formats.new_game(
+        state, fmt = new_game(
             matchup.deck_a,
             matchup.deck_b,
             policy_a,
@@ -263,7 +263,9 @@ def simulate(
             records = _parallel(matchup, seeds, jobs, bar)
     finally:
         bar.close()
-    return records.build(matchup.card_set)
+    from .trace import build_trace  # polars, here: worker processes never import it
+
+    return build_trace(records, matchup.card_set)
 
 
 def _parallel(matchup: Matchup, seeds: list[int], jobs: int, bar) -> GameRecords:

@@ -29,9 +29,9 @@ from pathlib import Path
 from .cards import CardSet, starter_set
 from .errors import DeckError
 from .formats import check_first_player
-from .game import deal_solo
 from .policies import Policy, get_policy
 from .rules import Rules
+from .setup import deal_solo
 from .state import GameState
 from .vocab import Mode
 

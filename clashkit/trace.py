@@ -24,7 +24,7 @@ One game::
 
 Many games: :class:`GameRecords` collects the raw buffers of each finished
 game (cheaply, and picklable, so worker processes can send them back), and
-:meth:`GameRecords.build` turns them all into one :class:`Trace` at once.
+:func:`build_trace` turns them all into one :class:`Trace` at once.
 
 Events frame columns beyond the engine's fields: ``game`` (the game's number
 in its batch) and ``step`` (the event's index within its game, from 0).
@@ -51,7 +51,7 @@ import polars as pl
 
 from .cards import KEEP_NAMES, CardSet
 from .events import ATTACK, EVENT_KINDS, FIELDS, WIDTH
-from .records import GameRecords
+from .records import TERMINATIONS, GameRecords
 from .state import PHASES
 from .turn import TURN_FIELDS, TURN_WIDTH
 from .vocab import LANES, PLAYERS, Keep, Mode
@@ -116,6 +116,9 @@ TURNS_SCHEMA = pl.Schema(
     }
 )
 
+#: R3.8, R4.9, R8.7, R10.1: how each game ended (``clashkit.outcome.Termination``); null while running.
+TERMINATION = pl.Enum([t.value for t in TERMINATIONS])
+
 GAMES_SCHEMA = pl.Schema(
     {
         "game": pl.UInt32,
@@ -130,6 +133,7 @@ GAMES_SCHEMA = pl.Schema(
         "winner": PLAYER,
         "turns": pl.UInt16,
         "finished": pl.Boolean,
+        "termination": TERMINATION,
         "rules_version": pl.UInt16,
         "rules": pl.String,
         "level": pl.Int8,
@@ -384,6 +388,7 @@ def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
         _enum("winner", winner, PLAYER),
         _int("turns", np.asarray(records.turns_played, dtype=np.int64), pl.UInt16),
         pl.Series("finished", winner >= 0),
+        _enum("termination", np.asarray(records.termination, dtype=np.int16), TERMINATION),
         _int("rules_version", np.asarray(records.rules_version, dtype=np.int64), pl.UInt16),
         pl.Series("rules", records.rules, dtype=pl.String),
         _nulls_where(pl.Series("level", level), level < 0),
@@ -442,7 +447,7 @@ def game_frames(
         policy_b=policy_b,
         level=level,
     )
-    return records.build(state.cards)
+    return build_trace(records, state.cards)
 
 
 def _cards_of(state, player: int) -> tuple[str, ...]:

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Play
-from ..engine import apply_unchecked, legal_actions
-from ..state import OVER, SUMMON, GameState
+from ..actions import Action, Play
+from ..engine import apply_unchecked
+from ..legality import legal_actions
+from ..loop import run
+from ..state import SUMMON, GameState
 from ..vocab import KEEP
 from .greedy import GreedyPolicy, tables
 
@@ -42,10 +44,11 @@ class _NoisyGreedy(GreedyPolicy):
         self.rng = rng
         self.noise = noise
 
-    def choose(self, state, legal):
+    def decide(self, state: GameState) -> Action:
         if self.rng.random() < self.noise:
+            legal = legal_actions(state)
             return legal[self.rng.randrange(len(legal))]
-        return GreedyPolicy.choose(self, state, legal)
+        return GreedyPolicy.decide(self, state)
 
 
 class SearchPolicy(GreedyPolicy):
@@ -67,11 +70,11 @@ class SearchPolicy(GreedyPolicy):
         #: Rollouts played so far (for tests and measurements).
         self.rollouts = 0
 
-    def choose(self, state: GameState, legal):
-        if state.phase == SUMMON and state.turn >= self.loop_watch:
-            if (state is not self._game or state.turn != self._turn) and self.repeated(state):
-                # The same position again, as greedy would see it: leave the loop.
-                return legal[state.rng.randrange(len(legal))]
+    def decide(self, state: GameState) -> Action:
+        legal = legal_actions(state)
+        if state.phase == SUMMON and self.leaves_loop(state):
+            # The same position again, as greedy would see it: leave the loop.
+            return legal[state.rng.randrange(len(legal))]
         candidates = self.candidates(state, legal)
         if len(candidates) == 1:
             return candidates[0]
@@ -95,7 +98,7 @@ class SearchPolicy(GreedyPolicy):
 
     def candidates(self, state: GameState, legal) -> list:
         """Greedy's choice, moving on, then other plays (incantations on their declared side)."""
-        first = self.greedy.choose(state, legal)
+        first = self.greedy.decide(state)
         out = [first]
         proceed = legal[-1]
         if proceed is not first:
@@ -114,7 +117,8 @@ class SearchPolicy(GreedyPolicy):
         return out
 
     def rollout(self, state: GameState, action, seed: int, noisy: bool) -> float:
-        """Play ``action`` on a copy, then greedy for both to the horizon; 1 if the mover wins."""
+        """Play ``action`` on a copy, then greedy for both to the horizon with the game loop
+        (:func:`~clashkit.game.play`); 1 if the mover wins."""
         self.rollouts += 1
         me = state.active
         sim = state.clone(record=False)
@@ -124,16 +128,8 @@ class SearchPolicy(GreedyPolicy):
             players = (_NoisyGreedy(sim.rng, self.noise), _NoisyGreedy(sim.rng, self.noise))
         else:
             players = (self.greedy, self.greedy)
-        sim.return_order = lambda s, owner, cards: players[owner].order_returns(s, owner, cards)
-        apply_unchecked(sim, action)
-        limit = state.turn + self.horizon
-        while sim.phase != OVER and sim.turn < limit:
-            legal = legal_actions(sim)
-            if len(legal) == 1:
-                choice = legal[0]
-            else:
-                choice = players[sim.active].choose(sim, legal)
-            apply_unchecked(sim, choice)
+        apply_unchecked(sim, action, lambda s, owner, cards: players[owner].order_returns(s, owner, cards))
+        run(sim, *players, until_turn=state.turn + self.horizon)
         if sim.winner is not None:
             return 1.0 if sim.winner == me else 0.0
         return evaluate(sim, me)

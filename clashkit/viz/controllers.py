@@ -30,13 +30,15 @@ import polars as pl
 
 from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Proceed, parse_action
 from ..cards import Card, CardSet, card_from_fields, starter_set
-from ..engine import apply, legal_actions
+from ..engine import apply
 from ..errors import ClashkitError
-from ..game import new_duel
-from ..hand import PLAYABLE, playable_indices
+from ..hand import playable_indices
+from ..legality import has_choice, legal_actions, legal_cards, proceed_action
+from ..loop import run
 from ..policies import Policy, get_policy
 from ..render import describe_event, event_dicts
 from ..scenario import Scenario, load_scenario, parse_scenario
+from ..setup import new_duel
 from ..siege import next_in_order
 from ..state import SIEGE, SUMMON, GameState
 from ..vocab import KEEP, LANES, PLAYERS
@@ -224,7 +226,8 @@ class HandBuilder:
     @property
     def playable(self) -> list[str]:
         """R3.2: the 4 leftmost cards besides the keep."""
-        return self.order[:PLAYABLE]
+        hand = self.hand
+        return [hand[i] for i in playable_indices([KEEP, *self.order])]
 
     @property
     def problems(self) -> list[str]:
@@ -245,27 +248,31 @@ class HandBuilder:
         ``hand_health`` (after the plays), ``hand`` (after the plays)."""
         first = (self.first == "A") if first is None else first
         cards = self.cards
-        hand = [KEEP, *(cards.id(n) for n in self.order)]
+        # A's summon phase alone at the table: what may be played is the rules' answer
+        # (clashkit.legality), asked of a state holding this hand and this mana.
+        table = GameState(cards, record=False)
+        table.phase = SUMMON
+        hand = table.hands[0] = [KEEP, *(cards.id(n) for n in self.order)]
         rows = []
         for turn in range(1, turns + 1):
             mana = 6 if (turn == 1 and first) else len(hand)
-            left = mana
+            table.mana = mana
             playable = [cards.names[hand[i]] for i in playable_indices(hand)]
             played = []
             changed = True
             while changed:
                 changed = False
-                for index in playable_indices(hand):
-                    card = hand[index]
-                    if not cards.is_creature[card] or cards.cost[card] > left or len(hand) <= 2:
+                for index, card in legal_cards(table):
+                    if not cards.is_creature[card]:
                         continue
                     if hand[-1] != KEEP and index == len(hand) - 1 and hand[-2] == KEEP:
                         continue  # R3.8: it would leave the keep rightmost
                     hand.pop(index)
-                    left -= cards.cost[card]
+                    table.mana -= cards.cost[card]
                     played.append(cards.names[card])
                     changed = True
                     break
+            left = table.mana
             keep_at = hand.index(KEEP)
             rows.append(
                 {
@@ -302,23 +309,22 @@ class HandBuilder:
         )
         state.hands[0] = [KEEP, *(self.cards.id(n) for n in self.order)]
         self._policy: Policy = get_policy(self.bot)
-        state.return_order = self._return_order
         self.state = state
         self._history.clear()
         self._mark = 0
         self._bot_turns()
         return state
 
-    def _return_order(self, state, owner, cards):
+    def _order_returns(self, state, owner, cards):
+        """R4.6: the bot orders B's returns; A's keep the default order."""
         return self._policy.order_returns(state, owner, cards) if owner == 1 else cards
 
     def _bot_turns(self) -> None:
-        """The bot plays B until it is A's decision again (or the game is over)."""
+        """The bot plays B's turn with the game loop, until it is A's turn again (or the game is over);
+        A, a person, is not asked anything in it and keeps the default order of returns (R4.6)."""
         state = self.state
-        while not state.over and state.active == 1:
-            legal = legal_actions(state)
-            action = legal[0] if len(legal) == 1 else self._policy.choose(state, legal)
-            apply(state, action)
+        if not state.over and state.active == 1:
+            run(state, Policy(), self._policy, until_turn=state.turn + 1)
 
     def _need_game(self) -> GameState:
         if self.state is None:
@@ -339,7 +345,8 @@ class HandBuilder:
         before = _log_len(state)
         self._history.push(state.clone(), self._mark)
         try:
-            apply(state, parse_action(action, state) if isinstance(action, str) else action)
+            action = parse_action(action, state) if isinstance(action, str) else action
+            apply(state, action, self._order_returns)
         except ClashkitError:
             self._history.pop()
             raise
@@ -351,8 +358,7 @@ class HandBuilder:
         state = self._need_game()
         if state.over or state.active != 0:
             return []
-        legal = legal_actions(state)
-        return self.act(legal[0] if len(legal) == 1 else self._policy.choose(state, legal))
+        return self.act(self._policy.decide(state) if has_choice(state) else proceed_action(state))
 
     def finish_turn(self) -> list[str]:
         """Play A's turn on to its end without further plays: the siege, every attack, the end."""
@@ -365,14 +371,13 @@ class HandBuilder:
 
     @staticmethod
     def _proceed(state: GameState) -> Proceed:
-        return legal_actions(state)[-1]
+        return proceed_action(state)
 
     def back(self) -> bool:
         """Undo A's last action (and the bot turn that followed it); False if nothing to undo."""
         if not len(self._history):
             return False
         self.state, self._mark = self._history.pop()
-        self.state.return_order = self._return_order
         return True
 
     @property

@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 
 from clashkit.cards import load_cards
-from clashkit.formats import new_game
-from clashkit.game import play
+from clashkit.game import new_game, play
 from clashkit.render import describe_event, describe_state, event_dicts
 from clashkit.rules import Rules, SoloSettings
 from clashkit.solo_setup import solo_game

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from helpers import attacks, board, kinds, parse, siege, siege_state, siege_text
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
