@@ -17,15 +17,19 @@ from .vocab import KEEP
 PLAYABLE = 4
 
 
-def playable_indices(hand: list[int]) -> list[int]:
+def playable_indices(hand: list[int]) -> tuple[int, ...]:
     """R3.2: hand indices of the playable cards, the 4 leftmost besides the keep."""
-    out = []
-    for i, card in enumerate(hand):
-        if card != KEEP:
-            out.append(i)
-            if len(out) == PLAYABLE:
-                break
-    return out
+    at = hand.index(KEEP)
+    n = len(hand)
+    return _PLAYABLE_AT[at if at < PLAYABLE else PLAYABLE][n if n < PLAYABLE + 1 else PLAYABLE + 1]
+
+
+#: ``playable_indices`` by where the keep is (4: anywhere from index 4 on) and how many cards the
+#: hand holds (5: five or more), worked out once from R3.2.
+_PLAYABLE_AT = tuple(
+    tuple(tuple([i for i in range(min(size, PLAYABLE + 1)) if i != at][:PLAYABLE]) for size in range(PLAYABLE + 2))
+    for at in range(PLAYABLE + 1)
+)
 
 
 def is_playable(hand: list[int], index: int) -> bool:

@@ -41,35 +41,42 @@ def creatures_in_play(state: GameState) -> bool:
     return bool(lanes[0][0] or lanes[0][1] or lanes[1][0] or lanes[1][1])
 
 
-def legal_cards(state: GameState) -> Iterator[tuple[int, int]]:
+def legal_cards(state: GameState, *, first_only: bool = False) -> list[tuple[int, int]]:
     """``(hand index, card)`` of every card the active player may play now, in hand order.
 
     A card among the playable (R3.2) that the player can afford (R3.3): a
     creature in the summon phase (R3.5) while another card besides the keep
     would stay (R3.4); an incantation when one may be cast (R3.6, R3.11) and
     some creature is in play to aim at (R5.1).  The solo AI has no hand: its
-    summon phase plays itself (R8.3).
+    summon phase plays itself (R8.3).  ``first_only``: stop at the first such
+    card (:func:`has_choice` asks only whether there is one).
     """
-    if state.phase == OVER or (state.solo and state.active == 1):
-        return
+    out: list[tuple[int, int]] = []
+    phase, player = state.phase, state.active
+    if phase == OVER or (player == 1 and state.solo):
+        return out
     cards = state.cards
     cost, is_creature = cards.cost, cards.is_creature
-    hand = state.hands[state.active]
+    hand = state.hands[player]
     mana = state.mana
-    summon_creatures = state.phase == SUMMON and len(hand) > 2
+    summon_creatures = phase == SUMMON and len(hand) > 2
     cast = None  # read once, when the first affordable incantation asks
     for index in playable_indices(hand):
         card = hand[index]
         if cost[card] > mana:
             continue
         if is_creature[card]:
-            if summon_creatures:
-                yield index, card
+            if not summon_creatures:
+                continue
         else:
             if cast is None:
                 cast = can_cast_now(state) and creatures_in_play(state)
-            if cast:
-                yield index, card
+            if not cast:
+                continue
+        out.append((index, card))
+        if first_only:
+            break
+    return out
 
 
 def legal_plays(state: GameState) -> Iterator[Play]:
@@ -104,9 +111,7 @@ def legal_actions(state: GameState) -> list[Action]:
 
 def has_choice(state: GameState) -> bool:
     """Whether :func:`legal_actions` lists more than the one action that moves the turn on."""
-    for _ in legal_cards(state):
-        return True
-    return False
+    return bool(legal_cards(state, first_only=True))
 
 
 def check(state: GameState, action: Action) -> None:

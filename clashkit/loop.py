@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .actions import Action
+from .actions import ATTACK, Action
 from .destruction import ReturnOrder
 from .engine import apply, apply_unchecked
 from .legality import has_choice, proceed_action
@@ -63,9 +63,14 @@ def run(
 
     carry_out = apply_unchecked if trusted else apply
     steps = 0
+    # R3.11: an attack changes neither the attacker's hand nor their mana, and their creatures
+    # stay in play; so a choice in a siege window lasts, after an attack, into the next window.
+    choice_after_attack = False
     while state.phase != OVER and (until_turn is None or state.turn < until_turn):
-        if has_choice(state):
-            carry_out(state, players[state.active].decide(state), order_returns)
+        if choice_after_attack or has_choice(state):
+            decision = players[state.active].decide(state)
+            carry_out(state, decision, order_returns)
+            choice_after_attack = decision is ATTACK and state.phase == SIEGE
         elif state.phase == SIEGE and max_steps is None:
             run_siege_through(state, order_returns)
         else:

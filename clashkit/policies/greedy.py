@@ -48,12 +48,12 @@ play drawn from the game's generator (R10.2).
 from __future__ import annotations
 
 from ..abilities import abilities
-from ..actions import Action, play
+from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, play
 from ..cards import CardSet
 from ..destruction import protection_cancels
 from ..formats import kit
 from ..hand import playable_indices
-from ..legality import legal_actions, legal_cards, proceed_action
+from ..legality import legal_actions, legal_cards
 from ..siege import coming_attack_damage, next_in_order
 from ..state import SUMMON, GameState
 from ..vocab import (
@@ -250,14 +250,16 @@ class GreedyPolicy(Policy):
                 index, lane = move
                 return play(state.cards.names[state.hands[state.active][index]], index, lane)
             if not state.rules.incantations_in_siege:
-                cast = self.cast(state, final=True)
+                cast = self.cast(state, None)
                 if cast is not None:
                     return self._cast_action(state, cast)
-        elif state.rules.incantations_in_siege:
-            cast = self.cast(state, final=False)
+            return BEGIN_SIEGE
+        nxt = next_in_order(state)  # R3.9: the next creature to attack, None when all have
+        if state.rules.incantations_in_siege:
+            cast = self.cast(state, nxt)
             if cast is not None:
                 return self._cast_action(state, cast)
-        return proceed_action(state)
+        return ATTACK if nxt is not None else END_TURN
 
     @staticmethod
     def _cast_action(state: GameState, cast: tuple[int, int, tuple[int, int, int]]) -> Action:
@@ -303,33 +305,30 @@ class GreedyPolicy(Policy):
         """R3.3–R3.5: the best creature play now as (hand index, lane), or ``None`` to begin the siege."""
         player = state.active
         hand = state.hands[player]
-        n = len(hand)
-        if n <= 2:  # R3.4
-            return None
         t = self._tables
         sheet = self._sheet
         if t is None or sheet is None or t.cards is not state.cards:
             t, sheet = self._load(state.cards)
         mana = state.mana
         keep_at = hand.index(KEEP)
-        health = n - 1 - keep_at
-        # The creatures it may play (R3.2–R3.5), and is an incantation among the playable
-        # cards (R3.2) that it may keep mana for?
+        health = len(hand) - 1 - keep_at
+        # The creatures it may play (R3.2–R3.5) …
         playable = []
         dearest = 0  # the highest cost among them
-        kept_most = 0  # the highest cost of an incantation :meth:`reserve` may keep mana for
         for i, card in legal_cards(state):
             row = sheet[card]
             if row[0] and (i < keep_at or health > 1):  # R3.8: never self-destroy
                 playable.append(i)
                 if row[1] > dearest:
                     dearest = row[1]
+        if not playable:
+            return None
+        # … and is an incantation among the playable cards (R3.2) that it may keep mana for?
+        kept_most = 0  # the highest cost of an incantation :meth:`reserve` may keep mana for
         for i in playable_indices(hand):
             row = sheet[hand[i]]
             if not row[0] and row[1] > kept_most:
                 kept_most = row[1]
-        if not playable:
-            return None
         mine = state.lanes[player]
         theirs = state.lanes[1 - player]
         # What each lane offers a newcomer, read once: (gap, mine there, crowding, open,
@@ -470,8 +469,9 @@ class GreedyPolicy(Policy):
 
     # --- Incantations (R3.11) ----------------------------------------------------
 
-    def cast(self, state: GameState, *, final: bool) -> tuple[int, int, tuple[int, int, int]] | None:
-        """An incantation worth casting before the next attack (or at the end), as (hand
+    def cast(self, state: GameState, nxt: tuple[int, int] | None) -> tuple[int, int, tuple[int, int, int]] | None:
+        """An incantation worth casting before the next attack — the creature at ``nxt``
+        (:func:`~clashkit.siege.next_in_order`) — or at the end (``nxt`` is ``None``), as (hand
         index, card, target), else ``None``.
 
         At most ``casts_per_turn`` a turn: an incantation comes straight back
@@ -486,9 +486,7 @@ class GreedyPolicy(Policy):
         hand = state.hands[player]
         t = self._tables_for(state)
         keep_at = hand.index(KEEP)
-        nxt = None if final else next_in_order(state)
-        if nxt is None:
-            final = True
+        final = nxt is None
         mine, theirs = state.lanes[player], state.lanes[1 - player]
         enemy_side, is_creature, cost = t.enemy_side, t.is_creature, t.cost
         best = 0.0
