@@ -29,7 +29,7 @@ from .state import (
     Creature,
     GameState,
 )
-from .vocab import KEEP, LANES, PLAYERS, PROTECTION, abilities_of
+from .vocab import KEEP, LANES, PLAYERS, PROTECTION, abilities_of, hand_health_of
 
 #: One colour per player: A blue, B red.
 PLAYER_COLOURS = ("#2f6db5", "#b5452f")
@@ -238,12 +238,11 @@ def hand_html(cards: CardSet, names: list[str]) -> str:
     board: the keep, the playable cards, the hand-health."""
     hand = [KEEP if n in ("BASTION", "FORT") else cards.id(n) for n in names]
     fort = "FORT" in names
-    keep_at = hand.index(KEEP)
     return (
         f'<div class="clashkit-hand" style="{_FONT};background:{_PAPER};color:{_INK};'
         'border:1px solid #d8cfb8;border-radius:10px;padding:6px 8px;max-width:1100px">'
         + _hand_tiles(cards, hand, fort=fort)
-        + _health_line(len(hand) - 1 - keep_at, len(hand), fort=fort)
+        + _health_line(hand_health_of(hand), len(hand), fort=fort)
         + "</div>"
     )
 

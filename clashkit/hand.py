@@ -32,13 +32,6 @@ _PLAYABLE_AT = tuple(
 )
 
 
-def is_playable(hand: list[int], index: int) -> bool:
-    """R3.2: whether the card at ``index`` is among the playable cards."""
-    if not 0 <= index < len(hand) or hand[index] == KEEP:
-        return False
-    return index - (1 if hand.index(KEEP) < index else 0) < PLAYABLE
-
-
 def take_from_hand(state: GameState, player: int, index: int) -> int:
     """R3.7: remove a card; the cards right of it shift one place left."""
     return state.hands[player].pop(index)

@@ -9,9 +9,8 @@ event log into named fields; :func:`describe_event` and
 from __future__ import annotations
 
 from . import events as ev
-from .events import EVENT_KINDS, FIELDS
 from .state import LAST_TURN_WORDS, PHASES, GameState
-from .vocab import KEEP, LANES, PLAYERS, Keep
+from .vocab import KEEP, LANES, PLAYERS
 
 
 def card_name(state: GameState, card: int, player: int | None = None) -> str:
@@ -50,44 +49,12 @@ def state_dict(state: GameState) -> dict:
 
 
 def event_dicts(state: GameState, start: int = 0) -> list[dict]:
-    """The events of ``state.log`` from row ``start`` on, with words instead of codes."""
+    """The events of ``state.log`` from row ``start`` on, with words instead of codes
+    (:func:`clashkit.events.decode`), each with its ``step``."""
     if state.log is None:
         return []
-    out = []
-    for step, row in enumerate(state.log.rows(start), start=start):
-        values = dict(zip(FIELDS, row, strict=True))
-        out.append(
-            {
-                "step": step,
-                "turn": values["turn"],
-                "player": PLAYERS[values["player"]].value,
-                "phase": PHASES[values["phase"]].value,
-                "kind": EVENT_KINDS[values["kind"]].value,
-                "card": _name_or_none(state, values["card"]),
-                "lane": LANES[values["lane"]].value if values["lane"] >= 0 else None,
-                "position": values["position"] if values["position"] >= 0 else None,
-                "target_player": PLAYERS[values["target_player"]].value if values["target_player"] >= 0 else None,
-                "target_card": _target_name(state, values),
-                "amount": values["amount"],
-                "mana_left": values["mana_left"],
-                "hand_health_a": values["hand_health_a"],
-                "hand_health_b": values["hand_health_b"],
-                "keep_a": (Keep.FORT if values["keep_a"] else Keep.BASTION).value,
-                "keep_b": (Keep.FORT if values["keep_b"] else Keep.BASTION).value,
-            }
-        )
-    return out
-
-
-def _name_or_none(state: GameState, card: int) -> str | None:
-    return state.cards.names[card] if card >= 0 else None
-
-
-def _target_name(state: GameState, values: dict) -> str | None:
-    kind = values["kind"]
-    if kind == ev.ATTACK and values["target_card"] < 0:
-        return "FORT" if values["keep_b" if values["target_player"] == 1 else "keep_a"] else "BASTION"
-    return _name_or_none(state, values["target_card"])
+    names = state.cards.names
+    return [{"step": step, **ev.decode(row, names)} for step, row in enumerate(state.log.rows(start), start=start)]
 
 
 def describe_event(event: dict) -> str:

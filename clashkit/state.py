@@ -17,12 +17,11 @@ import random
 from array import array
 
 from .cards import CardSet
-from .events import EventLog
+from .events import PHASES, EventLog
 from .rules import Rules
-from .vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, Phase
+from .vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, hand_health_of, pile_health_of
 
-#: Phase codes, in ``Phase`` order.
-PHASES: tuple[Phase, ...] = tuple(Phase)
+#: Phase codes, in ``Phase`` order (``PHASES``).
 SETUP, MANA, SUMMON, SIEGE, END, OVER = range(len(PHASES))
 #: R8.7: the AI's last turn.
 NO_LAST_TURN, LAST_TURN_PENDING, LAST_TURN_UNDER_WAY = 0, 1, 2
@@ -200,9 +199,8 @@ class GameState:
     def hand_health(self, player: int) -> int:
         """R1.5: cards right of the keep; for the solo AI, cards above its keep (R8.6)."""
         if self.solo and player == 1:
-            return len(self.pile) - 1
-        hand = self.hands[player]
-        return len(hand) - 1 - hand.index(KEEP)
+            return pile_health_of(self.pile)
+        return hand_health_of(self.hands[player])
 
     def keep(self, player: int) -> Keep:
         return Keep.FORT if self.forts[player] else Keep.BASTION

@@ -50,7 +50,7 @@ import numpy as np
 import polars as pl
 
 from .cards import KEEP_NAMES, CardSet
-from .events import ATTACK, EVENT_KINDS, FIELDS, WIDTH
+from .events import EVENT_FIELDS, EVENT_KINDS, FIELDS, WIDTH
 from .records import TERMINATIONS, GameRecords
 from .state import PHASES
 from .turn import TURN_FIELDS, TURN_WIDTH
@@ -192,6 +192,10 @@ def _repeat_ids(ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.repeat(ids.astype(np.uint32, copy=False), counts)
 
 
+#: The kinds of event whose ``target_card = -1`` is a keep (:data:`clashkit.events.EVENT_FIELDS`).
+_KEEP_TARGET_KINDS = [code for code, kind in enumerate(EVENT_KINDS) if EVENT_FIELDS[kind].keep_target]
+
+
 def events_from_buffer(
     buffer: bytes | array | np.ndarray,
     cards: CardSet,
@@ -220,8 +224,9 @@ def events_from_buffer(
     target_player = cols[_F["target_player"]]
     keep_a, keep_b = cols[_F["keep_a"]], cols[_F["keep_b"]]
     target_card = cols[_F["target_card"]]
-    # R4.2: an attack on a keep names the keep, as it stood when the attack landed.
-    on_keep = (kind == ATTACK) & (target_card < 0)
+    # R4.2: an attack on a keep names the keep, as it stood when the attack landed (the field
+    # table's keep_target, as clashkit.events.decode reads one row).
+    on_keep = np.isin(kind, _KEEP_TARGET_KINDS) & (target_card < 0)
     if on_keep.any():
         keep_code = len(cards) + np.where(target_player == 1, keep_b, keep_a)
         target_card = np.where(on_keep, keep_code, target_card)

@@ -78,6 +78,7 @@ from ..vocab import (
     SPRINT,
     Effect,
     TargetSide,
+    hand_health_of,
 )
 from .base import Policy
 
@@ -311,7 +312,7 @@ class GreedyPolicy(Policy):
             t, sheet = self._load(state.cards)
         mana = state.mana
         keep_at = hand.index(KEEP)
-        health = len(hand) - 1 - keep_at
+        health = hand_health_of(hand)
         # The creatures it may play (R3.2–R3.5) …
         playable = []
         dearest = 0  # the highest cost among them

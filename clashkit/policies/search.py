@@ -32,7 +32,6 @@ from ..engine import apply_unchecked
 from ..legality import legal_actions
 from ..loop import run
 from ..state import SUMMON, GameState
-from ..vocab import KEEP
 from .greedy import GreedyPolicy, tables
 
 
@@ -138,10 +137,10 @@ class SearchPolicy(GreedyPolicy):
 def life(state: GameState, player: int) -> int:
     """How many more points of damage ``player`` can take: hand-health, plus the cards
     a Bastion still protects (the Fort's hand-health when it flips, R4.8)."""
+    health = state.hand_health(player)
     if state.solo and player == 1:  # R8.6, R8.7: the AI pile above its keep, and the discard a Bastion reshuffles
-        return len(state.pile) - 1 + (0 if state.forts[1] else len(state.discard))
+        return health + (0 if state.forts[1] else len(state.discard))
     hand = state.hands[player]
-    health = len(hand) - 1 - hand.index(KEEP)
     if not state.forts[player]:
         health += len(hand) - 1
     return health

@@ -32,6 +32,7 @@ from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Proceed, parse_action
 from ..cards import Card, CardSet, card_from_fields, starter_set
 from ..engine import apply
 from ..errors import ClashkitError
+from ..events import EVENT_FIELDS
 from ..hand import playable_indices
 from ..legality import has_choice, legal_actions, legal_cards, proceed_action
 from ..loop import run
@@ -41,34 +42,10 @@ from ..scenario import Scenario, load_scenario, parse_scenario
 from ..setup import new_duel
 from ..siege import next_in_order
 from ..state import SIEGE, SUMMON, GameState
-from ..vocab import KEEP, LANES, PLAYERS
+from ..vocab import KEEP, LANES, PLAYERS, hand_health_of
 
-#: The rule each kind of event applies (for explanations; rules.md numbers).
-RULE_OF_EVENT = {
-    "turn_started": "R1.6",
-    "mana_gained": "R3.1",
-    "card_played": "R3.3",
-    "creature_entered": "R3.5",
-    "incantation_resolved": "R5.2",
-    "siege_started": "R3.9",
-    "attack_skipped": "R3.10",
-    "creature_moved": "R6.7",
-    "attack": "R4.1",
-    "damage": "R4.3",
-    "protection_used": "R6.4",
-    "creature_destroyed": "R4.3",
-    "card_returned": "R4.4",
-    "card_discarded": "R8.5",
-    "keep_moved": "R4.7",
-    "keep_flipped": "R4.8",
-    "ai_reveal": "R8.3",
-    "ai_mill": "R8.6",
-    "ai_reshuffle": "R8.7",
-    "ai_last_turn": "R8.7",
-    "regeneration": "R3.12",
-    "game_won": "R4.9",
-    "game_unfinished": "R10.1",
-}
+#: The rule each kind of event applies (the field table of :mod:`clashkit.events`).
+RULE_OF_EVENT = {kind.value: spec.rule for kind, spec in EVENT_FIELDS.items()}
 
 _EVENT_COLUMNS = ["step", "turn", "player", "phase", "kind", "rule", "what happened"]
 
@@ -273,7 +250,6 @@ class HandBuilder:
                     changed = True
                     break
             left = table.mana
-            keep_at = hand.index(KEEP)
             rows.append(
                 {
                     "turn": turn,
@@ -281,7 +257,7 @@ class HandBuilder:
                     "playable": ", ".join(playable),
                     "played": ", ".join(played),
                     "mana_left": left,
-                    "hand_health": len(hand) - 1 - keep_at,
+                    "hand_health": hand_health_of(hand),
                     "hand": " ".join("BASTION" if c == KEEP else cards.names[c] for c in hand),
                 }
             )
