@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .actions import ATTACK, Action
+from .actions import Action
 from .destruction import ReturnOrder
 from .engine import apply, apply_unchecked
-from .legality import has_choice, proceed_action
+from .legality import legal_cards, proceed_action
 from .siege import next_in_order, take_turn
 from .state import OVER, SIEGE, GameState
 from .turn import TURN_WIDTH, end_turn, record_turn
@@ -22,7 +22,7 @@ from .turn import TURN_WIDTH, end_turn, record_turn
 class Player(Protocol):
     """What the loop asks a player (:class:`~clashkit.policies.Policy` is one)."""
 
-    def decide(self, state: GameState) -> Action: ...
+    def decide(self, state: GameState, cards: list[tuple[int, int]]) -> Action: ...
 
     def order_returns(self, state: GameState, owner: int, cards: list[int]) -> list[int]: ...
 
@@ -38,10 +38,11 @@ def run(
 ) -> GameState:
     """Play ``state`` on to its end (or a stop below) with one player per side; returns it.
 
-    Two paths.  A player with a choice (:func:`~clashkit.legality.has_choice`)
-    is asked for a decision (``decide``), a plain action value, which the
-    engine applies (:func:`~clashkit.engine.apply_unchecked`; checked first
-    unless ``trusted``).  A player with no choice moves the turn on: begins
+    Two paths.  A player with a choice — some legal card
+    (:func:`~clashkit.legality.legal_cards`) — is asked for a decision
+    (``decide(state, cards)``), a plain action value, which the engine
+    applies (:func:`~clashkit.engine.apply_unchecked`; checked first unless
+    ``trusted``).  A player with no choice moves the turn on: begins
     the siege, ends the turn, or — with nothing to cast in this siege window,
     hence none later in it (R3.11: the active hand and mana stay as they
     are) — runs the rest of the siege order through.
@@ -63,14 +64,10 @@ def run(
 
     carry_out = apply_unchecked if trusted else apply
     steps = 0
-    # R3.11: an attack changes neither the attacker's hand nor their mana, and their creatures
-    # stay in play; so a choice in a siege window lasts, after an attack, into the next window.
-    choice_after_attack = False
     while state.phase != OVER and (until_turn is None or state.turn < until_turn):
-        if choice_after_attack or has_choice(state):
-            decision = players[state.active].decide(state)
-            carry_out(state, decision, order_returns)
-            choice_after_attack = decision is ATTACK and state.phase == SIEGE
+        cards = legal_cards(state)  # a choice: some card may be played (clashkit.legality)
+        if cards:
+            carry_out(state, players[state.active].decide(state, cards), order_returns)
         elif state.phase == SIEGE and max_steps is None:
             run_siege_through(state, order_returns)
         else:

@@ -1,8 +1,9 @@
 """The policy interface: what a bot (or a widget, or a person) decides in a game.
 
 The decision protocol: at every point where the active player has a choice
-(:func:`~clashkit.legality.has_choice`) the game loop asks
-:meth:`Policy.decide` and gets back a *decision*, a plain value — one of the
+— some card they may play (:func:`~clashkit.legality.legal_cards`) — the game
+loop asks :meth:`Policy.decide`, handing it those legal cards, and gets back a
+*decision*, a plain value — one of the
 :class:`~clashkit.actions.Action` values of
 :func:`~clashkit.legality.legal_actions` — which the loop applies with the
 engine's one entry point (:func:`~clashkit.engine.apply_unchecked`).  A
@@ -30,9 +31,12 @@ class Policy:
 
     name = "policy"
 
-    def decide(self, state: GameState) -> Action:
+    def decide(self, state: GameState, cards: list[tuple[int, int]] | None = None) -> Action:
         """The decision now: one of ``legal_actions(state)`` (of which there are at least two;
-        the last one always moves the turn on).  It must not change ``state``."""
+        the last one always moves the turn on).  It must not change ``state``.
+
+        ``cards``: the legal cards now (:func:`~clashkit.legality.legal_cards`, never empty),
+        which the game loop has read already; a policy reads them itself when not given."""
         raise NotImplementedError
 
     def order_returns(self, state: GameState, owner: int, cards: list[int]) -> list[int]:

@@ -53,7 +53,7 @@ from ..cards import CardSet
 from ..destruction import protection_cancels
 from ..formats import kit
 from ..hand import playable_indices
-from ..legality import legal_actions, legal_cards
+from ..legality import legal_actions, legal_cards, summons
 from ..siege import coming_attack_damage, next_in_order
 from ..state import SUMMON, GameState
 from ..vocab import (
@@ -237,27 +237,30 @@ class GreedyPolicy(Policy):
         self._turn = 0
         self._seen: set = set()
 
-    def decide(self, state: GameState) -> Action:
+    def decide(self, state: GameState, cards: list[tuple[int, int]] | None = None) -> Action:
         """The play of this module's heuristic, or the action that moves the turn on.
 
-        Asked only when there is a choice (:func:`~clashkit.legality.has_choice`).
+        Asked only when there is a choice; ``cards`` are the legal cards
+        (:func:`~clashkit.legality.legal_cards`), read here if not given.
         """
+        if cards is None:
+            cards = legal_cards(state)
         if state.phase == SUMMON:
             if self.leaves_loop(state):
                 legal = legal_actions(state)
                 return legal[state.rng.randrange(len(legal))]
-            move = self.summon(state)
+            move = self.summon(state, cards)
             if move is not None:
                 index, lane = move
-                return play(state.cards.names[state.hands[state.active][index]], index, lane)
+                return summons(state.cards.names[state.hands[state.active][index]], index)[lane]
             if not state.rules.incantations_in_siege:
-                cast = self.cast(state, None)
+                cast = self.cast(state, None, cards)
                 if cast is not None:
                     return self._cast_action(state, cast)
             return BEGIN_SIEGE
         nxt = next_in_order(state)  # R3.9: the next creature to attack, None when all have
         if state.rules.incantations_in_siege:
-            cast = self.cast(state, nxt)
+            cast = self.cast(state, nxt, cards)
             if cast is not None:
                 return self._cast_action(state, cast)
         return ATTACK if nxt is not None else END_TURN
@@ -302,8 +305,9 @@ class GreedyPolicy(Policy):
 
     # --- Summon phase ------------------------------------------------------------
 
-    def summon(self, state: GameState) -> tuple[int, int] | None:
-        """R3.3–R3.5: the best creature play now as (hand index, lane), or ``None`` to begin the siege."""
+    def summon(self, state: GameState, cards: list[tuple[int, int]]) -> tuple[int, int] | None:
+        """R3.3–R3.5: the best creature play now as (hand index, lane), or ``None`` to begin the siege;
+        ``cards``: the legal cards (:func:`~clashkit.legality.legal_cards`)."""
         player = state.active
         hand = state.hands[player]
         t = self._tables
@@ -316,7 +320,7 @@ class GreedyPolicy(Policy):
         # The creatures it may play (R3.2–R3.5) …
         playable = []
         dearest = 0  # the highest cost among them
-        for i, card in legal_cards(state):
+        for i, card in cards:
             row = sheet[card]
             if row[0] and (i < keep_at or health > 1):  # R3.8: never self-destroy
                 playable.append(i)
@@ -470,10 +474,12 @@ class GreedyPolicy(Policy):
 
     # --- Incantations (R3.11) ----------------------------------------------------
 
-    def cast(self, state: GameState, nxt: tuple[int, int] | None) -> tuple[int, int, tuple[int, int, int]] | None:
+    def cast(
+        self, state: GameState, nxt: tuple[int, int] | None, cards: list[tuple[int, int]]
+    ) -> tuple[int, int, tuple[int, int, int]] | None:
         """An incantation worth casting before the next attack — the creature at ``nxt``
         (:func:`~clashkit.siege.next_in_order`) — or at the end (``nxt`` is ``None``), as (hand
-        index, card, target), else ``None``.
+        index, card, target), else ``None``; ``cards``: the legal cards.
 
         At most ``casts_per_turn`` a turn: an incantation comes straight back
         (R5.3), so one that costs nothing could otherwise be cast for ever.
@@ -492,7 +498,7 @@ class GreedyPolicy(Policy):
         enemy_side, is_creature, cost = t.enemy_side, t.is_creature, t.cost
         best = 0.0
         choice = None
-        for i, card in legal_cards(state):  # R3.2, R3.3, R3.11, R5.1
+        for i, card in cards:  # R3.2, R3.3, R3.11, R5.1
             if is_creature[card]:
                 continue
             # R5.5: aimed by its declared side.

@@ -13,7 +13,7 @@ class RandomPolicy(Policy):
 
     name = "random"
 
-    def decide(self, state: GameState) -> Action:
+    def decide(self, state: GameState, cards=None) -> Action:
         legal = legal_actions(state)
         return legal[state.rng.randrange(len(legal))]
 

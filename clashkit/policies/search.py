@@ -43,11 +43,11 @@ class _NoisyGreedy(GreedyPolicy):
         self.rng = rng
         self.noise = noise
 
-    def decide(self, state: GameState) -> Action:
+    def decide(self, state: GameState, cards=None) -> Action:
         if self.rng.random() < self.noise:
             legal = legal_actions(state)
             return legal[self.rng.randrange(len(legal))]
-        return GreedyPolicy.decide(self, state)
+        return GreedyPolicy.decide(self, state, cards)
 
 
 class SearchPolicy(GreedyPolicy):
@@ -69,12 +69,12 @@ class SearchPolicy(GreedyPolicy):
         #: Rollouts played so far (for tests and measurements).
         self.rollouts = 0
 
-    def decide(self, state: GameState) -> Action:
+    def decide(self, state: GameState, cards=None) -> Action:
         legal = legal_actions(state)
         if state.phase == SUMMON and self.leaves_loop(state):
             # The same position again, as greedy would see it: leave the loop.
             return legal[state.rng.randrange(len(legal))]
-        candidates = self.candidates(state, legal)
+        candidates = self.candidates(state, legal, cards)
         if len(candidates) == 1:
             return candidates[0]
         budget = self.budget
@@ -95,9 +95,9 @@ class SearchPolicy(GreedyPolicy):
                 best, best_mean = j, mean
         return tried[best]
 
-    def candidates(self, state: GameState, legal) -> list:
+    def candidates(self, state: GameState, legal, cards=None) -> list:
         """Greedy's choice, moving on, then other plays (incantations on their declared side)."""
-        first = self.greedy.decide(state)
+        first = self.greedy.decide(state, cards)
         out = [first]
         proceed = legal[-1]
         if proceed is not first:
