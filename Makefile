@@ -31,5 +31,5 @@ lint: venv
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
