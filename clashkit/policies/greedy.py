@@ -39,13 +39,16 @@ ten (R7.3) are the ten best with at most three incantations, a ban removes
 the opponent's best card, and creatures destroyed together return best first
 (R4.6).
 
-Everything is read straight from the state with small integer computations —
-no copies, no look-ahead.  It draws no random number, except to leave a
+Everything is read straight from the state and the legal cards the game loop
+hands it (:mod:`clashkit.legality`), with small integer computations — no
+copies, no look-ahead.  It draws no random number, except to leave a
 loop: a position that begins one of its turns for the second time gets a
 play drawn from the game's generator (R10.2).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from ..abilities import abilities
 from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, play
@@ -197,6 +200,25 @@ COMES_BACK = 0.5  # … before the last window
 NOTHING = -1.0  # no use: never cast
 
 
+class SummonRow(NamedTuple):
+    """What the summon phase reads of one card, made once per card set and weights.
+
+    An incantation's row has only ``cost``: the mana greedy may keep back for it
+    (0 for ``weaken`` and ``heal``, which it never keeps mana for)."""
+
+    creature: bool
+    cost: int
+    attack: int = 0
+    health: int = 0
+    rage: int = 0
+    aura_front: int = 0
+    aura_side: int = 0
+    worth: float = 0.0  # ``stats`` × the card's value
+    as_hitter: float = 0.0  # ``hitter`` × attack: behind others, it strikes first
+    as_tank: float = 0.0  # ``tank`` × health: at the front, it takes the hits
+    on_open_lane: float = 0.0  # ``open_lane`` × attack: facing an empty side
+
+
 class GreedyPolicy(Policy):
     """The documented heuristic of this module.
 
@@ -322,18 +344,18 @@ class GreedyPolicy(Policy):
         dearest = 0  # the highest cost among them
         for i, card in cards:
             row = sheet[card]
-            if row[0] and (i < keep_at or health > 1):  # R3.8: never self-destroy
+            if row.creature and (i < keep_at or health > 1):  # R3.8: never self-destroy
                 playable.append(i)
-                if row[1] > dearest:
-                    dearest = row[1]
+                if row.cost > dearest:
+                    dearest = row.cost
         if not playable:
             return None
         # … and is an incantation among the playable cards (R3.2) that it may keep mana for?
         kept_most = 0  # the highest cost of an incantation :meth:`reserve` may keep mana for
         for i in playable_indices(hand):
             row = sheet[hand[i]]
-            if not row[0] and row[1] > kept_most:
-                kept_most = row[1]
+            if not row.creature and row.cost > kept_most:
+                kept_most = row.cost
         mine = state.lanes[player]
         theirs = state.lanes[1 - player]
         # What each lane offers a newcomer, read once: (gap, mine there, crowding, open,
@@ -421,16 +443,14 @@ class GreedyPolicy(Policy):
             t = self._load(state.cards)[0]
         return t
 
-    def _summon_row(self, t: Tables, card: int) -> tuple:
-        """What :meth:`summon` reads of a card: (is a creature, cost, attack, health, Rage,
-        Aura front, Aura side, weighted worth, as a hitter, as a tank, on an open lane); an
-        incantation's row has only the mana it may keep back for it (0 for ``weaken``, ``heal``)."""
+    def _summon_row(self, t: Tables, card: int) -> SummonRow:
+        """What :meth:`summon` reads of a card with this policy's weights (:class:`SummonRow`)."""
         cost = t.cost[card]
         if not t.is_creature[card]:
             e = t.effect[card]
-            return (False, 0 if e is EFFECT_WEAKEN or e is EFFECT_HEAL else cost)
+            return SummonRow(False, 0 if e is EFFECT_WEAKEN or e is EFFECT_HEAL else cost)
         a, h, dirs = t.attack[card], t.health[card], t.aura_dirs[card]
-        return (
+        return SummonRow(
             True, cost, a, h, t.mask[card] & RAGE, dirs & FRONT, dirs & SIDE,
             self.stats * t.value[card], self.hitter * a, self.tank * h, self.open_lane * a,
         )
