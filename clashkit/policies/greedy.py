@@ -340,22 +340,22 @@ class GreedyPolicy(Policy):
         keep_at = hand.index(KEEP)
         health = hand_health_of(hand)
         # The creatures it may play (R3.2–R3.5) …
+        is_creature, cost = t.is_creature, t.cost
         playable = []
         dearest = 0  # the highest cost among them
         for i, card in cards:
-            row = sheet[card]
-            if row.creature and (i < keep_at or health > 1):  # R3.8: never self-destroy
+            if is_creature[card] and (i < keep_at or health > 1):  # R3.8: never self-destroy
                 playable.append(i)
-                if row.cost > dearest:
-                    dearest = row.cost
+                if cost[card] > dearest:
+                    dearest = cost[card]
         if not playable:
             return None
         # … and is an incantation among the playable cards (R3.2) that it may keep mana for?
         kept_most = 0  # the highest cost of an incantation :meth:`reserve` may keep mana for
         for i in playable_indices(hand):
-            row = sheet[hand[i]]
-            if not row.creature and row.cost > kept_most:
-                kept_most = row.cost
+            card = hand[i]
+            if not is_creature[card] and sheet[card].cost > kept_most:
+                kept_most = sheet[card].cost
         mine = state.lanes[player]
         theirs = state.lanes[1 - player]
         # What each lane offers a newcomer, read once: (gap, mine there, crowding, open,
