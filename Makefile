@@ -4,9 +4,6 @@
 PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.stamp
-# The greedy policy compiled with mypyc (clashkit/compiled.py), made again whenever
-# its source changes; without it (or with it stale) clashkit runs the source.
-COMPILED := clashkit/policies/greedy.digest
 
 # JupyterLab's default settings for this project's venv: no "news?" prompt and no
 # update check, so nothing asks to fetch from the internet (the browser test does the same).
@@ -14,7 +11,7 @@ LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
 .PHONY: venv lab test bench figures lint strip clean
 
-venv: $(STAMP) $(COMPILED)
+venv: $(STAMP)
 
 # Rebuilt only when the dependencies change; uv sync leaves the venv exactly
 # as the lock file says (it keeps pip and uv itself).
@@ -24,10 +21,6 @@ $(STAMP): pyproject.toml uv.lock
 	$(VENV)/bin/python -m pip install --quiet --upgrade uv
 	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen
 	touch $@
-
-$(COMPILED): clashkit/policies/greedy.py clashkit/compiled.py $(STAMP)
-	@echo "make: compiling the greedy bot with mypyc (clashkit/compiled.py, about 10 s; again when greedy.py changes)"
-	$(VENV)/bin/python -m clashkit.compiled
 
 $(LAB_OVERRIDES): $(STAMP)
 	@echo "make: JupyterLab settings: no news prompt, no update check ($@)"
@@ -61,12 +54,9 @@ FIGURES ?=
 figures: venv
 	$(VENV)/bin/python benchmarks/figures.py $(FIGURES)
 
-# greedy.py must type-check: mypyc compiles it (clashkit/compiled.py).
 lint: venv
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --follow-imports=silent clashkit/policies/greedy.py clashkit/compiled.py
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .mypy_cache .hypothesis
-	rm -f clashkit/policies/*.so clashkit/policies/*.digest
+	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

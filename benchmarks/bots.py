@@ -28,8 +28,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from clashkit.cards import starter_set  # noqa: E402
-from clashkit.formats import new_game  # noqa: E402
-from clashkit.game import new_duel, play  # noqa: E402
+from clashkit.game import (  # noqa: E402
+    new_duel,
+    new_game,  # noqa: E402
+    play,
+)
 from clashkit.policies import get_policy  # noqa: E402
 from clashkit.stats import wilson  # noqa: E402
 

@@ -17,8 +17,6 @@ What it measures, each the best of ``--repeats`` runs:
   raw buffers into the polars events frame (:func:`clashkit.trace.events_from_buffer`);
 - ``mb_per_million_event_rows``: the events frame's ``estimated_size()`` per
   million rows, in MB of 10⁶ bytes;
-- ``greedy_compiled``: whether ``greedy`` ran as the build ``make`` compiles
-  (``clashkit/compiled.py``) or from its source (``CLASHKIT_PURE=1``);
 - with ``--jobs 1 2`` (default), ``simulate_games_per_s_jobs_J``: the whole
   ``simulate()`` of deck 1 against deck 2 (workers, frames) with J
   processes, without events, wall clock.
@@ -32,7 +30,6 @@ import os
 import platform
 import sys
 import time
-from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -40,7 +37,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-import clashkit.policies.greedy as greedy_module  # noqa: E402
 from clashkit.cards import starter_set  # noqa: E402
 from clashkit.policies import POLICIES  # noqa: E402
 from clashkit.records import GameRecords  # noqa: E402
@@ -78,8 +74,6 @@ def measure(n: int, policy: str, repeats: int, jobs: list[int]) -> dict:
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "polars": pl.__version__,
-        # make compiles greedy with mypyc (clashkit/compiled.py); CLASHKIT_PURE=1 runs its source
-        "greedy_compiled": greedy_module.__file__.endswith(tuple(EXTENSION_SUFFIXES)),
     }
     play_games(min(n, 200), policy, True)  # warm up caches
 
@@ -126,8 +120,7 @@ def measure(n: int, policy: str, repeats: int, jobs: list[int]) -> dict:
 def report(r: dict) -> str:
     lines = [
         f"clashkit speed — {r['policy']} vs {r['policy']}, {r['games']} preconstructed games a run,"
-        f" {r['cpus']} cores, Python {r['python']}, polars {r['polars']},"
-        f" greedy {'compiled' if r['greedy_compiled'] else 'from source'}",
+        f" {r['cpus']} cores, Python {r['python']}, polars {r['polars']}",
         f"  mean turns a game            {r['turns_per_game']:10.1f}",
         f"  event rows a game            {r['event_rows_per_game']:10.1f}",
         f"  games/s, no events (1 core)  {r['games_per_s_no_events']:10,.0f}"

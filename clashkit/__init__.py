@@ -29,6 +29,23 @@ from .vocab import Ability, Keep, Lane, Mode, Phase, Player
 
 __version__ = "0.1.0"
 
+
+def _show_states_as_tables() -> None:
+    """In IPython (a notebook), a ``GameState`` displays as the table of :func:`clashkit.board.board_html`.
+
+    Registered here, above every layer, so that the state itself stays plain data."""
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None:
+        from .board import board_html
+
+        shell.display_formatter.formatters["text/html"].for_type(GameState, board_html)
+
+
+_show_states_as_tables()
+
 __all__ = [
     "ATTACK",
     "BEGIN_SIEGE",

@@ -13,7 +13,7 @@ from .state import Creature, GameState
 from .vocab import BEHIND, FRONT, SIDE
 
 
-def neighbours(state: GameState, player: int, lane: int, position: int):
+def neighbours(state: GameState, player: int, lane: int, position: int) -> list[tuple[Creature, int]]:
     """R6.8: the creatures adjacent to one on its own side, as (neighbour, direction from it).
 
     ``FRONT`` is the neighbour nearer the bridge in the same lane, ``BEHIND``
@@ -22,13 +22,15 @@ def neighbours(state: GameState, player: int, lane: int, position: int):
     """
     sides = state.lanes[player]
     side = sides[lane]
+    out = []
     if position:
-        yield side[position - 1], FRONT
+        out.append((side[position - 1], FRONT))
     if position + 1 < len(side):
-        yield side[position + 1], BEHIND
+        out.append((side[position + 1], BEHIND))
     other = sides[1 - lane]
     if position < len(other):
-        yield other[position], SIDE
+        out.append((other[position], SIDE))
+    return out
 
 
 #: R6.8: an Aura reaching ``d`` from its holder reaches a creature that sees the holder in direction ``_FACING[d]``.

@@ -1,4 +1,4 @@
-"""The table drawn as HTML, for notebooks (``GameState._repr_html_``).
+"""The table drawn as HTML, for notebooks (a ``GameState`` shows itself with it in IPython).
 
 Both hands left to right with the keep (R1.1) and the hand-health it leaves
 (R1.5), the playable cards marked (R3.2: the 4 leftmost besides the keep), both
@@ -18,7 +18,7 @@ from html import escape
 
 from .abilities import abilities
 from .cards import Card, CardSet
-from .hand import PLAYABLE
+from .hand import playable_indices
 from .siege import next_in_order
 from .state import (
     LAST_TURN_PENDING,
@@ -29,7 +29,7 @@ from .state import (
     Creature,
     GameState,
 )
-from .vocab import KEEP, LANES, PLAYERS, PROTECTION, abilities_of
+from .vocab import KEEP, LANES, PLAYERS, PROTECTION, abilities_of, hand_health_of
 
 #: One colour per player: A blue, B red.
 PLAYER_COLOURS = ("#2f6db5", "#b5452f")
@@ -188,7 +188,7 @@ def _hand_tiles(cards: CardSet, hand: list[int], *, fort: bool, mana: int | None
     """A hand's tiles left to right: the keep, the playable cards marked (R3.2), the cards
     right of the keep underlined (R1.5); with ``mana`` (the active player's), the playable
     cards that cost more are faded."""
-    playable_seen = 0
+    marked = set(playable_indices(hand))
     keep_at = hand.index(KEEP)
     tiles = []
     for index, card_id in enumerate(hand):
@@ -196,8 +196,7 @@ def _hand_tiles(cards: CardSet, hand: list[int], *, fort: bool, mana: int | None
             tiles.append(_keep_tile(fort))
             continue
         card = cards[card_id]
-        playable = playable_seen < PLAYABLE
-        playable_seen += 1
+        playable = index in marked
         affordable = mana is None or card.cost <= mana
         faded = mana is not None and playable and not affordable
         marks = ""
@@ -239,12 +238,11 @@ def hand_html(cards: CardSet, names: list[str]) -> str:
     board: the keep, the playable cards, the hand-health."""
     hand = [KEEP if n in ("BASTION", "FORT") else cards.id(n) for n in names]
     fort = "FORT" in names
-    keep_at = hand.index(KEEP)
     return (
         f'<div class="clashkit-hand" style="{_FONT};background:{_PAPER};color:{_INK};'
         'border:1px solid #d8cfb8;border-radius:10px;padding:6px 8px;max-width:1100px">'
         + _hand_tiles(cards, hand, fort=fort)
-        + _health_line(len(hand) - 1 - keep_at, len(hand), fort=fort)
+        + _health_line(hand_health_of(hand), len(hand), fort=fort)
         + "</div>"
     )
 

@@ -109,13 +109,13 @@ def every_combination() -> list[Configuration]:
 def _play_chunk(job: tuple[SoloSettings, Rules, str, Any, int, int]) -> tuple[int, int, int, int]:
     """(wins, unfinished, games, turns) of games ``start … start+count-1`` under ``settings``."""
     from .game import play
-    from .solo_setup import solo_game
+    from .solo_setup import solo_setup
 
     settings, rules, policy, deck, start, count = job
     rules = rules.replace(solo=settings)
     wins = unfinished = turns = 0
     for seed in range(start, start + count):
-        state = solo_game(deck, policy, rules=rules, seed=seed, record=False)
+        state = solo_setup(deck, policy, rules=rules, seed=seed, record=False).state
         play(state, policy)
         wins += state.winner == 0
         unfinished += state.winner is None

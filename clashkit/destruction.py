@@ -9,12 +9,18 @@ discard in solo mode.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import events as ev
 from .abilities import abilities
 from .hand import return_to_hand
 from .lanes import leave_play, locate
 from .state import Creature, GameState
 from .vocab import PROTECTION
+
+#: R4.6: the owner's answer — given (state, owner, destroyed card ids in the default
+#: order), the same ids in the order they return.  The game loop asks the owner's policy.
+ReturnOrder = Callable[[GameState, int, list[int]], list[int]]
 
 
 def hurt(
@@ -82,25 +88,28 @@ def to_owner(state: GameState, owner: int, card: int) -> None:
         return_to_hand(state, owner, card)
 
 
-def destroy(state: GameState, owner: int, creatures: list[Creature]) -> None:
+def destroy(
+    state: GameState, owner: int, creatures: list[Creature], order_returns: ReturnOrder | None = None
+) -> None:
     """R4.3–R4.6: destroy these creatures of ``owner`` together, then return them.
 
     They leave play (the gaps close, R4.5) and return in the default order of
-    R4.6 — the order given — unless ``state.return_order`` chooses another.
+    R4.6 — the order given — unless the owner, asked through ``order_returns``,
+    chooses another.
     """
     order = []
     for creature in creatures:
         lane, position = locate(state, owner, creature)
         leave_play(state, owner, lane, position)
-        state.turn_stats[2] += 1
+        state.counters.creatures_destroyed += 1
         order.append(creature.card)
         if state.log is not None:
             ev.record(
                 state, ev.CREATURE_DESTROYED, lane=lane, position=position,
                 target_player=owner, target_card=creature.card,
             )
-    if len(order) > 1 and state.return_order is not None:
-        chosen = list(state.return_order(state, owner, order[:]))
+    if len(order) > 1 and order_returns is not None:
+        chosen = list(order_returns(state, owner, order[:]))
         if sorted(chosen) != sorted(order):
             raise ValueError(f"R4.6: a return order must list {order}, got {chosen}")
         order = chosen

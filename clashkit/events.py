@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import struct
 from array import array
+from dataclasses import dataclass
 from enum import StrEnum
+
+from .vocab import LANES, PLAYERS, Keep, Phase, hand_health_of, pile_health_of
+
+PHASES: tuple[Phase, ...] = tuple(Phase)
 
 
 class EventKind(StrEnum):
@@ -88,6 +93,80 @@ FIELDS = (
     "keep_b",
 )
 WIDTH = len(FIELDS)
+#: The fields every row carries: when, who, and the table after the step.
+COMMON_FIELDS = ("kind", "turn", "player", "phase", "mana_left", "hand_health_a", "hand_health_b", "keep_a", "keep_b")
+
+
+@dataclass(frozen=True, slots=True)
+class KindFields:
+    """What one kind of event says: the rule it applies and the fields it sets beyond
+    :data:`COMMON_FIELDS` (the others are ``-1``, or ``0`` for ``amount``)."""
+
+    rule: str
+    fields: tuple[str, ...] = ()
+    #: ``target_card = -1`` means the keep (R4.2), named ``BASTION`` or ``FORT`` as it was.
+    keep_target: bool = False
+
+
+_CARD_AT = ("card", "lane", "position", "target_player")
+_HIT = (*_CARD_AT, "target_card", "amount")
+
+#: The field table: every kind of event, its rule and its fields (the events frame of :mod:`clashkit.trace`).
+EVENT_FIELDS: dict[EventKind, KindFields] = {
+    EventKind.TURN_STARTED: KindFields("R1.6"),
+    EventKind.MANA_GAINED: KindFields("R3.1", ("amount",)),
+    EventKind.CARD_PLAYED: KindFields("R3.3", (*_CARD_AT, "target_card")),
+    EventKind.CREATURE_ENTERED: KindFields("R3.5", _CARD_AT),
+    EventKind.INCANTATION_RESOLVED: KindFields("R5.2", _HIT),
+    EventKind.SIEGE_STARTED: KindFields("R3.9"),
+    EventKind.ATTACK_SKIPPED: KindFields("R3.10", _CARD_AT),
+    EventKind.CREATURE_MOVED: KindFields("R6.7", (*_CARD_AT, "amount")),
+    EventKind.ATTACK: KindFields("R4.1", _HIT, keep_target=True),
+    EventKind.DAMAGE: KindFields("R4.3", _HIT),
+    EventKind.PROTECTION_USED: KindFields("R6.4", _HIT),
+    EventKind.CREATURE_DESTROYED: KindFields("R4.3", ("lane", "position", "target_player", "target_card")),
+    EventKind.CARD_RETURNED: KindFields("R4.4", ("position", "target_player", "target_card")),
+    EventKind.CARD_DISCARDED: KindFields("R8.5", ("target_player", "target_card", "amount")),
+    EventKind.KEEP_MOVED: KindFields("R4.7", ("position", "target_player", "amount")),
+    EventKind.KEEP_FLIPPED: KindFields("R4.8", ("target_player",)),
+    EventKind.AI_REVEAL: KindFields("R8.3", ("card", "lane", "target_player", "amount")),
+    EventKind.AI_MILL: KindFields("R8.6", ("target_player", "target_card", "amount")),
+    EventKind.AI_RESHUFFLE: KindFields("R8.7", ("target_player", "amount")),
+    EventKind.AI_LAST_TURN: KindFields("R8.7", ("target_player", "amount")),
+    EventKind.REGENERATION: KindFields("R3.12"),
+    EventKind.GAME_WON: KindFields("R4.9", ("target_player",)),
+    EventKind.GAME_UNFINISHED: KindFields("R10.1"),
+}
+
+
+def decode(row: tuple[int, ...], names: tuple[str, ...] | list[str]) -> dict:
+    """One event row (:data:`FIELDS` codes) in words: the one decoder of a row, read by the
+    JSON output, the log sentences and the notebooks' event tables.  ``names``: the card names."""
+    values = dict(zip(FIELDS, row, strict=True))
+    kind = EVENT_KINDS[values["kind"]]
+    target_card = values["target_card"]
+    if target_card < 0 and EVENT_FIELDS[kind].keep_target:
+        fort = values["keep_b" if values["target_player"] == 1 else "keep_a"]
+        target = Keep.FORT.name if fort else Keep.BASTION.name
+    else:
+        target = names[target_card] if target_card >= 0 else None
+    return {
+        "turn": values["turn"],
+        "player": PLAYERS[values["player"]].value,
+        "phase": PHASES[values["phase"]].value,
+        "kind": kind.value,
+        "card": names[values["card"]] if values["card"] >= 0 else None,
+        "lane": LANES[values["lane"]].value if values["lane"] >= 0 else None,
+        "position": values["position"] if values["position"] >= 0 else None,
+        "target_player": PLAYERS[values["target_player"]].value if values["target_player"] >= 0 else None,
+        "target_card": target,
+        "amount": values["amount"],
+        "mana_left": values["mana_left"],
+        "hand_health_a": values["hand_health_a"],
+        "hand_health_b": values["hand_health_b"],
+        "keep_a": (Keep.FORT if values["keep_a"] else Keep.BASTION).value,
+        "keep_b": (Keep.FORT if values["keep_b"] else Keep.BASTION).value,
+    }
 #: The buffer's item type: native 32-bit integers (``numpy.int32``).
 TYPECODE = "i"
 #: One event row as native int32 bytes: appending them with ``array.frombytes``
@@ -128,12 +207,7 @@ def record(
     amount: int = 0,
 ) -> None:
     """Append one event to ``state.log`` (callers check ``state.log is not None`` first)."""
-    hand_a = state.hands[0]
-    if state.solo:
-        health_b = len(state.pile) - 1
-    else:
-        hand_b = state.hands[1]
-        health_b = len(hand_b) - 1 - hand_b.index(-1)
+    health_b = pile_health_of(state.pile) if state.solo else hand_health_of(state.hands[1])
     forts = state.forts
     state.log.buffer.frombytes(
         _pack_row(
@@ -148,7 +222,7 @@ def record(
             target_card,
             amount,
             state.mana,
-            len(hand_a) - 1 - hand_a.index(-1),
+            hand_health_of(state.hands[0]),
             health_b,
             forts[0],
             forts[1],

@@ -11,14 +11,10 @@ A deck argument — what ``clashkit play --a`` and ``--b`` take — is read by
 a file path        8 names, one a line or comma-separated; ``#`` starts a comment
 =================  ===========================================================
 
-:func:`new_game` turns two specs and two policies into a duel ready for its
-first turn.  It creates the state first, so that every random draw — the
-draft's shuffle, the hands' shuffles, the coin flip — comes from the game's one
-generator, ``state.rng`` (R10.2)::
-
-    >>> state, fmt = new_game("1", "2", "greedy", "greedy", seed=7)
-    >>> fmt, state.hand_health(0), state.hand_health(1)
-    ('preconstructed', 8, 8)
+:func:`draft` and :func:`constructed` take the players' choices as functions
+(:data:`Pick`, :data:`ChooseTen`, :data:`Ban`; a policy's methods of those
+names are such).  :func:`clashkit.game.new_game` turns two specs and two
+policies into a duel ready for its first turn.
 
 Solo setup (R8.1) lives with solo mode, not here.
 """
@@ -26,18 +22,14 @@ Solo setup (R8.1) lives with solo mode, not here.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .cards import CardSet, starter_set
 from .errors import DeckError, OptionError
-from .game import begin, deal_hand
-from .limits import LIMITS, check, read_text, shown
-from .policies import Policy, get_policy
+from .limits import LIMITS, read_text, shown
 from .rules import Rules
-from .state import GameState
-from .vocab import Mode
 
 #: The names of the formats, as the games frame writes them (``trace.FORMAT``).
 PRECONSTRUCTED, DRAFT, CONSTRUCTED, CUSTOM = "preconstructed", "draft", "constructed", "custom"
@@ -212,17 +204,33 @@ class Draft:
     last_drafter: int
 
 
+#: R7.2, R8.1: ``pick(cards, offered, mine, rng)`` → one card id of ``offered`` for a hand holding ``mine``.
+Pick = Callable[[CardSet, Sequence[int], Sequence[int], random.Random], int]
+#: R7.3: ``choose_ten(cards, rng)`` → ten different card ids of one's own kit.
+ChooseTen = Callable[[CardSet, random.Random], Sequence[int]]
+#: R7.3: ``ban(cards, theirs, mine, rng)`` → the card id to remove from the opponent's revealed ``theirs``.
+Ban = Callable[[CardSet, Sequence[int], Sequence[int], random.Random], int]
+
+
+def chooser_name(choice: Callable) -> str:
+    """How an error names whoever made a choice: a policy's name for its method, else the function's."""
+    owner = getattr(choice, "__self__", None)
+    return str(getattr(owner, "name", None) or getattr(choice, "__name__", "chooser"))
+
+
 def draft(
     cards: CardSet,
-    policy_a: Policy | str,
-    policy_b: Policy | str,
+    pick_a: Pick,
+    pick_b: Pick,
     rng: random.Random,
     *,
     pool: Sequence[int] | None = None,
 ) -> Draft:
     """R7.2: shuffle the kit; per round reveal 4, the round's first picker takes 1, the other 2
-    of the remaining 3, the first picker the last; the first picker alternates A, B, A, B."""
-    policies = (get_policy(policy_a), get_policy(policy_b))
+    of the remaining 3, the first picker the last; the first picker alternates A, B, A, B.
+
+    ``pick_a`` and ``pick_b`` choose (a policy's ``pick`` is one)."""
+    picks = (pick_a, pick_b)
     deck = list(kit(cards) if pool is None else pool)
     if len(deck) < DRAFT_REVEAL * DRAFT_ROUNDS:
         raise DeckError(
@@ -237,10 +245,10 @@ def draft(
         second = 1 - first
         offered = deck[round_ * DRAFT_REVEAL : (round_ + 1) * DRAFT_REVEAL]
         # The first picker takes 1 …
-        _take(cards, policies[first], offered, hands[first], rng, first)
+        _take(cards, picks[first], offered, hands[first], rng, first)
         # … the other player 2 of the remaining 3 …
-        _take(cards, policies[second], offered, hands[second], rng, second)
-        _take(cards, policies[second], offered, hands[second], rng, second)
+        _take(cards, picks[second], offered, hands[second], rng, second)
+        _take(cards, picks[second], offered, hands[second], rng, second)
         # … and the first picker the last card.
         hands[first].append(offered.pop())
         last = first
@@ -248,12 +256,12 @@ def draft(
 
 
 def _take(
-    cards: CardSet, policy: Policy, offered: list[int], mine: list[int], rng, player: int
+    cards: CardSet, pick: Pick, offered: list[int], mine: list[int], rng, player: int
 ) -> None:
-    choice = policy.pick(cards, tuple(offered), tuple(mine), rng)
+    choice = pick(cards, tuple(offered), tuple(mine), rng)
     if choice not in offered:
         raise DeckError(
-            f"draft: policy {policy.name!r} of {'AB'[player]} picked {choice!r}, "
+            f"draft: policy {chooser_name(pick)!r} of {'AB'[player]} picked {choice!r}, "
             "not an offered card (R7.2)"
         )
     offered.remove(choice)
@@ -273,18 +281,18 @@ class Constructed:
 
 def constructed(
     cards: CardSet,
-    policy_a: Policy | str,
-    policy_b: Policy | str,
+    choose_ten: tuple[ChooseTen, ChooseTen],
+    ban: tuple[Ban, Ban],
     rng: random.Random,
 ) -> Constructed:
     """R7.3: each chooses 10 from their own kit; then B bans one of A's, A one of B's,
-    A a second of B's, B a second of A's."""
-    policies = (get_policy(policy_a), get_policy(policy_b))
+    A a second of B's, B a second of A's.  ``choose_ten`` and ``ban`` are A's and B's
+    choices (a policy's methods of those names are such)."""
     own_kit = set(kit(cards))
     chosen = []
     for player in (0, 1):
-        ten = list(policies[player].choose_ten(cards, rng))
-        where = f"constructed: policy {policies[player].name!r} of {'AB'[player]}"
+        ten = list(choose_ten[player](cards, rng))
+        where = f"constructed: policy {chooser_name(choose_ten[player])!r} of {'AB'[player]}"
         if len(ten) != CONSTRUCTED_CHOICE or len(set(ten)) != CONSTRUCTED_CHOICE:
             raise DeckError(
                 f"{where} chose {len(set(ten))} different cards, not {CONSTRUCTED_CHOICE} (R7.3)"
@@ -296,66 +304,15 @@ def constructed(
     bans = []
     for banner in (1, 0, 0, 1):
         victim = 1 - banner
-        card = policies[banner].ban(cards, tuple(remaining[victim]), tuple(remaining[banner]), rng)
+        card = ban[banner](cards, tuple(remaining[victim]), tuple(remaining[banner]), rng)
         if card not in remaining[victim]:
             raise DeckError(
-                f"constructed: policy {policies[banner].name!r} of {'AB'[banner]} banned {card!r}, "
+                f"constructed: policy {chooser_name(ban[banner])!r} of {'AB'[banner]} banned {card!r}, "
                 f"not one of {'AB'[victim]}'s revealed cards (R7.3)"
             )
         remaining[victim].remove(card)
         bans.append((banner, card))
     return Constructed(chosen[0], chosen[1], bans, remaining[0], remaining[1])
-
-
-# --- A duel ready to play ---------------------------------------------------------------
-
-
-def new_game(
-    deck_a: str | DeckSpec | Sequence[str],
-    deck_b: str | DeckSpec | Sequence[str],
-    policy_a: Policy | str = "greedy",
-    policy_b: Policy | str = "greedy",
-    *,
-    cards: CardSet | None = None,
-    rules: Rules | None = None,
-    seed: int = 0,
-    record: bool = True,
-    mirror: bool = False,
-) -> tuple[GameState, str]:
-    """A duel in the first player's first turn, and the name of its format.
-
-    The state is created first; the draft (R7.2) and the constructed choices
-    (R7.3) then draw from ``state.rng``, the hands are shuffled (R2.2) and the
-    first player chosen (R2.3) — by the coin, or with
-    ``rules.first_player = "last_drafter"`` in a draft, the player who took the
-    draft's last card.  For two fixed decks the game is the same as
-    :func:`clashkit.game.new_duel` with the same seed.
-    """
-    cards = cards if cards is not None else starter_set()
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise OptionError(f"seed {shown(seed)} must be a whole number (R10.2)")
-    check("seed", seed, "seed", OptionError)
-    rules = Rules.coerce(rules)
-    spec_a = deck_a if isinstance(deck_a, DeckSpec) else parse_deck(deck_a, cards, side="A")
-    spec_b = deck_b if isinstance(deck_b, DeckSpec) else parse_deck(deck_b, cards, side="B")
-    fmt = format_of(spec_a, spec_b, mirror=mirror)
-    check_first_player(rules, fmt)
-    state = GameState(cards, rules, mode=Mode.DUEL, seed=seed, record=record)
-    first_player = None
-    if fmt == DRAFT:
-        result = draft(cards, policy_a, policy_b, state.rng)
-        a, b = result.a, result.b
-        if state.rules.first_player == "last_drafter":
-            first_player = result.last_drafter
-    elif fmt == CONSTRUCTED:
-        result = constructed(cards, policy_a, policy_b, state.rng)
-        a, b = result.a, result.b
-    else:
-        a, b = cards.ids(spec_a.names), cards.ids(spec_b.names)
-    state.hands[0] = deal_hand(state, a)
-    state.hands[1] = deal_hand(state, b)
-    begin(state, first_player)
-    return state, fmt
 
 
 __all__ = [
@@ -365,11 +322,14 @@ __all__ = [
     "PRECONSTRUCTED",
     "Constructed",
     "DeckSpec",
+    "Ban",
+    "ChooseTen",
     "Draft",
+    "Pick",
+    "chooser_name",
     "constructed",
     "draft",
     "format_of",
     "kit",
-    "new_game",
     "parse_deck",
 ]

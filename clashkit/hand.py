@@ -9,29 +9,27 @@ the AI pile, and the AI-side versions of these steps are in :mod:`clashkit.solo`
 from __future__ import annotations
 
 from . import events as ev
-from .state import OVER, GameState
+from .outcome import Termination, end_game
+from .state import GameState
 from .vocab import KEEP
 
 #: R3.2: how many cards left of the hand (the keep skipped) are playable.
 PLAYABLE = 4
 
 
-def playable_indices(hand: list[int]) -> list[int]:
+def playable_indices(hand: list[int]) -> tuple[int, ...]:
     """R3.2: hand indices of the playable cards, the 4 leftmost besides the keep."""
-    out = []
-    for i, card in enumerate(hand):
-        if card != KEEP:
-            out.append(i)
-            if len(out) == PLAYABLE:
-                break
-    return out
+    at = hand.index(KEEP)
+    n = len(hand)
+    return _PLAYABLE_AT[at if at < PLAYABLE else PLAYABLE][n if n < PLAYABLE + 1 else PLAYABLE + 1]
 
 
-def is_playable(hand: list[int], index: int) -> bool:
-    """R3.2: whether the card at ``index`` is among the playable cards."""
-    if not 0 <= index < len(hand) or hand[index] == KEEP:
-        return False
-    return index - (1 if hand.index(KEEP) < index else 0) < PLAYABLE
+#: ``playable_indices`` by where the keep is (4: anywhere from index 4 on) and how many cards the
+#: hand holds (5: five or more), worked out once from R3.2.
+_PLAYABLE_AT = tuple(
+    tuple(tuple([i for i in range(min(size, PLAYABLE + 1)) if i != at][:PLAYABLE]) for size in range(PLAYABLE + 2))
+    for at in range(PLAYABLE + 1)
+)
 
 
 def take_from_hand(state: GameState, player: int, index: int) -> int:
@@ -62,7 +60,7 @@ def damage_keep(state: GameState, player: int, amount: int) -> None:
     if moved:
         del hand[at]
         hand.insert(at + moved, KEEP)
-    state.turn_stats[1] += moved
+    state.counters.keep_damage += moved
     if state.log is not None:
         ev.record(state, ev.KEEP_MOVED, target_player=player, position=at + moved, amount=moved)
     if at + moved == len(hand) - 1:
@@ -73,7 +71,7 @@ def destroy_keep(state: GameState, player: int) -> None:
     """R4.8: the Bastion flips to the Fort and goes leftmost; R4.9: the Fort falls, the game is lost."""
     hand = state.hands[player]
     if state.forts[player]:
-        win(state, 1 - player)
+        end_game(state, Termination.FORT_FELL, 1 - player)
         return
     state.forts[player] = True
     hand.remove(KEEP)
@@ -81,10 +79,3 @@ def destroy_keep(state: GameState, player: int) -> None:
     if state.log is not None:
         ev.record(state, ev.KEEP_FLIPPED, target_player=player)
 
-
-def win(state: GameState, player: int) -> None:
-    """R4.9, R8.7, R8.8: the game ends at once and ``player`` wins."""
-    state.winner = player
-    state.phase = OVER
-    if state.log is not None:
-        ev.record(state, ev.GAME_WON, target_player=player)

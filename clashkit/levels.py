@@ -28,23 +28,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import OptionError
-from .rules import AI_ABILITIES, SoloSettings
+from .rules import AI_ABILITIES, POINTS, SoloSettings
 
 #: R8.9: level number → name (level 5 is also called "Legendary"; 0 is the quick game).
 LEVELS: dict[int, str] = {0: "Quick", 1: "Easy", 2: "Medium", 3: "Hard", 4: "Heroic", 5: "Mythic"}
 #: Names accepted for a level, lower-case.
 LEVEL_NAMES: dict[str, int] = {name.lower(): n for n, name in LEVELS.items()} | {"legendary": 5}
-
-#: R8.9: every setting (the names of R10.3) → its choices → their difficulty points,
-#: in the rulebook's row order; each setting's first choice is the quick game's.
-POINTS: dict[str, dict[Any, int]] = {
-    "ai_mana_per_creature": {1: 0, 2: 2},
-    "ai_fixed_mana": {6: 0, 7: 1, 8: 2, 9: 3, 10: 4},
-    "ai_first": {False: 0, True: 1},
-    "ai_starts_as_fort": {False: 0, True: -1},
-    "ai_pile_damage": {"full": 0, "minus_one": 2, "one": 2},
-    "ai_ability": {None: 0, **{a.value: 1 for a in AI_ABILITIES}},
-}
 
 #: R8.9: the rulebook's words for each row and choice of the points table.
 SETTING_LABELS: dict[str, str] = {
@@ -108,7 +97,7 @@ def points_breakdown(settings: SoloSettings | Mapping[str, Any]) -> list[tuple[s
 
 def points(settings: SoloSettings | Mapping[str, Any]) -> int:
     """R8.9: the difficulty points of a combination of settings."""
-    return sum(p for _, _, p in points_breakdown(settings))
+    return _as_settings(settings).points
 
 
 def parse_level(level: int | str) -> int:

@@ -15,8 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .events import TYPECODE, WIDTH
+from .outcome import Termination
 from .rules import RULES_VERSION
 from .turn import TURN_WIDTH
+
+#: How ``termination`` codes read: ``Termination`` members in order.
+TERMINATIONS: tuple[Termination, ...] = tuple(Termination)
 
 
 def _ints() -> array:
@@ -53,6 +57,7 @@ class GameRecords:
     policy_b: list[str] = field(default_factory=list)
     first_player: array = field(default_factory=_bytes)
     winner: array = field(default_factory=_bytes)
+    termination: array = field(default_factory=_bytes)  # index in TERMINATIONS, -1 while running
     turns_played: array = field(default_factory=_ints)
     rules_version: array = field(default_factory=_ints)
     rules: list[str] = field(default_factory=list)
@@ -99,6 +104,7 @@ class GameRecords:
         self.policy_b.append(policy_b)
         self.first_player.append(state.first_player)
         self.winner.append(-1 if state.winner is None else state.winner)
+        self.termination.append(-1 if state.termination is None else TERMINATIONS.index(state.termination))
         self.turns_played.append(state.turn)
         self.rules_version.append(RULES_VERSION)
         self.rules.append(state.rules.changes())
@@ -109,11 +115,5 @@ class GameRecords:
         for name in self.__slots__:
             getattr(self, name).extend(getattr(other, name))
 
-    def build(self, cards):
-        """The :class:`~clashkit.trace.Trace` of every recorded game (``cards``: their card set)."""
-        from .trace import build_trace
 
-        return build_trace(self, cards)
-
-
-__all__ = ["GameRecords"]
+__all__ = ["TERMINATIONS", "GameRecords"]

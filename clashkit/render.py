@@ -1,17 +1,15 @@
-"""Showing a state and its events to people: text, JSON-ready dicts and HTML.
+"""Showing a state and its events to people as text and JSON-ready dicts (the HTML table is :mod:`clashkit.board`).
 
 Nothing here changes a state.  :func:`state_dict` is the per-player object of
 ``clashkit siege --json`` (``docs/scenarios.md``); :func:`event_dicts` turns an
 event log into named fields, with a short "why" and its rule where a line
 needs one; :func:`describe_event` and :func:`describe_state` are the readable
-account; :func:`state_html` draws the table in a notebook
-(``GameState._repr_html_``).
+account.
 """
 
 from __future__ import annotations
 
 from . import events as ev
-from .events import EVENT_KINDS, FIELDS
 from .state import LAST_TURN_WORDS, PHASES, GameState
 from .vocab import KEEP, LANES, PLAYERS, Keep
 
@@ -52,7 +50,8 @@ def state_dict(state: GameState) -> dict:
 
 
 def event_dicts(state: GameState, start: int = 0) -> list[dict]:
-    """The events of ``state.log`` from row ``start`` on, with words instead of codes.
+    """The events of ``state.log`` from row ``start`` on, with words instead of codes
+    (:func:`clashkit.events.decode`), each with its ``step``.
 
     ``why`` is a short clause with its rule where a line would otherwise leave
     a reader guessing (an attack for more than the card's attack, damage that
@@ -61,43 +60,11 @@ def event_dicts(state: GameState, start: int = 0) -> list[dict]:
     """
     if state.log is None:
         return []
-    out = []
-    for step, row in enumerate(state.log.rows()):
-        values = dict(zip(FIELDS, row, strict=True))
-        out.append(
-            {
-                "step": step,
-                "turn": values["turn"],
-                "player": PLAYERS[values["player"]].value,
-                "phase": PHASES[values["phase"]].value,
-                "kind": EVENT_KINDS[values["kind"]].value,
-                "card": _name_or_none(state, values["card"]),
-                "lane": LANES[values["lane"]].value if values["lane"] >= 0 else None,
-                "position": values["position"] if values["position"] >= 0 else None,
-                "target_player": PLAYERS[values["target_player"]].value if values["target_player"] >= 0 else None,
-                "target_card": _target_name(state, values),
-                "amount": values["amount"],
-                "mana_left": values["mana_left"],
-                "hand_health_a": values["hand_health_a"],
-                "hand_health_b": values["hand_health_b"],
-                "keep_a": (Keep.FORT if values["keep_a"] else Keep.BASTION).value,
-                "keep_b": (Keep.FORT if values["keep_b"] else Keep.BASTION).value,
-            }
-        )
+    names = state.cards.names
+    out = [{"step": step, **ev.decode(row, names)} for step, row in enumerate(state.log.rows())]
     for i in range(start, len(out)):
         out[i]["why"] = _why(state, out, i)
     return out[start:]
-
-
-def _name_or_none(state: GameState, card: int) -> str | None:
-    return state.cards.names[card] if card >= 0 else None
-
-
-def _target_name(state: GameState, values: dict) -> str | None:
-    kind = values["kind"]
-    if kind == ev.ATTACK and values["target_card"] < 0:
-        return "FORT" if values["keep_b" if values["target_player"] == 1 else "keep_a"] else "BASTION"
-    return _name_or_none(state, values["target_card"])
 
 
 def describe_event(event: dict) -> str:
@@ -337,9 +304,3 @@ def describe_state(state: GameState) -> str:
         head += f" — {PLAYERS[state.winner].value} has won"
     return "\n".join([head, *_side_text(state, 0), *_side_text(state, 1)])
 
-
-def state_html(state: GameState) -> str:
-    """The table as HTML (see :mod:`clashkit.board`): hands, keeps, lanes, marks, mana."""
-    from .board import board_html
-
-    return board_html(state)

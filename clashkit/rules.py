@@ -31,6 +31,18 @@ AI_ABILITIES = (
 )
 
 
+#: R8.9: every setting (the names of R10.3) → its choices → their difficulty points,
+#: in the rulebook's row order; each setting's first choice is the quick game's.
+POINTS: dict[str, dict[Any, int]] = {
+    "ai_mana_per_creature": {1: 0, 2: 2},
+    "ai_fixed_mana": {6: 0, 7: 1, 8: 2, 9: 3, 10: 4},
+    "ai_first": {False: 0, True: 1},
+    "ai_starts_as_fort": {False: 0, True: -1},
+    "ai_pile_damage": {"full": 0, "minus_one": 2, "one": 2},
+    "ai_ability": {None: 0, **{a.value: 1 for a in AI_ABILITIES}},
+}
+
+
 def _one_of(name: str, value: object, allowed: tuple, rule: str = "R10.3") -> None:
     # Compare types too: ``True == 1`` and ``6.0 == 6`` must not pass for each other.
     if not any(value == a and type(value) is type(a) for a in allowed):
@@ -53,25 +65,15 @@ class SoloSettings:
     ai_reduced_scope: str = "pile"
 
     def __post_init__(self) -> None:
-        _one_of("ai_fixed_mana", self.ai_fixed_mana, (6, 7, 8, 9, 10))
-        _one_of("ai_mana_per_creature", self.ai_mana_per_creature, (1, 2))
-        _one_of("ai_first", self.ai_first, (False, True))
-        _one_of("ai_starts_as_fort", self.ai_starts_as_fort, (False, True))
-        _one_of("ai_pile_damage", self.ai_pile_damage, ("full", "minus_one", "one"))
-        _one_of("ai_ability", self.ai_ability, (None, *(a.value for a in AI_ABILITIES)))
+        for name in ("ai_fixed_mana", "ai_mana_per_creature", "ai_first", "ai_starts_as_fort", "ai_pile_damage",
+                     "ai_ability"):
+            _one_of(name, getattr(self, name), tuple(POINTS[name]))  # R8.9: the choices of the points table
         _one_of("ai_reduced_scope", self.ai_reduced_scope, ("pile", "all"), "R10.4")
 
     @property
     def points(self) -> int:
-        """R8.9: the difficulty points of these settings."""
-        return (
-            (2 if self.ai_mana_per_creature == 2 else 0)
-            + (self.ai_fixed_mana - 6)
-            + (1 if self.ai_first else 0)
-            - (1 if self.ai_starts_as_fort else 0)
-            + (2 if self.ai_pile_damage != "full" else 0)
-            + (1 if self.ai_ability else 0)
-        )
+        """R8.9: the difficulty points of these settings (the table :data:`POINTS`)."""
+        return sum(choices[getattr(self, name)] for name, choices in POINTS.items())
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], *, where: str = "[solo]") -> SoloSettings:

@@ -20,6 +20,7 @@ from typing import Any
 from .actions import Action, parse_place, play
 from .actions import leftmost_playable as _leftmost
 from .cards import COLUMNS, KEEP_NAMES, CardSet, card_from_fields, starter_set
+from .destruction import ReturnOrder
 from .engine import apply
 from .errors import ClashkitError, IllegalActionError, InputError, ScenarioError
 from .limits import LIMITS, check, read_text
@@ -335,8 +336,10 @@ def _read_action(cards: CardSet, entry: object, source: str, i: int) -> Scenario
     return ScenarioAction(name, lane, target, index, siege, i)
 
 
-def run_siege(scenario: Scenario) -> GameState:
-    """``clashkit siege``: summon-phase actions, then the siege with its windows; stop before regeneration."""
+def run_siege(scenario: Scenario, order_returns: ReturnOrder | None = None) -> GameState:
+    """``clashkit siege``: summon-phase actions, then the siege with its windows; stop before regeneration.
+
+    ``order_returns`` answers R4.6 for creatures destroyed together (default order without it)."""
     state = scenario.state
     summon = [a for a in scenario.actions if a.siege is None]
     siege = [a for a in scenario.actions if a.siege is not None]
@@ -356,7 +359,7 @@ def run_siege(scenario: Scenario) -> GameState:
                 return state
         if next_in_order(state) is None:
             break
-        take_turn(state)
+        take_turn(state, order_returns=order_returns)
         turn_no += 1
     for n, action in pending:  # past the last turn: after the last attack
         if state.over:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from . import events as ev
 from .abilities import abilities
-from .destruction import destroy, hurt
+from .destruction import ReturnOrder, destroy, hurt
 from .hand import damage_keep
 from .lanes import sprint_forward
+from .solo import mill, pile_damage
 from .state import SIEGE, Creature, GameState
 from .vocab import BLOODLUST, PIERCE, RAGE, SPLASH, SPRINT
 
@@ -71,10 +72,13 @@ def _next_in_fixed_order(sides) -> tuple[int, int] | None:
     return found
 
 
-def take_turn(state: GameState, found: tuple[int, int] | None = None) -> None:
+def take_turn(
+    state: GameState, found: tuple[int, int] | None = None, order_returns: ReturnOrder | None = None
+) -> None:
     """R3.9–R3.10: the next creature in the order takes its turn: it attacks, or cannot.
 
-    ``found`` is :func:`next_in_order`'s answer when the caller has it already.
+    ``found`` is :func:`next_in_order`'s answer when the caller has it already;
+    ``order_returns`` answers R4.6 for the defender (see :func:`~clashkit.destruction.destroy`).
     """
     if found is None:
         found = next_in_order(state)
@@ -97,7 +101,7 @@ def take_turn(state: GameState, found: tuple[int, int] | None = None) -> None:
         if passed:  # R6.8: new neighbours, so its abilities are read where it stands now
             position = 0
             mask = abilities(state, player, lane, 0)
-    attack(state, player, lane, position, creature, mask)
+    attack(state, player, lane, position, creature, mask, order_returns)
 
 
 def attack_damage(creature: Creature, *, sprint: bool = True) -> int:
@@ -105,12 +109,30 @@ def attack_damage(creature: Creature, *, sprint: bool = True) -> int:
 
     ``sprint=False`` leaves Sprint's bonus out (R10.4 ``keep_distance = "attack"``).
     """
-    damage = creature.attack + creature.attack_mod + (creature.sprint_bonus if sprint else 0)
+    return damage_of(creature.attack + creature.attack_mod, creature.sprint_bonus if sprint else 0)
+
+
+def coming_attack_damage(creature: Creature, mask: int, position: int, *, extra: int = 0) -> int:
+    """What the creature at ``position``, with abilities ``mask``, will deal when its turn comes
+    (R4.1): with Sprint (R6.7) it will pass the ``position`` creatures in front of it;
+    ``extra``: attack it would gain first (an empower, R5.5)."""
+    return damage_of(creature.attack + creature.attack_mod + extra, position if mask & SPRINT else 0)
+
+
+def damage_of(attack: int, sprint_bonus: int) -> int:
+    """R4.1, R6.7: an attack's damage, its attack with modifiers plus Sprint's bonus, floored at 0."""
+    damage = attack + sprint_bonus
     return damage if damage > 0 else 0
 
 
 def attack(
-    state: GameState, player: int, lane: int, position: int, creature: Creature, mask: int | None = None
+    state: GameState,
+    player: int,
+    lane: int,
+    position: int,
+    creature: Creature,
+    mask: int | None = None,
+    order_returns: ReturnOrder | None = None,
 ) -> None:
     """R4.1–R4.3 one attack, and R6.6 the Bloodlust attacks it earns.
 
@@ -135,8 +157,6 @@ def attack(
             hit_keep(state, player, lane, position, creature, amount)
             return
         if reduced:  # R10.4 ai_reduced_scope = "all": R8.9's reduction on AI creatures too
-            from .solo import pile_damage
-
             amount = pile_damage(state, amount)
         # R4.3: fix every creature the attack hits before any damage lands.
         target = defenders[0]
@@ -164,7 +184,7 @@ def attack(
         if behind is not None and behind.damage >= behind.health:
             destroyed.append(behind)
         if destroyed:
-            destroy(state, enemy, destroyed)
+            destroy(state, enemy, destroyed, order_returns)
             # R6.6 Bloodlust, read after the gaps have closed: more attacks, chaining.
             if mask & BLOODLUST:
                 pending += bloodlust_earned(state.rules.bloodlust_trigger, destroyed, target)
@@ -196,8 +216,6 @@ def hit_keep(state: GameState, player: int, lane: int, position: int, creature: 
     enemy = 1 - player
     solo_pile = state.solo and enemy == 1
     if solo_pile:
-        from .solo import pile_damage
-
         amount = pile_damage(state, amount)
     elif state.rules.keep_distance == "attack":
         amount = attack_damage(creature, sprint=False)
@@ -207,8 +225,6 @@ def hit_keep(state: GameState, player: int, lane: int, position: int, creature: 
             target_player=enemy, target_card=-1, amount=amount,
         )
     if solo_pile:
-        from .solo import mill
-
         mill(state, amount)
     else:
         damage_keep(state, enemy, amount)

@@ -50,7 +50,7 @@ from typing import Any
 from . import formats
 from .cards import CardSet, load_cards, starter_set
 from .errors import DeckError, OptionError, WorkerStartError
-from .game import play
+from .game import new_game, play
 from .levels import parse_level, points, solo_settings
 from .limits import LIMITS, check, shown
 from .policies import Policy, get_policy
@@ -173,7 +173,7 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
         deck_a = _sorted_names(cards, cards.ids(setup.player_deck))
         deck_b = _sorted_names(cards, cards.ids(setup.ai_cards))
     else:
-        state, fmt = formats.new_game(
+        state, fmt = new_game(
             matchup.deck_a,
             matchup.deck_b,
             policy_a,
@@ -353,7 +353,9 @@ def simulate(
     records = GameRecords()
     for part in sorted(done):
         records.extend(done[part])
-    return records.build(matchup.card_set)
+    from .trace import build_trace  # polars, here: worker processes never import it
+
+    return build_trace(records, matchup.card_set)
 
 
 def check_games(n: object) -> int:
@@ -614,7 +616,7 @@ def simulate_to(
     or on a ``cluster`` alike, and ``resume`` continues a run on either.
     """
     from .output import RunWriter
-    from .trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
+    from .trace import GAMES_SCHEMA, TURNS_SCHEMA, build_trace, events_schema
 
     matchup = make_matchup(
         deck_a,
@@ -643,7 +645,7 @@ def simulate_to(
         finished = sum(min(PART_GAMES, n - p * PART_GAMES) for p in skip)
         with _progress(n, progress, initial=finished) as bar, sigterm_as_interrupt(), _connected(cluster) as client:
             for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar, cluster=client):
-                trace = records.build(card_set)
+                trace = build_trace(records, card_set)
                 writer.write_part(part, {"games": trace.games, "turns": trace.turns, "events": trace.events})
                 del trace, records
             empty = {

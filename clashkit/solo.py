@@ -10,9 +10,9 @@ more turn, its last.  The AI is always player ``1`` (B).
 from __future__ import annotations
 
 from . import events as ev
-from .hand import win
 from .incantations import resolve
 from .lanes import enter_play
+from .outcome import Termination, end_game
 from .state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, NO_LAST_TURN, GameState
 from .vocab import TargetSide
 
@@ -94,7 +94,7 @@ def mill(state: GameState, amount: int) -> None:
         moved += 1
         if state.log is not None:
             ev.record(state, ev.AI_MILL, target_player=AI, target_card=card, amount=len(pile) - 1)
-    state.turn_stats[1] += moved
+    state.counters.keep_damage += moved
     check_pile(state)
 
 
@@ -132,4 +132,4 @@ def begin_ai_turn(state: GameState) -> None:
 def end_ai_turn(state: GameState) -> None:
     """R8.7: if the player has not lost by the end of the AI's last turn, the player wins."""
     if state.ai_last_turn == LAST_TURN_UNDER_WAY and state.winner is None:
-        win(state, 0)
+        end_game(state, Termination.AI_LAST_TURN_SURVIVED, 0)

@@ -13,8 +13,8 @@ Three ways to give the player a deck, as on the command line:
 Every random draw — the draft's shuffle and picks, the hand, the AI pile —
 comes from the game's one generator (R10.2), so one seed fixes the whole game::
 
-    >>> from clashkit.solo_setup import solo_game
-    >>> state = solo_game(2, seed=7)
+    >>> from clashkit.solo_setup import solo_setup
+    >>> state = solo_setup(2, seed=7).state
     >>> state.hand_health(0), state.hand_health(1)
     (8, 24)
 """
@@ -29,9 +29,9 @@ from pathlib import Path
 from .cards import CardSet, starter_set
 from .errors import DeckError
 from .formats import check_first_player
-from .game import deal_solo
 from .policies import Policy, get_policy
 from .rules import Rules
+from .setup import deal_solo
 from .state import GameState
 from .vocab import Mode
 
@@ -184,19 +184,6 @@ def solo_setup(
     return setup
 
 
-def solo_game(
-    deck: DeckSpec = "draft",
-    policy: Policy | str = "random",
-    *,
-    rules: Rules | None = None,
-    cards: CardSet | None = None,
-    seed: int = 0,
-    record: bool = True,
-) -> GameState:
-    """The state of :func:`solo_setup`, for when the split does not matter."""
-    return solo_setup(deck, policy, rules=rules, cards=cards, seed=seed, record=record).state
-
-
 def _is_file(text: str) -> bool:
     if "," in text or "\n" in text or not text.strip():
         return False
@@ -216,7 +203,6 @@ __all__ = [
     "deck_format",
     "draft_against_ai",
     "preconstructed",
-    "solo_game",
     "solo_setup",
     "split_cards",
     "starter_pool",

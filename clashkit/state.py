@@ -15,24 +15,42 @@ from __future__ import annotations
 import itertools
 import random
 from array import array
-from collections.abc import Callable
 
 from .cards import CardSet
-from .events import EventLog
+from .events import PHASES, EventLog
 from .rules import Rules
-from .vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, Phase
+from .vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, hand_health_of, pile_health_of
 
-#: Phase codes, in ``Phase`` order.
-PHASES: tuple[Phase, ...] = tuple(Phase)
+#: Phase codes, in ``Phase`` order (``PHASES``).
 SETUP, MANA, SUMMON, SIEGE, END, OVER = range(len(PHASES))
 #: R8.7: the AI's last turn.
 NO_LAST_TURN, LAST_TURN_PENDING, LAST_TURN_UNDER_WAY = 0, 1, 2
 #: How scenarios and ``siege --json`` write those states, by code.
 LAST_TURN_WORDS = ("none", "pending", "under_way")
 
-#: R4.6: a chooser gets (state, owner, destroyed card ids in default order) and
-#: returns the same ids in the order they return.
-ReturnOrder = Callable[["GameState", int, list[int]], list[int]]
+
+
+class TurnCounters:
+    """What the turns frame counts of the turn under way (reset when a turn starts)."""
+
+    __slots__ = ("cards_played", "keep_damage", "creatures_destroyed", "hand_size_start", "hand_health_start")
+
+    def __init__(self, hand_size_start: int = 0, hand_health_start: int = 0) -> None:
+        self.cards_played = 0  # R3.3: cards the active player played
+        self.keep_damage = 0  # R4.7, R8.6: places the opposing keep moved, cards milled from the AI pile
+        self.creatures_destroyed = 0  # R4.3: creatures destroyed, either side's
+        self.hand_size_start = hand_size_start  # R3.1: the active player's hand, the keep included
+        self.hand_health_start = hand_health_start  # R1.5
+
+    def copy(self) -> TurnCounters:
+        other = TurnCounters(self.hand_size_start, self.hand_health_start)
+        other.cards_played = self.cards_played
+        other.keep_damage = self.keep_damage
+        other.creatures_destroyed = self.creatures_destroyed
+        return other
+
+    def __repr__(self) -> str:
+        return "TurnCounters(" + ", ".join(f"{k}={getattr(self, k)}" for k in self.__slots__) + ")"
 
 
 class Creature:
@@ -129,9 +147,9 @@ class GameState:
         "ai_bits",
         "rng",
         "log",
-        "return_order",
         "first_player",
-        "turn_stats",
+        "termination",
+        "counters",
         "turn_log",
     )
 
@@ -164,12 +182,11 @@ class GameState:
         self.ai_bits = ABILITY_BITS[Ability(ability)] if (self.solo and ability) else 0
         self.rng = random.Random(seed)
         self.log: EventLog | None = EventLog() if record else None
-        self.return_order: ReturnOrder | None = None
         self.first_player = 0
-        #: Per-turn counters for the turns frame: cards played, damage to the
-        #: opposing keep, creatures destroyed, and the active player's hand size
-        #: and hand-health when the turn began (reset at the start of each turn).
-        self.turn_stats = [0, 0, 0, 0, 0]
+        #: How the game ended (a ``clashkit.outcome.Termination``), once it has.
+        self.termination = None
+        #: What the turns frame counts of the turn under way.
+        self.counters = TurnCounters()
         #: One row per finished turn (see ``clashkit.turn.TURN_FIELDS``), or None.
         self.turn_log: array | None = array("h") if record else None
 
@@ -182,9 +199,8 @@ class GameState:
     def hand_health(self, player: int) -> int:
         """R1.5: cards right of the keep; for the solo AI, cards above its keep (R8.6)."""
         if self.solo and player == 1:
-            return len(self.pile) - 1
-        hand = self.hands[player]
-        return len(hand) - 1 - hand.index(KEEP)
+            return pile_health_of(self.pile)
+        return hand_health_of(self.hands[player])
 
     def keep(self, player: int) -> Keep:
         return Keep.FORT if self.forts[player] else Keep.BASTION
@@ -227,35 +243,11 @@ class GameState:
         if record is None:
             record = self.log is not None
         other.log = (self.log.copy() if self.log is not None else EventLog()) if record else None
-        other.return_order = self.return_order
         other.first_player = self.first_player
-        other.turn_stats = self.turn_stats[:]
+        other.termination = self.termination
+        other.counters = self.counters.copy()
         other.turn_log = None if self.turn_log is None or not record else array("h", self.turn_log)
         return other
-
-    # --- Engine entry points (see clashkit.engine) -----------------------------------
-
-    def legal_actions(self):
-        from .engine import legal_actions
-
-        return legal_actions(self)
-
-    def apply(self, action) -> GameState:
-        """Apply ``action`` in place (an :class:`~clashkit.actions.Action` or its text)."""
-        from .engine import apply
-
-        apply(self, action)
-        return self
-
-    def describe(self) -> str:
-        from .render import describe_state
-
-        return describe_state(self)
-
-    def _repr_html_(self) -> str:
-        from .render import state_html
-
-        return state_html(self)
 
     def __repr__(self) -> str:
         return (

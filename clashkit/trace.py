@@ -24,7 +24,7 @@ One game::
 
 Many games: :class:`GameRecords` collects the raw buffers of each finished
 game (cheaply, and picklable, so worker processes can send them back), and
-:meth:`GameRecords.build` turns them all into one :class:`Trace` at once.
+:func:`build_trace` turns them all into one :class:`Trace` at once.
 
 Events frame columns beyond the engine's fields: ``game`` (the game's number
 in its batch) and ``step`` (the event's index within its game, from 0).
@@ -53,8 +53,8 @@ import numpy as np
 import polars as pl
 
 from .cards import KEEP_NAMES, CardSet
-from .events import ATTACK, EVENT_KINDS, FIELDS, WIDTH
-from .records import GameRecords
+from .events import EVENT_FIELDS, EVENT_KINDS, FIELDS, WIDTH
+from .records import TERMINATIONS, GameRecords
 from .state import PHASES
 from .turn import TURN_FIELDS, TURN_WIDTH
 from .vocab import LANES, PLAYERS, Keep, Mode
@@ -119,6 +119,9 @@ TURNS_SCHEMA = pl.Schema(
     }
 )
 
+#: R3.8, R4.9, R8.7, R10.1: how each game ended (``clashkit.outcome.Termination``); null while running.
+TERMINATION = pl.Enum([t.value for t in TERMINATIONS])
+
 GAMES_SCHEMA = pl.Schema(
     {
         "game": pl.UInt32,
@@ -133,6 +136,7 @@ GAMES_SCHEMA = pl.Schema(
         "winner": PLAYER,
         "turns": pl.UInt16,
         "finished": pl.Boolean,
+        "termination": TERMINATION,
         "rules_version": pl.UInt16,
         "rules": pl.String,
         "level": pl.Int8,
@@ -192,6 +196,10 @@ def _repeat_ids(ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.repeat(ids.astype(np.uint32, copy=False), counts)
 
 
+#: The kinds of event whose ``target_card = -1`` is a keep (:data:`clashkit.events.EVENT_FIELDS`).
+_KEEP_TARGET_KINDS = [code for code, kind in enumerate(EVENT_KINDS) if EVENT_FIELDS[kind].keep_target]
+
+
 def events_from_buffer(
     buffer: bytes | array | np.ndarray,
     cards: CardSet,
@@ -220,8 +228,9 @@ def events_from_buffer(
     target_player = cols[_F["target_player"]]
     keep_a, keep_b = cols[_F["keep_a"]], cols[_F["keep_b"]]
     target_card = cols[_F["target_card"]]
-    # R4.2: an attack on a keep names the keep, as it stood when the attack landed.
-    on_keep = (kind == ATTACK) & (target_card < 0)
+    # R4.2: an attack on a keep names the keep, as it stood when the attack landed (the field
+    # table's keep_target, as clashkit.events.decode reads one row).
+    on_keep = np.isin(kind, _KEEP_TARGET_KINDS) & (target_card < 0)
     if on_keep.any():
         keep_code = len(cards) + np.where(target_player == 1, keep_b, keep_a)
         target_card = np.where(on_keep, keep_code, target_card)
@@ -386,6 +395,7 @@ def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
         _enum("winner", winner, PLAYER),
         _int("turns", np.asarray(records.turns_played, dtype=np.int64), pl.UInt16),
         pl.Series("finished", winner >= 0),
+        _enum("termination", np.asarray(records.termination, dtype=np.int16), TERMINATION),
         _int("rules_version", np.asarray(records.rules_version, dtype=np.int64), pl.UInt16),
         pl.Series("rules", records.rules, dtype=pl.String),
         _nulls_where(pl.Series("level", level), level < 0),
@@ -444,7 +454,7 @@ def game_frames(
         policy_b=policy_b,
         level=level,
     )
-    return records.build(state.cards)
+    return build_trace(records, state.cards)
 
 
 def _cards_of(state, player: int) -> tuple[str, ...]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import struct
 
 from . import events as ev
+from .outcome import Termination, end_game
 from .siege import begin_siege
-from .state import END, MANA, OVER, SUMMON, GameState
+from .solo import ai_mana, ai_summon, begin_ai_turn, end_ai_turn
+from .state import END, MANA, SUMMON, GameState, TurnCounters
 
 #: R2.3: the first player's first turn gains this much mana.
 FIRST_TURN_MANA = 6
@@ -52,7 +54,7 @@ def record_turn(state: GameState) -> None:
     if state.turn_log is None:
         return
     player = state.active
-    stats = state.turn_stats
+    counters = state.counters
     size, health = hand_counts(state, player)
     state.turn_log.frombytes(
         _pack_row(
@@ -60,16 +62,16 @@ def record_turn(state: GameState) -> None:
             player,
             state.mana_gained,
             state.mana_gained - state.mana,
-            stats[0],
-            stats[3],
-            stats[4],
+            counters.cards_played,
+            counters.hand_size_start,
+            counters.hand_health_start,
             size,
             health,
             state.forts[player],
             len(state.lanes[0][0]) + len(state.lanes[0][1]),
             len(state.lanes[1][0]) + len(state.lanes[1][1]),
-            stats[1],
-            stats[2],
+            counters.keep_damage,
+            counters.creatures_destroyed,
         )
     )
 
@@ -94,12 +96,10 @@ def start_turn(state: GameState) -> None:
     """R3.1 / R8.2: the mana phase, then the summon phase opens."""
     state.phase = MANA
     player = state.active
-    state.turn_stats = [0, 0, 0, *hand_counts(state, player)]
+    state.counters = TurnCounters(*hand_counts(state, player))
     if state.log is not None:
         ev.record(state, ev.TURN_STARTED)
     if state.solo and state.active == 1:
-        from .solo import ai_mana, ai_summon, begin_ai_turn
-
         begin_ai_turn(state)
         state.mana = state.mana_gained = ai_mana(state)
         if state.log is not None:
@@ -142,15 +142,11 @@ def end_turn(state: GameState) -> None:
     state.phase = END
     regenerate(state)
     if state.solo and state.active == 1:
-        from .solo import end_ai_turn
-
         end_ai_turn(state)
         if state.winner is not None:
             return
     if state.turn >= state.rules.turn_limit:
-        state.phase = OVER
-        if state.log is not None:
-            ev.record(state, ev.GAME_UNFINISHED)
+        end_game(state, Termination.TURN_LIMIT)
         return
     state.turn += 1
     state.active = 1 - state.active

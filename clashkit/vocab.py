@@ -141,6 +141,16 @@ DIRECTION_BITS: dict[Direction, int] = {
 KEEP = -1
 
 
+def hand_health_of(hand: list[int]) -> int:
+    """R1.5: a hand's hand-health, the cards right of the keep."""
+    return len(hand) - 1 - hand.index(KEEP)
+
+
+def pile_health_of(pile: list[int]) -> int:
+    """R8.6: the solo AI's hand-health, the cards of the AI pile above its keep (the keep is last)."""
+    return len(pile) - 1
+
+
 def abilities_of(mask: int) -> tuple[Ability, ...]:
     """The abilities in a bit mask, in rulebook order."""
     return tuple(a for a, bit in ABILITY_BITS.items() if mask & bit)

@@ -17,7 +17,7 @@ import textwrap
 from array import array
 from pathlib import Path
 
-from clashkit.formats import new_game
+from clashkit.game import new_game
 from clashkit.policies import get_policy
 from clashkit.render import state_dict
 from clashkit.rules import Rules

@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 from clashkit import Rules, apply, legal_actions
-from clashkit.formats import new_game
+from clashkit.game import new_game
 from clashkit.policies import get_policy
 from clashkit.state import OVER, GameState
 from clashkit.vocab import KEEP
@@ -44,13 +44,16 @@ def check(state: GameState, decks: tuple[Counter, Counter]) -> None:
 
 def play_checked(state: GameState, policy_a: str, policy_b: str) -> GameState:
     policies = (get_policy(policy_a), get_policy(policy_b))
-    state.return_order = lambda s, owner, cards: policies[owner].order_returns(s, owner, cards)
+
+    def order_returns(s, owner, cards):
+        return policies[owner].order_returns(s, owner, cards)
+
     decks = tuple(Counter(c for c in state.hands[p] if c != KEEP) for p in (0, 1))
     check(state, decks)
     while not state.over:
         legal = legal_actions(state)
-        action = legal[0] if len(legal) == 1 else policies[state.active].choose(state, legal)
-        apply(state, action)
+        action = legal[0] if len(legal) == 1 else policies[state.active].decide(state)
+        apply(state, action, order_returns)
         check(state, decks)
     assert state.winner is not None or state.turn == state.rules.turn_limit
     return state
@@ -74,6 +77,8 @@ def random_setup(rng: random.Random, policy_a: str, policy_b: str) -> GameState:
         deck_a = deck_b = fmt
     else:
         deck_a, deck_b = fmt, rng.choice([d for d in "1234" if d != fmt])
+    if fmt != "draft":  # R2.3: the last drafter starts only after a draft
+        rules = rules.replace(first_player="coin")
     state, _ = new_game(
         deck_a, deck_b, policy_a, policy_b, rules=rules, seed=rng.randrange(2**32), record=False
     )

@@ -9,8 +9,7 @@ from click.testing import CliRunner
 from helpers import cli
 
 from clashkit.cli import main
-from clashkit.formats import new_game
-from clashkit.game import play
+from clashkit.game import new_game, play
 from clashkit.render import event_dicts
 
 
@@ -22,10 +21,11 @@ def test_json_is_one_object_with_the_game_and_its_events():
     done = run("--a", "1", "--b", "3", "--seed", "5", "--json")
     assert done.exit_code == 0, done.output
     out = json.loads(done.output)
-    assert list(out)[:13] == [
+    assert list(out)[:14] == [
         "seed", "mode", "format", "deck_a", "deck_b", "policy_a", "policy_b",
-        "first_player", "winner", "turns", "finished", "rules_version", "rules",
+        "first_player", "winner", "turns", "finished", "termination", "rules_version", "rules",
     ]  # fmt: skip
+    assert out["termination"] == "fort_fell"
     assert out["format"] == "preconstructed" and out["seed"] == 5
     assert out["policy_a"] == out["policy_b"] == "greedy"
     assert len(out["deck_a"]) == len(out["deck_b"]) == 8
@@ -93,6 +93,7 @@ def test_policies_formats_and_a_deck_file(tmp_path):
 def test_rules_options_and_a_short_turn_limit():
     out = json.loads(run("--rules", "turn_limit=2", "--json").output)
     assert out["turns"] == 2 and out["winner"] is None and not out["finished"]
+    assert out["termination"] == "turn_limit"
     assert out["events"][-1]["kind"] == "game_unfinished"
     text = run("--rules", "turn_limit=2").output
     assert text.splitlines()[-1] == "Unfinished after 2 turns (turn limit, R10.1)."

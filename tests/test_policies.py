@@ -14,8 +14,8 @@ from helpers import parse
 from clashkit import BEGIN_SIEGE, Rules, apply, legal_actions
 from clashkit.cards import CardSet, starter_set
 from clashkit.errors import OptionError
-from clashkit.formats import kit, new_game
-from clashkit.game import play
+from clashkit.formats import kit
+from clashkit.game import new_game, play
 from clashkit.policies import POLICIES, GreedyPolicy, SearchPolicy, get_policy
 from clashkit.policies.search import evaluate, life
 
@@ -80,7 +80,7 @@ def test_bots_choose_only_legal_actions(spec):
     for state in states(count, seed=len(spec)):
         policy = get_policy(spec)
         legal = legal_actions(state)
-        action = policy.choose(state.clone(record=False), legal)
+        action = policy.decide(state.clone(record=False))
         assert action in legal, (str(action), [str(a) for a in legal])
 
 
@@ -124,7 +124,7 @@ def test_greedy_kills_what_it_can_and_opens_the_lane():
         '[game]\nmana = 1\n[A]\nhand = ["BASTION", "ZAP", "DEAR", "DEAR"]\nupper = ["HIT"]\n'
         '[B]\nhand = ["BASTION", "DEAR", "DEAR"]\nupper = [{ card = "WALL", damage = 2 }]\nlower = ["BIG"]\n'
     )
-    action = GreedyPolicy().choose(state, legal_actions(state))
+    action = GreedyPolicy().decide(state)
     assert str(action) == "play ZAP@1 B.upper.0"
 
 
@@ -134,7 +134,7 @@ def test_greedy_aims_damage_at_a_creature_it_kills():
         '[game]\nmana = 1\n[A]\nhand = ["BASTION", "ZAP", "DEAR", "DEAR"]\nupper = ["WALL"]\n'
         '[B]\nhand = ["BASTION", "DEAR", "DEAR"]\nupper = ["BIG"]\nlower = ["HIT"]\n'
     )
-    action = GreedyPolicy().choose(state, legal_actions(state))
+    action = GreedyPolicy().decide(state)
     assert str(action) == "play ZAP@1 B.lower.0"
 
 
@@ -144,7 +144,7 @@ def test_greedy_aims_an_ally_effect_at_its_own_attacker():
         '[game]\nmana = 1\n[A]\nhand = ["BASTION", "PUMP", "DEAR", "DEAR"]\nupper = ["HIT"]\n'
         '[B]\nhand = ["BASTION", "DEAR", "DEAR"]\nupper = [{ card = "WALL", damage = 1 }]\n'
     )
-    action = GreedyPolicy().choose(state, legal_actions(state))
+    action = GreedyPolicy().decide(state)
     assert str(action) == "play PUMP@1 A.upper.0"
 
 
@@ -153,7 +153,7 @@ def test_greedy_blocks_the_lane_that_threatens_its_keep():
         INLINE + '[game]\nmana = 3\n[A]\nhand = ["BASTION", "WALL", "DEAR", "DEAR"]\n'
         '[B]\nhand = ["BASTION", "DEAR", "DEAR"]\nlower = ["BIG"]\n'
     ).state
-    assert str(GreedyPolicy().choose(state, legal_actions(state))) == "play WALL@1 lower"
+    assert str(GreedyPolicy().decide(state)) == "play WALL@1 lower"
 
 
 def test_greedy_never_plays_the_card_that_destroys_its_own_keep():
@@ -163,13 +163,13 @@ def test_greedy_never_plays_the_card_that_destroys_its_own_keep():
         '[B]\nhand = ["BASTION", "DEAR", "DEAR"]\nupper = ["BIG"]\n'
     ).state
     assert "play BIG@2 upper" in [str(a) for a in legal_actions(state)]
-    assert GreedyPolicy().choose(state, legal_actions(state)) == BEGIN_SIEGE
+    assert GreedyPolicy().decide(state) == BEGIN_SIEGE
 
 
 def test_greedy_uses_its_mana():
     # Plenty of mana, an empty table: it plays creatures rather than ending the summon.
     state, _ = new_game("1", "2", "greedy", "greedy", seed=1)
-    action = GreedyPolicy().choose(state, legal_actions(state))
+    action = GreedyPolicy().decide(state)
     assert action != BEGIN_SIEGE and action.target is None
 
 
@@ -180,10 +180,10 @@ def test_greedy_breaks_a_repeated_position():
     legal = legal_actions(state)
     state.turn = greedy.loop_watch  # positions are remembered from this turn on
     before = state.rng.getstate()
-    greedy.choose(state, legal)
+    greedy.decide(state)
     assert state.rng.getstate() == before  # greedy alone draws nothing
     state.turn += 2
-    action = greedy.choose(state, legal)
+    action = greedy.decide(state)
     assert state.rng.getstate() != before  # the same position again: a play from the generator
     assert action in legal
 
@@ -228,7 +228,7 @@ def test_search_respects_its_budget(budget):
     for state in states(12, seed=budget):
         legal = legal_actions(state)
         before = search.rollouts
-        action = search.choose(state, legal)
+        action = search.decide(state)
         assert action in legal
         assert search.rollouts - before <= budget
         decisions += search.rollouts > before
@@ -238,7 +238,7 @@ def test_search_respects_its_budget(budget):
 def test_search_leaves_the_real_state_alone_but_for_its_generator():
     state = next(states(1, seed=3))
     copy = state.clone()
-    SearchPolicy(budget=4).choose(state, legal_actions(state))
+    SearchPolicy(budget=4).decide(state)
     assert state.hands == copy.hands and state.mana == copy.mana and state.turn == copy.turn
     assert [[[c.card for c in side] for side in lanes] for lanes in state.lanes] == [
         [[c.card for c in side] for side in lanes] for lanes in copy.lanes

@@ -20,7 +20,8 @@ from clashkit.cards import load_cards, read_cards_csv, starter_set
 from clashkit.cli import main
 from clashkit.errors import CardFileError, DeckError, OptionError, ScenarioError
 from clashkit.events import ATTACK, FIELDS, WIDTH, record
-from clashkit.formats import new_game, parse_deck
+from clashkit.formats import parse_deck
+from clashkit.game import new_game
 from clashkit.limits import LIMITS
 from clashkit.scenario import load_scenario, parse_scenario
 from clashkit.simulate import simulate

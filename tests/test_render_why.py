@@ -11,8 +11,7 @@ from helpers import ROOT, parse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clashkit.formats import new_game
-from clashkit.game import play
+from clashkit.game import new_game, play
 from clashkit.render import describe_event, event_dicts
 from clashkit.rulebook import rule
 from clashkit.scenario import parse_scenario, run_siege

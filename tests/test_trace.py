@@ -11,8 +11,7 @@ import pytest
 from clashkit.cards import starter_set
 from clashkit.errors import DeckError, OptionError, OutputError
 from clashkit.events import FIELDS, WIDTH
-from clashkit.formats import new_game
-from clashkit.game import new_duel, play
+from clashkit.game import new_duel, new_game, play
 from clashkit.records import GameRecords
 from clashkit.rules import Rules
 from clashkit.simulate import game_seeds, simulate
@@ -21,6 +20,7 @@ from clashkit.trace import (
     GAMES_SCHEMA,
     TURNS_SCHEMA,
     Trace,
+    build_trace,
     events_from_buffer,
     events_schema,
     game_frames,
@@ -289,9 +289,9 @@ def test_records_merged_in_order_build_the_same_frames():
         whole.add(state, game=i, seed=seed)
         (first if i < 3 else second).add(state, game=i, seed=seed)
     first.extend(second)
-    assert frames_equal(whole.build(CARDS), first.build(CARDS))
-    halves = Trace.concat([first.build(CARDS), GameRecords().build(CARDS)])
-    assert frames_equal(halves, whole.build(CARDS))
+    assert frames_equal(build_trace(whole, CARDS), build_trace(first, CARDS))
+    halves = Trace.concat([build_trace(first, CARDS), build_trace(GameRecords(), CARDS)])
+    assert frames_equal(halves, build_trace(whole, CARDS))
 
 
 @pytest.mark.parametrize(

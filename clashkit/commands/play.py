@@ -7,8 +7,7 @@ import json
 import click
 
 from ..cards import load_cards, starter_set
-from ..formats import new_game
-from ..game import finish, play
+from ..game import finish, new_game, play
 from ..limits import LIMITS
 from ..policies import get_policy
 from ..render import describe_event, describe_state, event_dicts
@@ -105,6 +104,7 @@ def command(
         "winner": None if state.winner is None else PLAYERS[state.winner].value,
         "turns": state.turn,
         "finished": state.winner is not None,
+        "termination": state.termination.value if state.termination is not None else None,
         "rules_version": RULES_VERSION,
         "rules": state.rules.changes(),
     }

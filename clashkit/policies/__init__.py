@@ -5,15 +5,11 @@
 
 from __future__ import annotations
 
-from ..compiled import prefer_current
 from ..errors import OptionError
 from .base import Policy
-
-prefer_current("clashkit.policies.greedy")  # its compiled build, unless that is stale
-
-from .greedy import GreedyPolicy  # noqa: E402
-from .random_policy import RandomPolicy  # noqa: E402
-from .search import SearchPolicy  # noqa: E402
+from .greedy import GreedyPolicy
+from .random_policy import RandomPolicy
+from .search import SearchPolicy
 
 POLICIES: dict[str, type[Policy]] = {
     "random": RandomPolicy,

@@ -1,7 +1,14 @@
 """The policy interface: what a bot (or a widget, or a person) decides in a game.
 
-A policy is asked at every decision with the state and the legal actions
-(:meth:`Policy.choose`); for the order of simultaneous returns (R4.6); and
+The decision protocol: at every point where the active player has a choice
+— some card they may play (:func:`~clashkit.legality.legal_cards`) — the game
+loop asks :meth:`Policy.decide`, handing it those legal cards, and gets back a
+*decision*, a plain value — one of the
+:class:`~clashkit.actions.Action` values of
+:func:`~clashkit.legality.legal_actions` — which the loop applies with the
+engine's one entry point (:func:`~clashkit.engine.apply_unchecked`).  A
+policy never changes the state itself.  The loop also asks it the rules'
+other questions: the order of simultaneous returns (R4.6); and
 for the choices of the formats: draft picks (R7.2, R8.1), the constructed
 ten and bans (R7.3).  Every default here is a plain, deterministic choice, so a
 policy only overrides what it cares about.  Randomness comes from
@@ -24,16 +31,12 @@ class Policy:
 
     name = "policy"
 
-    # A policy may also define a method ``act(state) -> bool`` that chooses exactly as
-    # ``choose`` would from the legal actions and carries the action out at once,
-    # returning whether it was an attack (the next creature in the siege order took its
-    # turn).  The game loop uses it, when it belongs to the same class as ``choose``, to
-    # skip making and reading action values; it must leave the game exactly as ``choose``
-    # would.  In the summon phase the loop calls it without first asking whether anything
-    # is playable: with nothing to play it begins the siege, and leaves the policy as it was.
+    def decide(self, state: GameState, cards: list[tuple[int, int]] | None = None) -> Action:
+        """The decision now: one of ``legal_actions(state)`` (of which there are at least two;
+        the last one always moves the turn on).  It must not change ``state``.
 
-    def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
-        """Pick one of ``legal`` (never empty; the last one always moves the turn on)."""
+        ``cards``: the legal cards now (:func:`~clashkit.legality.legal_cards`, never empty),
+        which the game loop has read already; a policy reads them itself when not given."""
         raise NotImplementedError
 
     def order_returns(self, state: GameState, owner: int, cards: list[int]) -> list[int]:

@@ -39,25 +39,26 @@ ten (R7.3) are the ten best with at most three incantations, a ban removes
 the opponent's best card, and creatures destroyed together return best first
 (R4.6).
 
-Everything is read straight from the state with small integer computations —
-no copies, no look-ahead.  It draws no random number, except to leave a
+Everything is read straight from the state and the legal cards the game loop
+hands it (:mod:`clashkit.legality`), with small integer computations — no
+copies, no look-ahead.  It draws no random number, except to leave a
 loop: a position that begins one of its turns for the second time gets a
 play drawn from the game's generator (R10.2).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from mypy_extensions import mypyc_attr
+from typing import NamedTuple
 
 from ..abilities import abilities
-from ..actions import ATTACK, END_TURN, play
+from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, play
 from ..cards import CardSet
-from ..engine import LegalActions, apply_unchecked, has_choice, legal_actions, play_creature, play_incantation
-from ..siege import begin_siege, next_in_order, take_turn
+from ..destruction import protection_cancels
+from ..formats import kit
+from ..hand import playable_indices
+from ..legality import legal_actions, legal_cards, summons
+from ..siege import coming_attack_damage, next_in_order
 from ..state import SUMMON, GameState
-from ..turn import end_turn
 from ..vocab import (
     BEHIND,
     BLOODLUST,
@@ -80,6 +81,7 @@ from ..vocab import (
     SPRINT,
     Effect,
     TargetSide,
+    hand_health_of,
 )
 from .base import Policy
 
@@ -178,14 +180,45 @@ def tables(cards: CardSet) -> Tables:
     return t
 
 
-#: The kinds of :meth:`GreedyPolicy.decide`'s answers.
-LOOP, CREATURE, SPELL, MOVE_ON = range(4)
-_LOOP = (LOOP,)
-_MOVE_ON = (MOVE_ON,)
+# What a cast earns, by the incantation's effect and what it does (see :meth:`GreedyPolicy.aim_enemy`
+# and :meth:`GreedyPolicy.aim_ally`); the weights of the summon phase are the policy's attributes.
+KILL = 2.0  # a damage incantation or an empowered attack that destroys a creature (plus its attack)
+OPENS = 3.0  # … that destroys the creature in front of an attacker still to strike
+OPENS_ALONE = 2.0  # … and the lane is then empty: the attacker hits the keep
+REMOVE_BASE = -1.0  # destroy or bounce: the victim's attack plus half its health left, less this much
+REMOVE_OPENS = 2.0  # destroy or bounce before an attacker still to strike
+REMOVE_OPENS_ALONE = 3.0  # … and the lane is then empty
+SHIFT_OPENS = 4.0  # shift the lone creature in front of an attacker away
+RAGE_GRANT = 2.0  # grant Rage to a new creature facing creatures
+EMPOWER_OPEN = 1.0  # per point of empower on an attacker facing an empty side
+BLOODLUST_GRANT = 2.0  # grant Bloodlust to an attacker that will destroy its target
+SPRINT_GRANT = 1.0  # per creature a granted Sprint passes
+VICTIM_KILLED = 2.0  # a granted Splash or Pierce that destroys its victim (plus its attack)
+VICTIM_HIT = 0.5  # … that only damages it
+COMES_BACK_FINAL = 1.5  # R5.2: an incantation left of the keep comes back on the right (heals 1), last window
+COMES_BACK = 0.5  # … before the last window
+NOTHING = -1.0  # no use: never cast
 
 
-# Compiled by ``make`` (clashkit/compiled.py); search and the tests subclass it in Python.
-@mypyc_attr(allow_interpreted_subclasses=True)
+class SummonRow(NamedTuple):
+    """What the summon phase reads of one card, made once per card set and weights.
+
+    An incantation's row has only ``cost``: the mana greedy may keep back for it
+    (0 for ``weaken`` and ``heal``, which it never keeps mana for)."""
+
+    creature: bool
+    cost: int
+    attack: int = 0
+    health: int = 0
+    rage: int = 0
+    aura_front: int = 0
+    aura_side: int = 0
+    worth: float = 0.0  # ``stats`` × the card's value
+    as_hitter: float = 0.0  # ``hitter`` × attack: behind others, it strikes first
+    as_tank: float = 0.0  # ``tank`` × health: at the front, it takes the hits
+    on_open_lane: float = 0.0  # ``open_lane`` × attack: facing an empty side
+
+
 class GreedyPolicy(Policy):
     """The documented heuristic of this module.
 
@@ -196,29 +229,25 @@ class GreedyPolicy(Policy):
     """
 
     name = "greedy"
-    #: :func:`clashkit.game.play` may hand it a lazily built legal list: it mostly
-    #: reads only the last action.
-    lazy_legal = True
 
-    # The weights (see the module docstring).  Class variables, so that a subclass
-    # (in Python) that sets other values is read by the compiled build too.
-    stats: ClassVar[float] = 0.5  # per point of the card's worth
-    hh_cost: ClassVar[float] = 0.5  # a card right of the keep, hand-health above ``low_health``
-    hh_cost_low: ClassVar[float] = 2.0  # … at or below it
-    low_health: ClassVar[int] = 3
-    block: ClassVar[float] = 1.5  # per point of a gap the creature soaks up
-    block_base: ClassVar[float] = 2.0  # for filling a gap at all
-    tank: ClassVar[float] = 0.5  # per health point of the first creature of a lane
-    hitter: ClassVar[float] = 0.5  # per attack point of a creature behind others
-    open_lane: ClassVar[float] = 1.0  # per attack point against an empty side
-    rage_kill: ClassVar[float] = 3.0  # a Rage creature that kills on entry
-    aura: ClassVar[float] = 1.0  # an Aura given or received
-    crowd: ClassVar[float] = 0.3  # per creature already in the lane
-    stop: ClassVar[float] = -1.0  # the score a play must beat
-    keep_for_spells: ClassVar[int] = 1  # keep back the price of a useful incantation
-    loop_watch: ClassVar[int] = 16  # the turn from which positions are remembered to break loops
-    casts_per_turn: ClassVar[int] = 6  # incantations cast in one turn at most
-    spell_cost: ClassVar[float] = 0.4  # per mana of an incantation cast before the last window
+    # The weights of the summon phase (see the module docstring); a subclass may set others.
+    stats = 0.5  # per point of the card's worth
+    hh_cost = 0.5  # a card right of the keep, hand-health above ``low_health``
+    hh_cost_low = 2.0  # … at or below it
+    low_health = 3
+    block = 1.5  # per point of a gap the creature soaks up
+    block_base = 2.0  # for filling a gap at all
+    tank = 0.5  # per health point of the first creature of a lane
+    hitter = 0.5  # per attack point of a creature behind others
+    open_lane = 1.0  # per attack point against an empty side
+    rage_kill = 3.0  # a Rage creature that kills on entry
+    aura = 1.0  # an Aura given or received
+    crowd = 0.3  # per creature already in the lane
+    stop = -1.0  # the score a play must beat
+    keep_for_incantations = 1  # keep back the price of a useful incantation
+    loop_watch = 16  # the turn from which positions are remembered to break loops
+    casts_per_turn = 6  # incantations cast in one turn at most
+    incantation_cost = 0.4  # per mana of an incantation cast before the last window
 
     def __init__(self) -> None:
         self._tables: Tables | None = None
@@ -229,90 +258,45 @@ class GreedyPolicy(Policy):
         self._casts = 0
         self._turn = 0
         self._seen: set = set()
-        #: The state whose :func:`next_in_order` :meth:`cast` read in this decision, and its answer.
-        self._order_of: GameState | None = None
-        self._order: tuple[int, int] | None = None
 
-    def decide(self, state: GameState, *, checked: bool = True) -> tuple:
-        """This decision as plain values, for :meth:`choose` and :meth:`act`:
+    def decide(self, state: GameState, cards: list[tuple[int, int]] | None = None) -> Action:
+        """The play of this module's heuristic, or the action that moves the turn on.
 
-        - ``(LOOP,)``: leave a loop with a play drawn from the game's generator;
-        - ``(CREATURE, index, lane)``: play the creature at that hand index;
-        - ``(SPELL, index, card, target)``: cast that incantation on that creature;
-        - ``(MOVE_ON,)``: move the turn on; ``(MOVE_ON, found)`` in the siege when
-          the next creature in the order was read for the decision (``None``: none left).
-
-        ``checked``: the caller knows that there is a choice (see :meth:`leaves_loop`).
+        Asked only when there is a choice; ``cards`` are the legal cards
+        (:func:`~clashkit.legality.legal_cards`), read here if not given.
         """
+        if cards is None:
+            cards = legal_cards(state)
         if state.phase == SUMMON:
-            if state.turn >= self.loop_watch and self.leaves_loop(state, checked=checked):
-                return _LOOP
-            move = self.summon(state)
+            if self.leaves_loop(state):
+                legal = legal_actions(state)
+                return legal[state.rng.randrange(len(legal))]
+            move = self.summon(state, cards)
             if move is not None:
-                return (CREATURE, move[0], move[1])
+                index, lane = move
+                return summons(state.cards.names[state.hands[state.active][index]], index)[lane]
             if not state.rules.incantations_in_siege:
-                spell = self.cast(state, final=True)
-                if spell is not None:
-                    return (SPELL, spell[0], spell[1], spell[2])
-        elif state.rules.incantations_in_siege:
-            spell = self.cast(state, final=False)
-            if spell is not None:
-                return (SPELL, spell[0], spell[1], spell[2])
-            if self._order_of is state:
-                return (MOVE_ON, self._order)
-        return _MOVE_ON
+                cast = self.cast(state, None, cards)
+                if cast is not None:
+                    return self._cast_action(state, cast)
+            return BEGIN_SIEGE
+        nxt = next_in_order(state)  # R3.9: the next creature to attack, None when all have
+        if state.rules.incantations_in_siege:
+            cast = self.cast(state, nxt, cards)
+            if cast is not None:
+                return self._cast_action(state, cast)
+        return ATTACK if nxt is not None else END_TURN
 
-    def choose(self, state: GameState, legal):
-        decision = self.decide(state)
-        kind = decision[0]
-        if kind == CREATURE:
-            index = decision[1]
-            return play(self._tables_for(state).names[state.hands[state.active][index]], index, decision[2])
-        if kind == SPELL:
-            return play(self._tables_for(state).names[decision[2]], decision[1], None, decision[3])
-        if kind == LOOP:
-            return legal[state.rng.randrange(len(legal))]
-        if len(decision) > 1 and type(legal) is LegalActions:
-            # The lazy list's last item, from the order just read (the state is unchanged).
-            found = legal.found = decision[1]
-            return ATTACK if found is not None else END_TURN
-        return legal[-1]
+    @staticmethod
+    def _cast_action(state: GameState, cast: tuple[int, int, tuple[int, int, int]]) -> Action:
+        index, card, target = cast
+        return play(state.cards.names[card], index, None, target)
 
-    def act(self, state: GameState) -> bool:
-        """Choose as :meth:`choose` does and carry the action out (see :class:`~clashkit.policies.base.Policy`)."""
-        # The loop has not asked whether anything is playable (Policy): a summon phase with
-        # nothing to play begins the siege before any position is remembered.
-        decision = self.decide(state, checked=False)
-        kind = decision[0]
-        if kind == CREATURE:
-            play_creature(state, decision[1], decision[2])
-        elif kind == SPELL:
-            target = decision[3]
-            play_incantation(state, decision[1], target[0], target[1], target[2])
-        elif kind == LOOP:
-            legal = legal_actions(state)
-            apply_unchecked(state, legal[state.rng.randrange(len(legal))])
-        elif state.phase == SUMMON:
-            begin_siege(state)
-        else:
-            found = decision[1] if len(decision) > 1 else next_in_order(state)
-            if found is None:
-                end_turn(state)
-            else:
-                take_turn(state, found)
-                return True
-        return False
-
-    def leaves_loop(self, state: GameState, *, checked: bool = True) -> bool:
+    def leaves_loop(self, state: GameState) -> bool:
         """Whether this summon phase begins with a play drawn from the game's generator:
         from turn ``loop_watch`` on, at the first decision of a turn whose position this
-        policy has had before in this game (see :meth:`repeated`).  ``checked``: the
-        caller knows that there is a choice (:func:`~clashkit.engine.has_choice`)."""
-        if (
-            state.turn >= self.loop_watch
-            and (state is not self._game or state.turn != self._turn)
-            and (checked or has_choice(state))
-        ):
+        policy has had before in this game (see :meth:`repeated`)."""
+        if state.turn >= self.loop_watch and (state is not self._game or state.turn != self._turn):
             # The same position again: greedy play would go round the same loop
             # until the turn limit, so this turn starts with another play.
             return self.repeated(state)
@@ -343,40 +327,35 @@ class GreedyPolicy(Policy):
 
     # --- Summon phase ------------------------------------------------------------
 
-    def summon(self, state: GameState) -> tuple[int, int] | None:
-        """R3.3–R3.5: the best creature play now as (hand index, lane), or ``None`` to begin the siege."""
+    def summon(self, state: GameState, cards: list[tuple[int, int]]) -> tuple[int, int] | None:
+        """R3.3–R3.5: the best creature play now as (hand index, lane), or ``None`` to begin the siege;
+        ``cards``: the legal cards (:func:`~clashkit.legality.legal_cards`)."""
         player = state.active
         hand = state.hands[player]
-        n = len(hand)
-        if n <= 2:  # R3.4
-            return None
         t = self._tables
         sheet = self._sheet
         if t is None or sheet is None or t.cards is not state.cards:
             t, sheet = self._load(state.cards)
         mana = state.mana
         keep_at = hand.index(KEEP)
-        health = n - 1 - keep_at
-        # The playable cards (R3.2): the 4 leftmost besides the keep.  Which creatures can
-        # it afford, and is an incantation waiting that it may keep mana for?
+        health = hand_health_of(hand)
+        # The creatures it may play (R3.2–R3.5) …
+        is_creature, cost = t.is_creature, t.cost
         playable = []
         dearest = 0  # the highest cost among them
-        spell_most = 0  # the highest cost of an incantation :meth:`reserve` may keep mana for
-        end = 5 if keep_at < 5 else 4
-        for i in range(end if end < n else n):
-            if i == keep_at:
-                continue
-            row = sheet[hand[i]]
-            if row[0]:
-                price = row[1]
-                if price <= mana and (i < keep_at or health > 1):  # R3.8: never self-destroy
-                    playable.append(i)
-                    if price > dearest:
-                        dearest = price
-            elif row[1] > spell_most:
-                spell_most = row[1]
+        for i, card in cards:
+            if is_creature[card] and (i < keep_at or health > 1):  # R3.8: never self-destroy
+                playable.append(i)
+                if cost[card] > dearest:
+                    dearest = cost[card]
         if not playable:
             return None
+        # … and is an incantation among the playable cards (R3.2) that it may keep mana for?
+        kept_most = 0  # the highest cost of an incantation :meth:`reserve` may keep mana for
+        for i in playable_indices(hand):
+            card = hand[i]
+            if not is_creature[card] and sheet[card].cost > kept_most:
+                kept_most = sheet[card].cost
         mine = state.lanes[player]
         theirs = state.lanes[1 - player]
         # What each lane offers a newcomer, read once: (gap, mine there, crowding, open,
@@ -411,7 +390,7 @@ class GreedyPolicy(Policy):
                 lanes.append((lane, gap, size, crowd * size, True, 0, rage_behind, received, side_free))
         # The reserve only matters when it could put a candidate over budget, and it is
         # never more than the dearest incantation it may keep mana for.
-        if spell_most and self.keep_for_spells and dearest + spell_most > mana:
+        if kept_most and self.keep_for_incantations and dearest + kept_most > mana:
             budget = mana - self.reserve(t, hand, self.counts(state))
         else:
             budget = mana
@@ -464,16 +443,14 @@ class GreedyPolicy(Policy):
             t = self._load(state.cards)[0]
         return t
 
-    def _summon_row(self, t: Tables, card: int) -> tuple:
-        """What :meth:`summon` reads of a card: (is a creature, cost, attack, health, Rage,
-        Aura front, Aura side, weighted worth, as a hitter, as a tank, on an open lane); an
-        incantation's row has only the mana it may keep back for it (0 for ``weaken``, ``heal``)."""
+    def _summon_row(self, t: Tables, card: int) -> SummonRow:
+        """What :meth:`summon` reads of a card with this policy's weights (:class:`SummonRow`)."""
         cost = t.cost[card]
         if not t.is_creature[card]:
             e = t.effect[card]
-            return (False, 0 if e is EFFECT_WEAKEN or e is EFFECT_HEAL else cost)
+            return SummonRow(False, 0 if e is EFFECT_WEAKEN or e is EFFECT_HEAL else cost)
         a, h, dirs = t.attack[card], t.health[card], t.aura_dirs[card]
-        return (
+        return SummonRow(
             True, cost, a, h, t.mask[card] & RAGE, dirs & FRONT, dirs & SIDE,
             self.stats * t.value[card], self.hitter * a, self.tank * h, self.open_lane * a,
         )
@@ -497,13 +474,8 @@ class GreedyPolicy(Policy):
         one, both for ``shift``."""
         enemies, attackers = counts
         best = None
-        seen = 0
-        for card in hand:
-            if card == KEEP:
-                continue
-            seen += 1
-            if seen > 4:
-                break
+        for i in playable_indices(hand):  # R3.2
+            card = hand[i]
             if t.is_creature[card]:
                 continue
             effect = t.effect[card]
@@ -522,14 +494,16 @@ class GreedyPolicy(Policy):
 
     # --- Incantations (R3.11) ----------------------------------------------------
 
-    def cast(self, state: GameState, *, final: bool) -> tuple[int, int, tuple[int, int, int]] | None:
-        """An incantation worth casting before the next attack (or at the end), as (hand
-        index, card, target), else ``None``.
+    def cast(
+        self, state: GameState, nxt: tuple[int, int] | None, cards: list[tuple[int, int]]
+    ) -> tuple[int, int, tuple[int, int, int]] | None:
+        """An incantation worth casting before the next attack — the creature at ``nxt``
+        (:func:`~clashkit.siege.next_in_order`) — or at the end (``nxt`` is ``None``), as (hand
+        index, card, target), else ``None``; ``cards``: the legal cards.
 
         At most ``casts_per_turn`` a turn: an incantation comes straight back
         (R5.3), so one that costs nothing could otherwise be cast for ever.
         """
-        self._order_of = None
         if self._cast_state is state and self._cast_turn == state.turn:
             if self._casts >= self.casts_per_turn:
                 return None
@@ -538,28 +512,16 @@ class GreedyPolicy(Policy):
         player = state.active
         hand = state.hands[player]
         t = self._tables_for(state)
-        mana = state.mana
         keep_at = hand.index(KEEP)
-        nxt = None if final else next_in_order(state)
-        if not final:
-            self._order_of, self._order = state, nxt
-        if nxt is None:
-            final = True
+        final = nxt is None
         mine, theirs = state.lanes[player], state.lanes[1 - player]
         enemy_side, is_creature, cost = t.enemy_side, t.is_creature, t.cost
         best = 0.0
         choice = None
-        seen = 0
-        for i in range(len(hand)):
-            card = hand[i]
-            if card == KEEP:
+        for i, card in cards:  # R3.2, R3.3, R3.11, R5.1
+            if is_creature[card]:
                 continue
-            seen += 1
-            if seen > 4:
-                break
-            if is_creature[card] or cost[card] > mana:
-                continue
-            # As :meth:`aim`, with the sides read once.
+            # R5.5: aimed by its declared side.
             if enemy_side[card]:
                 score, target = self.aim_enemy(state, t, card, nxt, final, mine, theirs, 1 - player)
             else:
@@ -567,24 +529,14 @@ class GreedyPolicy(Policy):
             if target is None:
                 continue
             if i < keep_at:  # R5.2: it comes back on the right, past the keep
-                score += 1.5 if final else 0.5
+                score += COMES_BACK_FINAL if final else COMES_BACK
             if not final:
-                score -= self.spell_cost * cost[card]
+                score -= self.incantation_cost * cost[card]
             if score > best:
                 best, choice = score, (i, card, target)
         if choice is not None:
             self._casts += 1
         return choice
-
-    def aim(self, state: GameState, t: Tables, card: int, nxt, final: bool):
-        """The best target of an incantation on its declared side (R5.5), and what it earns now."""
-        player = state.active
-        enemy = 1 - player
-        mine = state.lanes[player]
-        theirs = state.lanes[enemy]
-        if t.enemy_side[card]:
-            return self.aim_enemy(state, t, card, nxt, final, mine, theirs, enemy)
-        return self.aim_ally(state, t, card, nxt, final, mine, theirs, player)
 
     def aim_enemy(self, state, t: Tables, card: int, nxt, final: bool, mine, theirs, enemy: int):
         effect = t.effect[card]
@@ -598,7 +550,7 @@ class GreedyPolicy(Policy):
                     return 0.0, (enemy, 0, 0)
                 if theirs[1]:
                     return 0.0, (enemy, 1, 0)
-            return -1.0, None
+            return NOTHING, None
         # Before the last window, only a damage incantation looks past the front creature.
         whole_side = final or effect is EFFECT_DAMAGE
         # Lanes where attackers of mine are still to strike in this siege.
@@ -613,7 +565,7 @@ class GreedyPolicy(Policy):
                 if not c.took_turn and not c.new:
                     pressing1 = True
                     break
-        best = -1.0
+        best = NOTHING
         target = None
         for lane in (0, 1):
             side = theirs[lane]
@@ -629,28 +581,28 @@ class GreedyPolicy(Policy):
                             best, target = 0.0, (enemy, lane, pos)
                         continue
                     score = (
-                        2.0 + c.attack + (3.0 if opens else 0.0) + (2.0 if opens and alone else 0.0)
+                        KILL + c.attack + (OPENS if opens else 0.0) + (OPENS_ALONE if opens and alone else 0.0)
                     )
                 elif effect is EFFECT_DESTROY or effect is EFFECT_BOUNCE:
-                    score = c.attack + 0.5 * left - 1.0
+                    score = c.attack + 0.5 * left + REMOVE_BASE
                     if opens:
-                        score += 2.0 + (3.0 if alone else 0.0)
+                        score += REMOVE_OPENS + (REMOVE_OPENS_ALONE if alone else 0.0)
                     elif not final:
                         continue  # wait for the end of the siege
                 else:  # shift
                     if not (opens and alone):
                         continue
-                    score = 4.0
+                    score = SHIFT_OPENS
                 if score <= best:
                     continue
                 mask = abilities(state, enemy, lane, pos)
                 if mask & INDESTRUCTIBLE:
                     continue  # R5.4: nothing would happen
-                if (
+                if (  # R6.4, R10.4: an armed Protection that cancels an incantation's damage
                     effect is EFFECT_DAMAGE
                     and mask & PROTECTION
                     and not c.protection_used
-                    and state.rules.protection == "first_damage"
+                    and protection_cancels(state.rules.protection, amount, attack=False, aimed=False)
                 ):
                     continue
                 best, target = score, (enemy, lane, pos)
@@ -664,35 +616,36 @@ class GreedyPolicy(Policy):
                 return 0.0, (player, 0, 0)
             if mine[1]:
                 return 0.0, (player, 1, 0)
-            return -1.0, None
+            return NOTHING, None
         lane, pos = nxt
         me = mine[lane][pos]
         mask = abilities(state, player, lane, pos)
         th = theirs[lane]
         if me.new and not mask & RAGE:
             if effect is EFFECT_GRANT and t.grant[card] & RAGE and th:
-                return 2.0, (player, lane, pos)
-            return -1.0, None
-        damage = me.attack + me.attack_mod
-        if mask & SPRINT:
-            damage += pos
+                return RAGE_GRANT, (player, lane, pos)
+            return NOTHING, None
         if not th:
             if effect is EFFECT_EMPOWER and not me.new:
-                return 1.0 * amount, (player, lane, pos)
-            return -1.0, None
+                return EMPOWER_OPEN * amount, (player, lane, pos)
+            return NOTHING, None
+        damage = coming_attack_damage(me, mask, pos)  # R4.1, R6.7
         front = th[0]
         left = front.health - front.damage
         shield = abilities(state, 1 - player, lane, 0)
-        blocked = bool(shield & PROTECTION) and not front.protection_used  # R6.4 (R6.5 stops incantations only)
+        armed = bool(shield & PROTECTION) and not front.protection_used  # R6.4 (R6.5 stops incantations only)
         if effect is EFFECT_EMPOWER:
-            if not blocked and damage < left <= damage + amount:
-                return 2.0 + front.attack, (player, lane, pos)
-            return -1.0, None
+            empowered = coming_attack_damage(me, mask, pos, extra=amount)
+            blocked = armed and protection_cancels(state.rules.protection, empowered, attack=True, aimed=True)
+            if not blocked and damage < left <= empowered:
+                return KILL + front.attack, (player, lane, pos)
+            return NOTHING, None
         if effect is not EFFECT_GRANT:
-            return -1.0, None
+            return NOTHING, None
+        blocked = armed and protection_cancels(state.rules.protection, damage, attack=True, aimed=True)
         grant = t.grant[card]
         if mask & grant:
-            return -1.0, None
+            return NOTHING, None
         victim = None
         if grant & SPLASH:
             other = theirs[1 - lane]
@@ -703,15 +656,15 @@ class GreedyPolicy(Policy):
                 victim = th[1]
         elif grant & BLOODLUST:
             if not blocked and left <= damage:
-                return 2.0, (player, lane, pos)
+                return BLOODLUST_GRANT, (player, lane, pos)
         elif grant & SPRINT:
             if pos:
-                return 1.0 * pos, (player, lane, pos)
+                return SPRINT_GRANT * pos, (player, lane, pos)
         if victim is None:
-            return -1.0, None
+            return NOTHING, None
         if victim.health - victim.damage <= damage:
-            return 2.0 + victim.attack, (player, lane, pos)
-        return 0.5, (player, lane, pos)
+            return VICTIM_KILLED + victim.attack, (player, lane, pos)
+        return VICTIM_HIT, (player, lane, pos)
 
     # --- R4.6 and the formats ------------------------------------------------------
 
@@ -723,25 +676,23 @@ class GreedyPolicy(Policy):
     def pick(self, cards, offered, mine, rng):
         """R7.2: the best card, keeping at most three incantations in the hand."""
         t = tables(cards)
-        spells = sum(1 for c in mine if not t.is_creature[c])
+        incantations = sum(1 for c in mine if not t.is_creature[c])
         ranked = sorted(offered, key=lambda c: -t.value[c])
         for c in ranked:
-            if t.is_creature[c] or spells < 3:
+            if t.is_creature[c] or incantations < 3:
                 return c
         return ranked[0]
 
     def choose_ten(self, cards, rng) -> list[int]:
         """R7.3: the ten best cards of the kit, at most three incantations."""
-        from ..formats import kit
-
         t = tables(cards)
         chosen: list[int] = []
-        spells = 0
+        incantations = 0
         for c in sorted(kit(cards), key=lambda c: -t.value[c]):
             if not t.is_creature[c]:
-                if spells >= 3:
+                if incantations >= 3:
                     continue
-                spells += 1
+                incantations += 1
             chosen.append(c)
             if len(chosen) == 10:
                 break

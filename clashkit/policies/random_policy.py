@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..actions import Action
+from ..legality import legal_actions
 from ..state import GameState
 from .base import Policy
 
@@ -12,7 +13,8 @@ class RandomPolicy(Policy):
 
     name = "random"
 
-    def choose(self, state: GameState, legal: list[Action]) -> Action:
+    def decide(self, state: GameState, cards=None) -> Action:
+        legal = legal_actions(state)
         return legal[state.rng.randrange(len(legal))]
 
     def order_returns(self, state, owner, cards):

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Play
-from ..engine import apply_unchecked, legal_actions
-from ..state import OVER, SUMMON, GameState
-from ..vocab import KEEP
+from ..actions import Action, Play
+from ..engine import apply_unchecked
+from ..legality import legal_actions
+from ..loop import run
+from ..state import SUMMON, GameState
 from .greedy import GreedyPolicy, tables
 
 
@@ -42,10 +43,11 @@ class _NoisyGreedy(GreedyPolicy):
         self.rng = rng
         self.noise = noise
 
-    def choose(self, state, legal):
+    def decide(self, state: GameState, cards=None) -> Action:
         if self.rng.random() < self.noise:
+            legal = legal_actions(state)
             return legal[self.rng.randrange(len(legal))]
-        return GreedyPolicy.choose(self, state, legal)
+        return GreedyPolicy.decide(self, state, cards)
 
 
 class SearchPolicy(GreedyPolicy):
@@ -67,12 +69,12 @@ class SearchPolicy(GreedyPolicy):
         #: Rollouts played so far (for tests and measurements).
         self.rollouts = 0
 
-    def choose(self, state: GameState, legal):
-        if state.phase == SUMMON and state.turn >= self.loop_watch:
-            if (state is not self._game or state.turn != self._turn) and self.repeated(state):
-                # The same position again, as greedy would see it: leave the loop.
-                return legal[state.rng.randrange(len(legal))]
-        candidates = self.candidates(state, legal)
+    def decide(self, state: GameState, cards=None) -> Action:
+        legal = legal_actions(state)
+        if state.phase == SUMMON and self.leaves_loop(state):
+            # The same position again, as greedy would see it: leave the loop.
+            return legal[state.rng.randrange(len(legal))]
+        candidates = self.candidates(state, legal, cards)
         if len(candidates) == 1:
             return candidates[0]
         budget = self.budget
@@ -93,9 +95,9 @@ class SearchPolicy(GreedyPolicy):
                 best, best_mean = j, mean
         return tried[best]
 
-    def candidates(self, state: GameState, legal) -> list:
+    def candidates(self, state: GameState, legal, cards=None) -> list:
         """Greedy's choice, moving on, then other plays (incantations on their declared side)."""
-        first = self.greedy.choose(state, legal)
+        first = self.greedy.decide(state, cards)
         out = [first]
         proceed = legal[-1]
         if proceed is not first:
@@ -114,7 +116,8 @@ class SearchPolicy(GreedyPolicy):
         return out
 
     def rollout(self, state: GameState, action, seed: int, noisy: bool) -> float:
-        """Play ``action`` on a copy, then greedy for both to the horizon; 1 if the mover wins."""
+        """Play ``action`` on a copy, then greedy for both to the horizon with the game loop
+        (:func:`~clashkit.game.play`); 1 if the mover wins."""
         self.rollouts += 1
         me = state.active
         sim = state.clone(record=False)
@@ -124,16 +127,8 @@ class SearchPolicy(GreedyPolicy):
             players = (_NoisyGreedy(sim.rng, self.noise), _NoisyGreedy(sim.rng, self.noise))
         else:
             players = (self.greedy, self.greedy)
-        sim.return_order = lambda s, owner, cards: players[owner].order_returns(s, owner, cards)
-        apply_unchecked(sim, action)
-        limit = state.turn + self.horizon
-        while sim.phase != OVER and sim.turn < limit:
-            legal = legal_actions(sim)
-            if len(legal) == 1:
-                choice = legal[0]
-            else:
-                choice = players[sim.active].choose(sim, legal)
-            apply_unchecked(sim, choice)
+        apply_unchecked(sim, action, lambda s, owner, cards: players[owner].order_returns(s, owner, cards))
+        run(sim, *players, until_turn=state.turn + self.horizon)
         if sim.winner is not None:
             return 1.0 if sim.winner == me else 0.0
         return evaluate(sim, me)
@@ -142,10 +137,10 @@ class SearchPolicy(GreedyPolicy):
 def life(state: GameState, player: int) -> int:
     """How many more points of damage ``player`` can take: hand-health, plus the cards
     a Bastion still protects (the Fort's hand-health when it flips, R4.8)."""
+    health = state.hand_health(player)
     if state.solo and player == 1:  # R8.6, R8.7: the AI pile above its keep, and the discard a Bastion reshuffles
-        return len(state.pile) - 1 + (0 if state.forts[1] else len(state.discard))
+        return health + (0 if state.forts[1] else len(state.discard))
     hand = state.hands[player]
-    health = len(hand) - 1 - hand.index(KEEP)
     if not state.forts[player]:
         health += len(hand) - 1
     return health

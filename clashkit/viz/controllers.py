@@ -31,44 +31,23 @@ import polars as pl
 
 from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, format_place, parse_action
 from ..cards import KEEP_NAMES, Card, CardSet, card_from_fields, starter_set
-from ..engine import apply, legal_actions
+from ..engine import apply
 from ..errors import ClashkitError, ScenarioError
-from ..game import new_duel
-from ..hand import PLAYABLE, playable_indices
+from ..events import EVENT_FIELDS
+from ..hand import playable_indices
+from ..legality import has_choice, legal_actions, legal_cards, proceed_action
+from ..loop import run
 from ..policies import Policy, get_policy
 from ..render import describe_event, event_dicts
 from ..rules import Rules
 from ..scenario import Scenario, ScenarioAction, dump_scenario, load_scenario, parse_scenario
+from ..setup import new_duel
 from ..siege import next_in_order
 from ..state import SIEGE, SUMMON, Creature, GameState
-from ..vocab import KEEP, LANES, PLAYERS, Mode, Player, TargetSide
+from ..vocab import KEEP, LANES, PLAYERS, Mode, Player, TargetSide, hand_health_of
 
-#: The rule each kind of event applies (for explanations; the numbers of docs/rules.md).
-RULE_OF_EVENT = {
-    "turn_started": "R1.6",
-    "mana_gained": "R3.1",
-    "card_played": "R3.3",
-    "creature_entered": "R3.5",
-    "incantation_resolved": "R5.2",
-    "siege_started": "R3.9",
-    "attack_skipped": "R3.10",
-    "creature_moved": "R6.7",
-    "attack": "R4.1",
-    "damage": "R4.3",
-    "protection_used": "R6.4",
-    "creature_destroyed": "R4.3",
-    "card_returned": "R4.4",
-    "card_discarded": "R8.5",
-    "keep_moved": "R4.7",
-    "keep_flipped": "R4.8",
-    "ai_reveal": "R8.3",
-    "ai_mill": "R8.6",
-    "ai_reshuffle": "R8.7",
-    "ai_last_turn": "R8.7",
-    "regeneration": "R3.12",
-    "game_won": "R4.9",
-    "game_unfinished": "R10.1",
-}
+#: The rule each kind of event applies (the field table of :mod:`clashkit.events`).
+RULE_OF_EVENT = {kind.value: spec.rule for kind, spec in EVENT_FIELDS.items()}
 
 _EVENT_COLUMNS = ["step", "turn", "player", "phase", "kind", "rule", "what happened"]
 
@@ -277,7 +256,8 @@ class HandBuilder:
     @property
     def playable(self) -> list[str]:
         """R3.2: the 4 leftmost cards besides the keep."""
-        return self.order[:PLAYABLE]
+        hand = self.hand
+        return [hand[i] for i in playable_indices([KEEP, *self.order])]
 
     @property
     def problems(self) -> list[str]:
@@ -302,28 +282,31 @@ class HandBuilder:
             raise ValueError(repeated[0])
         first = (self.first == "A") if first is None else first
         cards = self.cards
-        hand = [KEEP, *(cards.id(n) for n in self.order)]
+        # A's summon phase alone at the table: what may be played is the rules' answer
+        # (clashkit.legality), asked of a state holding this hand and this mana.
+        table = GameState(cards, record=False)
+        table.phase = SUMMON
+        hand = table.hands[0] = [KEEP, *(cards.id(n) for n in self.order)]
         rows = []
         for turn in range(1, turns + 1):
             mana = 6 if (turn == 1 and first) else len(hand)
-            left = mana
+            table.mana = mana
             playable = [cards.names[hand[i]] for i in playable_indices(hand)]
             played = []
             changed = True
             while changed:
                 changed = False
-                for index in playable_indices(hand):
-                    card = hand[index]
-                    if not cards.is_creature[card] or cards.cost[card] > left or len(hand) <= 2:
+                for index, card in legal_cards(table):
+                    if not cards.is_creature[card]:
                         continue
                     if hand[-1] != KEEP and index == len(hand) - 1 and hand[-2] == KEEP:
                         continue  # R3.8: it would leave the keep rightmost
                     hand.pop(index)
-                    left -= cards.cost[card]
+                    table.mana -= cards.cost[card]
                     played.append(cards.names[card])
                     changed = True
                     break
-            keep_at = hand.index(KEEP)
+            left = table.mana
             rows.append(
                 {
                     "turn": turn,
@@ -331,7 +314,7 @@ class HandBuilder:
                     "playable": ", ".join(playable),
                     "played": ", ".join(played),
                     "mana_left": left,
-                    "hand_health": len(hand) - 1 - keep_at,
+                    "hand_health": hand_health_of(hand),
                     "hand": " ".join("BASTION" if c == KEEP else cards.names[c] for c in hand),
                 }
             )
@@ -359,7 +342,6 @@ class HandBuilder:
         )
         state.hands[0] = [KEEP, *(self.cards.id(n) for n in self.order)]
         self._policy: Policy = get_policy(self.bot)
-        state.return_order = self._return_order
         self.state = state
         self._history.clear()
         self._mark = 0
@@ -371,16 +353,16 @@ class HandBuilder:
         included, undone moves gone."""
         return events_table(self._need_game())
 
-    def _return_order(self, state, owner, cards):
+    def _order_returns(self, state, owner, cards):
+        """R4.6: the bot orders B's returns; A's keep the default order."""
         return self._policy.order_returns(state, owner, cards) if owner == 1 else cards
 
     def _bot_turns(self) -> None:
-        """The bot plays B until it is A's decision again (or the game is over)."""
+        """The bot plays B's turn with the game loop, until it is A's turn again (or the game is over);
+        A, a person, is not asked anything in it and keeps the default order of returns (R4.6)."""
         state = self.state
-        while not state.over and state.active == 1:
-            legal = legal_actions(state)
-            action = legal[0] if len(legal) == 1 else self._policy.choose(state, legal)
-            apply(state, action)
+        if not state.over and state.active == 1:
+            run(state, Policy(), self._policy, until_turn=state.turn + 1)
 
     def _need_game(self) -> GameState:
         if self.state is None:
@@ -408,7 +390,8 @@ class HandBuilder:
         before = _log_len(state)
         self._history.push(state.clone(), self._mark)
         try:
-            apply(state, parse_action(action, state) if isinstance(action, str) else action)
+            action = parse_action(action, state) if isinstance(action, str) else action
+            apply(state, action, self._order_returns)
         except ClashkitError:
             self._history.pop()
             raise
@@ -420,8 +403,7 @@ class HandBuilder:
         state = self._need_game()
         if state.over or state.active != 0:
             return []
-        legal = legal_actions(state)
-        return self.act(legal[0] if len(legal) == 1 else self._policy.choose(state, legal))
+        return self.act(self._policy.decide(state) if has_choice(state) else proceed_action(state))
 
     def finish_turn(self) -> list[str]:
         """Play A's turn on to its end without further plays: the siege, every attack, the end."""
@@ -434,14 +416,13 @@ class HandBuilder:
 
     @staticmethod
     def _proceed(state: GameState) -> Proceed:
-        return next(a for a in legal_actions(state) if isinstance(a, Proceed))
+        return proceed_action(state)
 
     def back(self) -> bool:
         """Undo A's last action (and the bot turn that followed it); False if nothing to undo."""
         if not len(self._history):
             return False
         self.state, self._mark = self._history.pop()
-        self.state.return_order = self._return_order
         return True
 
     @property

@@ -17,11 +17,10 @@ import sys
 from pathlib import Path
 
 from clashkit.cards import load_cards
-from clashkit.formats import new_game
-from clashkit.game import play
+from clashkit.game import new_game, play
 from clashkit.render import describe_event, describe_state, event_dicts
 from clashkit.rules import Rules, SoloSettings
-from clashkit.solo_setup import solo_game
+from clashkit.solo_setup import solo_setup
 
 HERE = Path(__file__).resolve().parent
 CARDS = load_cards(HERE / "cards.csv")
@@ -34,7 +33,7 @@ def duel(seed: int, deck_a: str, deck_b: str, rules: Rules | None = None):
 
 def solo(seed: int, deck: str, settings: SoloSettings | None = None):
     rules = Rules(solo=settings or SoloSettings())
-    state = solo_game(deck, "random", rules=rules, cards=CARDS, seed=seed)
+    state = solo_setup(deck, "random", rules=rules, cards=CARDS, seed=seed).state
     return play(state, "random")
 
 

@@ -27,7 +27,7 @@ from helpers import (
     with_tables,
 )
 
-from clashkit import OptionError, Rules, ScenarioError, SoloSettings, apply, starter_decks
+from clashkit import OptionError, Rules, ScenarioError, SoloSettings, apply, legal_actions, starter_decks
 from clashkit.abilities import abilities
 from clashkit.actions import END_TURN
 from clashkit.vocab import ABILITY_BITS, Ability
@@ -157,7 +157,7 @@ def test_r10_1_turn_limit_stops_the_game_unfinished():
 
 
 def test_r10_3_first_player_coin_versus_last_drafter():
-    from clashkit.formats import new_game
+    from clashkit.game import new_game
 
     coin = {new_game("draft", "draft", "random", "random", seed=s)[0].first_player for s in range(12)}
     assert coin == {0, 1}
@@ -475,7 +475,7 @@ def test_r10_4_solo_player_first_mana_when_the_ai_starts():
         rules = Rules(solo_player_first_mana=reading, solo=SoloSettings(ai_first=True))
         state = new_solo(decks[1], ai_cards, rules=rules, seed=3)
         while state.active == 1 and not state.over:
-            apply(state, state.legal_actions()[-1])
+            apply(state, legal_actions(state)[-1])
         gained[reading] = (state.turn, state.mana_gained, len(state.hands[0]))
     assert gained["hand"] == (2, 9, 9)  # R3.1: the keep and 8 cards
     assert gained["six"] == (2, 6, 9)
@@ -512,7 +512,7 @@ def test_r10_4_rules_changes_text_reads_back_as_the_same_options():
 
 
 def test_r10_3_last_drafter_is_refused_outside_a_draft():
-    from clashkit.formats import new_game
+    from clashkit.game import new_game
     from clashkit.simulate import simulate
 
     with pytest.raises(OptionError, match=r"^first_player = 'last_drafter' needs a draft \(R2\.3, R7\.2\); this game's format is preconstructed"):

@@ -167,8 +167,7 @@ def test_r4_6_owner_may_choose_the_return_order():
         asked.append((owner, [state.cards.names[c] for c in cards]))
         return list(reversed(cards))
 
-    scenario.state.return_order = newest_first
-    out = state_dict(run_siege(scenario))
+    out = state_dict(run_siege(scenario, newest_first))
     assert asked == [(1, ["T", "S", "TB"])]
     assert board(out)["B.hand"] == "BASTION PAWN TB S T"
 

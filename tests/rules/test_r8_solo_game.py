@@ -30,7 +30,7 @@ from clashkit.levels import (
 )
 from clashkit.policies import Policy
 from clashkit.render import event_dicts
-from clashkit.solo_setup import deck_format, solo_game, solo_setup, starter_pool
+from clashkit.solo_setup import deck_format, solo_setup, starter_pool
 from clashkit.state import GameState
 from clashkit.turn import start_turn
 from clashkit.vocab import KEEP
@@ -178,7 +178,7 @@ def test_r8_1_same_seed_same_setup():
 
 def test_r8_1_ruling_ai_starts_follows_r8_2_then_player_follows_r3_1():
     rules = Rules(solo=SoloSettings(ai_first=True))
-    state = solo_game(1, rules=rules, seed=2)
+    state = solo_setup(1, rules=rules, seed=2).state
     events = event_dicts(state)
     first = [e for e in events if e["turn"] == 1]
     assert state.first_player == 1
@@ -192,7 +192,7 @@ def test_r8_1_ruling_ai_starts_follows_r8_2_then_player_follows_r3_1():
 
 
 def test_r8_1_custom_ai_keep_starts_as_fort():
-    state = solo_game(2, rules=Rules(solo=SoloSettings(ai_starts_as_fort=True)), seed=0)
+    state = solo_setup(2, rules=Rules(solo=SoloSettings(ai_starts_as_fort=True)), seed=0).state
     assert state.forts == [False, True]
 
 

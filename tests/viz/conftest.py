@@ -27,6 +27,7 @@ def _game(game, deck_a, deck_b, first, winner, turns):
         "winner": winner,
         "turns": turns,
         "finished": winner is not None,
+        "termination": "turn_limit" if winner is None else "fort_fell",
         "rules_version": RULES_VERSION,
         "rules": "",
         "level": None,

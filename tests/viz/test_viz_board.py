@@ -1,4 +1,4 @@
-"""The board drawn as HTML (``GameState._repr_html_``)."""
+"""The board drawn as HTML (how a ``GameState`` displays in a notebook)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 
 from clashkit.board import board_html
 from clashkit.cards import starter_decks
+from clashkit.engine import apply
 from clashkit.game import new_duel, new_solo, play
 from clashkit.scenario import load_scenario, run_siege
 from clashkit.viz.controllers import example_scenario_path
@@ -14,8 +15,7 @@ from clashkit.viz.controllers import example_scenario_path
 def test_board_marks_the_playable_cards_and_the_keep():
     decks = starter_decks()
     state = new_duel(decks[1], decks[2], seed=0, first_player=0)
-    html = state._repr_html_()
-    assert html == board_html(state)
+    html = board_html(state)
     assert html.count('data-keep="bastion"') == 2
     # R3.2: exactly 4 playable cards in each hand of 8.
     assert html.count('data-playable="true"') == 8
@@ -39,13 +39,13 @@ def test_board_draws_lanes_from_the_bridge_with_damage_and_marks():
 def test_board_shows_damage_and_the_next_attacker():
     scenario = load_scenario(example_scenario_path())
     state = scenario.state
-    state.apply("play GRRR lower")
-    state.apply("play METEORITE B.upper.0")
-    state.apply("siege")
+    apply(state, "play GRRR lower")
+    apply(state, "play METEORITE B.upper.0")
+    apply(state, "siege")
     html = board_html(state)
     assert 'data-place="B.upper.0" data-damage="3"' in html and "−3" in html
     assert "attacks next" in html and "shield ready" in html
-    state.apply("attack")
+    apply(state, "attack")
     assert "shield used" in board_html(state)
 
 

@@ -54,7 +54,7 @@ def fingerprint(state) -> tuple:
         state.winner,
         bytes(state.log.buffer),
         state.rng.getstate(),
-        tuple(state.turn_stats),
+        repr(state.counters),
     )
 
 

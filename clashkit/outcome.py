@@ -1,0 +1,60 @@
+"""How a game ends (R3.8, R4.9, R8.7, R10.1): every way, in one place.
+
+:func:`end_game` is the one function that ends a game; the rules that end
+one call it with the :class:`Termination` that applies.  :func:`outcome`
+reads the end back: ``None`` while the game runs, else an :class:`Outcome`
+(how it ended, and the winner — ``None`` at the turn limit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from . import events as ev
+from .state import OVER, GameState
+
+
+class Termination(StrEnum):
+    """Every way a game of Clash of Decks ends."""
+
+    #: R4.9 (and R3.8, R4.8): a player's Fort was destroyed — hit with the keep
+    #: rightmost, or the keep left rightmost by a play; the other player wins.
+    #: In solo mode only the player has a Fort that can fall.
+    FORT_FELL = "fort_fell"
+    #: R8.7: the player was still standing at the end of the AI's last turn (the
+    #: AI pile down to its Fort); the player wins.  The AI pile never runs out in
+    #: another way: milling stops at the keep (R8.6).
+    AI_LAST_TURN_SURVIVED = "ai_last_turn_survived"
+    #: R10.1: the turn limit was reached; nobody wins.
+    TURN_LIMIT = "turn_limit"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended, and who won (``None``: nobody)."""
+
+    termination: Termination
+    winner: int | None
+
+
+def end_game(state: GameState, termination: Termination, winner: int | None = None) -> None:
+    """The game ends at once, as ``termination`` says; ``winner`` wins (none at the turn limit)."""
+    state.winner = winner
+    state.termination = termination
+    state.phase = OVER
+    if state.log is not None:
+        if winner is None:
+            ev.record(state, ev.GAME_UNFINISHED)
+        else:
+            ev.record(state, ev.GAME_WON, target_player=winner)
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """How the game ended, or ``None`` while it runs."""
+    if state.phase != OVER or state.termination is None:
+        return None
+    return Outcome(state.termination, state.winner)
+
+
+__all__ = ["Outcome", "Termination", "end_game", "outcome"]

@@ -1,0 +1,35 @@
+"""The event field table (``clashkit.events.EVENT_FIELDS``) says exactly which fields each kind sets."""
+
+from __future__ import annotations
+
+from helpers import varied_game
+
+from clashkit.events import COMMON_FIELDS, EVENT_FIELDS, EVENT_KINDS, FIELDS, EventKind, decode
+from clashkit.game import play
+from clashkit.render import event_dicts
+from clashkit.viz.controllers import RULE_OF_EVENT
+
+
+def test_every_kind_has_a_rule_and_sets_only_its_fields():
+    assert set(EVENT_FIELDS) == set(EventKind)
+    assert all(spec.rule.startswith("R") for spec in EVENT_FIELDS.values())
+    assert RULE_OF_EVENT["attack"] == "R4.1" and RULE_OF_EVENT["game_unfinished"] == "R10.1"
+    seen = set()
+    for seed in range(40):
+        state = play(varied_game(seed, "random", "greedy"), "random", "greedy")
+        for row in state.log.rows():
+            kind = EVENT_KINDS[row[0]]
+            seen.add(kind)
+            allowed = set(COMMON_FIELDS) | set(EVENT_FIELDS[kind].fields)
+            for name, value in zip(FIELDS, row, strict=True):
+                if name not in allowed:
+                    assert value == (0 if name == "amount" else -1), (kind, name, value)
+    assert len(seen) >= 20
+
+
+def test_decode_names_the_keep_an_attack_hits():
+    state = play(varied_game(5, "greedy", "greedy"), "greedy", "greedy")
+    rows = state.log.rows()
+    on_keep = [decode(r, state.cards.names) for r in rows if EVENT_KINDS[r[0]] == "attack" and r[8] < 0]
+    assert on_keep and {e["target_card"] for e in on_keep} <= {"BASTION", "FORT"}
+    assert [e["step"] for e in event_dicts(state)] == list(range(len(rows)))
