@@ -25,7 +25,6 @@ Solo setup (R8.1) lives with solo mode, not here.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from .cards import CardSet, starter_set
 from .errors import DeckError, OptionError
 from .game import begin, deal_hand
 from .policies import Policy, get_policy
+from .rng import Rng
 from .rules import Rules
 from .state import GameState
 from .vocab import Mode
@@ -203,7 +203,7 @@ def draft(
     cards: CardSet,
     policy_a: Policy | str,
     policy_b: Policy | str,
-    rng: random.Random,
+    rng: Rng,
     *,
     pool: Sequence[int] | None = None,
 ) -> Draft:
@@ -262,7 +262,7 @@ def constructed(
     cards: CardSet,
     policy_a: Policy | str,
     policy_b: Policy | str,
-    rng: random.Random,
+    rng: Rng,
 ) -> Constructed:
     """R7.3: each chooses 10 from their own kit; then B bans one of A's, A one of B's,
     A a second of B's, B a second of A's."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import random
 import sys
 from array import array
 from collections.abc import Mapping, Sequence
@@ -39,6 +38,7 @@ from .game import play
 from .levels import parse_level, points, solo_settings
 from .policies import Policy, get_policy
 from .records import GameRecords
+from .rng import Rng
 from .rules import Rules
 from .solo_setup import solo_setup, split_cards
 from .vocab import Mode
@@ -338,7 +338,7 @@ def make_matchup(
             rules = rules.replace(solo=solo_settings(level, settings, free=free_settings))
         recorded_level = parse_level(level) if level is not None else points(rules.solo)
         formats.check_first_player(rules, "", solo=True)
-        split_cards(deck_a, policy_a, card_set, random.Random(0))  # refuse a bad deck now
+        split_cards(deck_a, policy_a, card_set, Rng(0))  # refuse a bad deck now
         return Matchup(
             mode.value,
             deck_a,

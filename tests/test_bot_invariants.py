@@ -57,14 +57,15 @@ def play_checked(state: GameState, policy_a: str, policy_b: str) -> GameState:
 
 
 def random_setup(rng: random.Random, policy_a: str, policy_b: str) -> GameState:
+    fmt = rng.choice(["1", "2", "3", "4", "1", "2", "3", "4", "draft", "constructed"])
     rules = Rules(
         incantations_in_siege=rng.random() < 0.8,
         protection=rng.choice(["first_attack", "first_damage"]),
         bloodlust_trigger=rng.choice(["primary", "any"]),
-        first_player=rng.choice(["coin", "last_drafter"]),
+        # R2.3: the last drafter starts only where there is a draft.
+        first_player=rng.choice(["coin", "last_drafter"]) if fmt == "draft" else "coin",
         turn_limit=rng.choice([200, 200, 200, 30]),
     )
-    fmt = rng.choice(["1", "2", "3", "4", "1", "2", "3", "4", "draft", "constructed"])
     if fmt in ("draft", "constructed"):
         deck_a = deck_b = fmt
     else:

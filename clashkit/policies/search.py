@@ -25,10 +25,9 @@ are greedy's.
 
 from __future__ import annotations
 
-import random
-
 from ..actions import Play
 from ..engine import apply_unchecked, legal_actions
+from ..rng import Rng
 from ..state import OVER, SUMMON, GameState
 from ..vocab import KEEP
 from .greedy import GreedyPolicy, tables
@@ -37,7 +36,7 @@ from .greedy import GreedyPolicy, tables
 class _NoisyGreedy(GreedyPolicy):
     """Greedy, except that with probability ``noise`` it plays a random legal action."""
 
-    def __init__(self, rng: random.Random, noise: float) -> None:
+    def __init__(self, rng: Rng, noise: float) -> None:
         super().__init__()
         self.rng = rng
         self.noise = noise
