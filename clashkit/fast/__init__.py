@@ -1,1 +1,170 @@
-"""The fast engine: whole games in numba over flat arrays, the same games as the reference engine."""
+"""The fast engine: the reference engine's games, compiled with numba over flat arrays.
+
+Its contract: **the same games as the reference engine, much faster.**  Both
+engines draw every random number from the same generator (:mod:`clashkit.rng`,
+:mod:`clashkit.fast.rng`), list the legal actions in the same order, and ask
+the players at the same moments, so a seed gives the same game in both — the
+same ``games`` and ``turns`` frames (``tests/fast`` plays both and compares).
+The fast engine records no events; :func:`clashkit.replay` replays any of its
+games in the reference engine to see them.
+
+Modules mirror the reference: :mod:`~clashkit.fast.rules` (hand, lanes,
+abilities, destruction, siege, incantations, solo, turn, engine),
+:mod:`~clashkit.fast.greedy`, :mod:`~clashkit.fast.game` (setup, loop, batches),
+:mod:`~clashkit.fast.state` and :mod:`~clashkit.fast.tables` (cards and rules
+as arrays: a card file is data, never compiled in).
+
+Policies here: ``random`` and ``greedy``.  Fixed decks (R7.1 and custom lists)
+are dealt in compiled code; drafts, the constructed format and solo setups
+are dealt by the reference code (the same draws) and converted with
+:func:`from_state`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import OptionError
+from ..state import Creature, GameState
+from .state import (
+    C_ATTACK_MOD,
+    C_CARD,
+    C_DAMAGE,
+    C_GRANTED,
+    C_LOST,
+    C_LOST_COUNT,
+    C_NEW,
+    C_PROTECTION_USED,
+    C_SLOT,
+    C_SPRINT_BONUS,
+    C_TOOK_TURN,
+    C_UID,
+    G_ACTIVE,
+    G_AI_LAST_TURN,
+    G_DISCARD,
+    G_FIRST,
+    G_FORT_A,
+    G_FORT_B,
+    G_MANA,
+    G_MANA_GAINED,
+    G_PHASE,
+    G_PILE,
+    G_SIEGE_LANE,
+    G_SOLO,
+    G_STAT_DESTROYED,
+    G_STAT_HAND_HEALTH,
+    G_STAT_HAND_SIZE,
+    G_STAT_KEEP_DAMAGE,
+    G_STAT_PLAYED,
+    G_TURN,
+    G_TURNS_LOGGED,
+    G_UID,
+    G_WINNER,
+    MAX_LOST,
+    FastState,
+    new_state,
+)
+
+#: The policies the fast engine plays, by name, as its policy codes.
+FAST_POLICIES = {"random": 0, "greedy": 1}
+
+
+def policy_code(spec) -> int:
+    """The fast engine's code of a policy given by name; one clear line if it has none."""
+    from ..policies import Policy
+
+    name = spec.name if isinstance(spec, Policy) else str(spec).strip().lower()
+    if isinstance(spec, Policy) and type(spec).__name__ not in ("GreedyPolicy", "RandomPolicy"):
+        name = f"{name} ({type(spec).__name__})"
+    if name not in FAST_POLICIES:
+        raise OptionError(
+            f"policy {name!r} is not supported by the fast engine yet (it plays {', '.join(FAST_POLICIES)}); "
+            "use engine reference"
+        )
+    return FAST_POLICIES[name]
+
+
+def capacity(state: GameState) -> int:
+    """How many cards a hand, a side of a lane or the AI pile may need to hold in this game."""
+    held = sum(len(h) for h in state.hands) + len(state.pile) + len(state.discard)
+    held += sum(len(side) for lanes in state.lanes for side in lanes)
+    return max(len(state.cards), held) + 2
+
+
+def from_state(state: GameState, *, cap: int | None = None, out: FastState | None = None) -> FastState:
+    """A reference position as the fast engine's arrays: hands, lanes, piles, marks, generator.
+
+    The players' memories (greedy's casts this turn and positions seen) start
+    empty, as a fresh reference policy's do.
+    """
+    cap = capacity(state) if cap is None else cap
+    s = out if out is not None else new_state(cap, state.rules.turn_limit)
+    g = s.g
+    g[:] = 0
+    g[G_ACTIVE] = state.active
+    g[G_TURN] = state.turn
+    g[G_PHASE] = state.phase
+    g[G_MANA] = state.mana
+    g[G_MANA_GAINED] = state.mana_gained
+    g[G_SIEGE_LANE] = state.siege_lane
+    g[G_WINNER] = -1 if state.winner is None else state.winner
+    g[G_FORT_A], g[G_FORT_B] = int(state.forts[0]), int(state.forts[1])
+    g[G_AI_LAST_TURN] = state.ai_last_turn
+    g[G_FIRST] = state.first_player
+    stats = state.turn_stats
+    g[G_STAT_PLAYED], g[G_STAT_KEEP_DAMAGE], g[G_STAT_DESTROYED] = stats[0], stats[1], stats[2]
+    g[G_STAT_HAND_SIZE], g[G_STAT_HAND_HEALTH] = stats[3], stats[4]
+    g[G_SOLO] = int(state.solo)
+    for p in (0, 1):
+        hand = state.hands[p]
+        s.hlen[p] = len(hand)
+        s.hands[p, : len(hand)] = hand
+    g[G_PILE] = len(state.pile)
+    s.pile[: len(state.pile)] = state.pile
+    g[G_DISCARD] = len(state.discard)
+    s.discard[: len(state.discard)] = state.discard
+    # Creatures: the reference's uids (identities) become small numbers of this game.
+    uids: dict[int, int] = {}
+    for p in (0, 1):
+        for lane in (0, 1):
+            for c in state.lanes[p][lane]:
+                uids[c.uid] = len(uids)
+    gone = len(uids)  # holders no longer in play: an id no creature will have
+    for p in (0, 1):
+        for lane in (0, 1):
+            side = state.lanes[p][lane]
+            s.ln[p, lane] = len(side)
+            for pos, c in enumerate(side):
+                _creature_row(s.cr[p, lane, pos], c, uids, gone + 1)
+    g[G_UID] = gone + 2
+    if state.turn_log is not None:
+        rows = np.frombuffer(state.turn_log, dtype=np.int16).reshape(-1, s.tl.shape[1])
+        s.tl[: len(rows)] = rows
+        g[G_TURNS_LOGGED] = len(rows)
+    else:
+        g[G_TURNS_LOGGED] = state.turn - 1
+    s.pol[:] = 0
+    s.rng[0] = np.uint64(state.rng.getstate())
+    return s
+
+
+def _creature_row(row: np.ndarray, c: Creature, uids: dict[int, int], gone: int) -> None:
+    row[:] = 0
+    row[C_CARD] = c.card
+    row[C_DAMAGE] = c.damage
+    row[C_NEW] = int(c.new)
+    row[C_PROTECTION_USED] = int(c.protection_used)
+    row[C_TOOK_TURN] = int(c.took_turn)
+    row[C_ATTACK_MOD] = c.attack_mod
+    row[C_GRANTED] = c.granted
+    row[C_SPRINT_BONUS] = c.sprint_bonus
+    row[C_UID] = uids[c.uid]
+    row[C_SLOT] = c.slot
+    lost = sorted({uids.get(u, gone) for u in c.aura_lost})
+    if len(lost) > MAX_LOST:
+        raise OptionError(f"the fast engine holds at most {MAX_LOST} lost Aura grants a creature (R10.4)")
+    row[C_LOST_COUNT] = len(lost)
+    row[C_LOST : C_LOST + len(lost)] = lost
+
+
+__all__ = ["FAST_POLICIES", "capacity", "from_state", "policy_code"]
