@@ -22,6 +22,7 @@ so ``jobs=1`` and ``jobs=2`` give equal frames.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
 import sys
@@ -82,6 +83,8 @@ class Matchup:
     record_events: bool
     level: int | None
     mirror: bool = False
+    #: ``reference`` or ``fast`` (:mod:`clashkit.fast`).
+    engine: str = "reference"
 
     @property
     def card_set(self) -> CardSet:
@@ -168,6 +171,10 @@ def _init_worker(matchup: Matchup) -> None:
 
 
 def _play_chunk(first: int, seeds: list[int]) -> GameRecords:
+    if _WORKER_MATCHUP.engine == "fast":
+        from .fast.simulate import play_games
+
+        return play_games(_WORKER_MATCHUP, first, seeds)
     records = GameRecords()
     for i, seed in enumerate(seeds):
         play_game(_WORKER_MATCHUP, first + i, seed, records)
@@ -200,7 +207,8 @@ def simulate(
     *,
     seed: int = 0,
     jobs: int | None = 1,
-    record_events: bool = True,
+    record_events: bool | None = None,
+    engine: str | None = None,
     mode: str = "duel",
     level: int | str | None = None,
     settings: Mapping[str, Any] | None = None,
@@ -218,6 +226,13 @@ def simulate(
     one per core; ``1``: this process).  ``record_events=False`` leaves the
     events frame empty (turns and games are always recorded).
 
+    ``engine``: ``"reference"`` (the readable engine, the only one that records
+    events) or ``"fast"`` (:mod:`clashkit.fast`: the same games, no events, for
+    the policies it has).  ``None`` picks ``fast`` when both policies exist there
+    and events are not asked for (``record_events`` not true), else
+    ``reference``; ``record_events=None`` records events whenever the
+    reference engine plays.  The games frame's ``engine`` column says which played.
+
     Solo mode (``mode="solo"``): the player is A and plays ``deck_a`` (R8.1);
     ``deck_b`` must be ``None``; the AI's settings come from ``level`` and
     ``settings`` (:func:`clashkit.levels.solo_settings`, ``free_settings``
@@ -233,6 +248,7 @@ def simulate(
         policy_a,
         policy_b,
         record_events=record_events,
+        engine=engine,
         mode=mode,
         level=level,
         settings=settings,
@@ -254,7 +270,16 @@ def simulate(
 
     bar = tqdm(total=n, unit="game", desc="simulate", disable=not progress, file=sys.stderr)
     try:
-        if jobs == 1 or n <= 1:
+        if (jobs == 1 or n <= 1) and matchup.engine == "fast":
+            from .fast.simulate import Engine
+
+            fast = Engine(matchup)
+            records = GameRecords()
+            step = MAX_CHUNK * 8
+            for first in range(0, n, step):
+                records.extend(fast.play(first, seeds[first : first + step]))
+                bar.update(min(step, n - first))
+        elif jobs == 1 or n <= 1:
             records = GameRecords()
             for i, game_seed in enumerate(seeds):
                 play_game(matchup, i, game_seed, records)
@@ -300,7 +325,8 @@ def make_matchup(
     policy_a: str | Policy = "random",
     policy_b: str | Policy | None = None,
     *,
-    record_events: bool = True,
+    record_events: bool | None = True,
+    engine: str | None = "reference",
     mode: str = "duel",
     level: int | str | None = None,
     settings: Mapping[str, Any] | None = None,
@@ -310,6 +336,54 @@ def make_matchup(
     mirror: bool = False,
 ) -> Matchup:
     """Check every option of a simulation once, before any game is played."""
+    matchup = _make_matchup(
+        deck_a, deck_b, policy_a, policy_b, record_events=bool(record_events), mode=mode, level=level,
+        settings=settings, free_settings=free_settings, cards=cards, rules=rules, mirror=mirror,
+    )
+    solo = matchup.mode == Mode.SOLO  # the AI plays itself: policy B is not played
+    engine, record_events = choose_engine(
+        engine, record_events, matchup.policy_a, matchup.policy_a if solo else matchup.policy_b
+    )
+    return dataclasses.replace(matchup, engine=engine, record_events=record_events)
+
+
+def choose_engine(engine: str | None, record_events: bool | None, policy_a, policy_b) -> tuple[str, bool]:
+    """The engine that plays and whether events are recorded (see :func:`simulate`); one clear line if refused."""
+    from .fast import FAST_POLICIES, policy_code
+
+    if engine is not None and engine not in ("fast", "reference"):
+        raise OptionError(f"engine {engine!r} is not an engine (fast, reference)")
+    if engine is None:
+        names = [p.name if isinstance(p, Policy) else str(p).strip().lower() for p in (policy_a, policy_b)]
+        plain = all(isinstance(p, str) for p in (policy_a, policy_b))
+        fast_ok = plain and all(name in FAST_POLICIES for name in names)
+        engine = "fast" if fast_ok and record_events is not True else "reference"
+    if engine == "fast":
+        if record_events:
+            raise OptionError(
+                "the fast engine records no events: leave events out (--no-events) or use engine reference"
+            )
+        for spec in (policy_a, policy_b):
+            policy_code(spec)
+        return "fast", False
+    return "reference", record_events is not False
+
+
+def _make_matchup(
+    deck_a,
+    deck_b,
+    policy_a: str | Policy = "random",
+    policy_b: str | Policy | None = None,
+    *,
+    record_events: bool = True,
+    mode: str = "duel",
+    level: int | str | None = None,
+    settings: Mapping[str, Any] | None = None,
+    free_settings: bool = False,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | Mapping[str, Any] | None = None,
+    mirror: bool = False,
+) -> Matchup:
     if cards is not None and not isinstance(cards, CardSet):
         cards = load_cards(cards)
     card_set = cards if cards is not None else starter_set()
@@ -363,4 +437,4 @@ def make_matchup(
     )
 
 
-__all__ = ["MAX_CHUNK", "Matchup", "game_seeds", "make_matchup", "play_game", "simulate"]
+__all__ = ["MAX_CHUNK", "Matchup", "choose_engine", "game_seeds", "make_matchup", "play_game", "simulate"]

@@ -69,7 +69,17 @@ from ..rules import Rules, parse_settings
     help="Directory for games.parquet, turns.parquet and events.parquet.",
 )
 @click.option(
-    "--no-events", is_flag=True, help="Do not record events (no events.parquet); much faster."
+    "--events/--no-events",
+    default=None,
+    help="Record events (events.parquet; the reference engine only) or not. "
+    "Default: recorded whenever the reference engine plays.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["fast", "reference"]),
+    default=None,
+    help="fast (clashkit.fast: the same games, no events) or reference. "
+    "Default: fast when both policies exist there and --events is not given.",
 )
 @click.option("--mode", type=click.Choice(["duel", "solo"]), default="duel", show_default=True)
 @click.option(
@@ -105,7 +115,8 @@ def command(
     seed,
     jobs,
     out,
-    no_events,
+    events,
+    engine,
     mode,
     level,
     settings,
@@ -137,7 +148,8 @@ def command(
     if mode == "duel" and deck_b is None:
         deck_b = "2"
     options = dict(
-        record_events=not no_events,
+        record_events=events,
+        engine=engine,
         mode=mode,
         level=level,
         settings=solo_settings,
@@ -146,7 +158,8 @@ def command(
         rules=rules,
         mirror=mirror,
     )
-    make_matchup(deck_a, deck_b, policy_a, policy_b, **options)  # every mistake before any game
+    matchup = make_matchup(deck_a, deck_b, policy_a, policy_b, **options)  # every mistake before any game
+    options.update(engine=matchup.engine, record_events=matchup.record_events)
     started = time.perf_counter()
     trace = simulate(
         n,
@@ -160,7 +173,7 @@ def command(
         **options,
     )
     elapsed = time.perf_counter() - started
-    written = trace.write_parquet(out_dir, events=not no_events)
+    written = trace.write_parquet(out_dir, events=matchup.record_events)
     summary = summarize(trace.games)
     if mode == "solo":
         title = (
@@ -168,6 +181,8 @@ def command(
         )
     else:
         title = f"{n} games: A deck {deck_a} vs B deck {deck_b}"
-    click.echo(f"{title}, seed {seed}: {elapsed:.1f} s ({n / elapsed:,.0f} games/s)")
+    click.echo(
+        f"{title}, seed {seed}: {elapsed:.1f} s ({n / max(elapsed, 1e-9):,.0f} games/s, {matchup.engine} engine)"
+    )
     click.echo(str(summary))
     click.echo("wrote " + ", ".join(str(p) for p in written))

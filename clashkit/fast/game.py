@@ -20,6 +20,7 @@ from .rules import (
     apply_row,
     begin_siege,
     end_turn,
+    fill,
     has_choice,
     legal_actions,
     next_in_order,
@@ -44,7 +45,7 @@ from .state import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_siege(s, t, r, pol_codes):
     """R3.11: nothing to cast in this window, so nothing later either: the siege runs through, the turn ends."""
     lane, pos = next_in_order(s, r)
@@ -56,7 +57,7 @@ def run_siege(s, t, r, pol_codes):
     end_turn(s, t, r, pol_codes)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(s, t, r, pol_codes, legal):
     """Play the game in ``s`` to its end; the solo AI (player B) plays itself (R8.3)."""
     while s.g[G_PHASE] != OVER:
@@ -82,40 +83,41 @@ def play(s, t, r, pol_codes, legal):
     finish(s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish(s):
     """Close the last turn's row when the game ended inside a turn (R4.9)."""
     if s.g[G_TURNS_LOGGED] < s.g[G_TURN]:
         record_turn(s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset(s, seed):
     """A fresh game's arrays (R10.0: nothing in play), its generator seeded (R10.2)."""
-    s.g[:] = 0
+    fill(s.g, 0)
     s.g[G_WINNER] = -1
     s.g[G_TURN] = 1
-    s.hlen[:] = 0
-    s.ln[:] = 0
-    s.pol[:] = 0
+    fill(s.hlen, 0)
+    for p in range(2):
+        s.ln[p, 0] = 0
+        s.ln[p, 1] = 0
+        fill(s.pol[p], 0)
     s.rng[0] = np.uint64(seed)
     s.g[G_UID] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_hand(s, p, deck):
     """R2.2: shuffle the cards into a hand, then put the keep, Bastion side up, leftmost."""
     n = deck.shape[0]
     hand = s.hands[p]
-    tmp = deck.copy()
-    R.shuffle(s.rng, tmp, n)
     hand[0] = KEEP
     for i in range(n):
-        hand[i + 1] = tmp[i]
+        hand[i + 1] = deck[i]
+    R.shuffle(s.rng, hand[1:], n)
     s.hlen[p] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin(s, t, r, pol_codes, first_player):
     """R2.3: the coin flip (unless decided), then the first turn's mana phase."""
     if first_player < 0:
@@ -126,7 +128,7 @@ def begin(s, t, r, pol_codes, first_player):
     start_turn(s, t, r, pol_codes)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, winner, first, turns, turn_counts, rows):
     """Duels of two fixed decks (R7.1 or a custom list), one per seed; returns the rows written.
 
@@ -146,12 +148,14 @@ def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, winner, first, 
         turns[i] = s.g[G_TURN]
         m = s.g[G_TURNS_LOGGED]
         turn_counts[i] = m
-        rows[k:k + m] = s.tl[:m]
+        for j in range(m):
+            for f in range(s.tl.shape[1]):
+                rows[k + j, f] = s.tl[j, f]
         k += m
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_from(s, t, r, pol_codes, legal):
     """Play a converted position (:func:`clashkit.fast.from_state`) to its end."""
     play(s, t, r, pol_codes, legal)

@@ -10,7 +10,6 @@ from ``loop_watch`` on — lives in ``s.pol[p]`` and ``s.seen[p]``.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
@@ -20,6 +19,7 @@ from .rules import (
     apply_row,
     begin_siege,
     end_turn,
+    fill,
     has_choice,
     keep_index,
     legal_actions,
@@ -45,6 +45,7 @@ from .state import (
     P_CASTS,
     P_SEEN,
     P_TURN,
+    W_PLAYABLE,
 )
 from .tables import (
     E_BOUNCE,
@@ -76,7 +77,7 @@ from .tables import (
 # --- Summon phase ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reserve(s, t, p):
     """Mana kept for the cheapest playable incantation that has a use this turn."""
     enemies = s.ln[1 - p, 0] + s.ln[1 - p, 1]
@@ -112,7 +113,35 @@ def reserve(s, t, p):
     return best if best > 0 else 0  # ``best or 0``
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _lane_offer(s, t, p, lane, aura, crowd):
+    """What a lane offers a newcomer: (gap, mine there, crowding, open, front's health left,
+    Rage from the creature it would stand behind, Auras it would receive, a free place beside it)."""
+    # A gap: what the opposing side hits for, beyond what mine there absorbs.
+    gap = 0
+    for pos in range(s.ln[1 - p, lane]):
+        gap += t.attack[s.cr[1 - p, lane, pos, C_CARD]]
+    for pos in range(s.ln[p, lane]):
+        gap -= t.health[s.cr[p, lane, pos, C_CARD]]
+    size = s.ln[p, lane]
+    received = 0.0
+    rage_behind = False
+    if size:
+        back = s.cr[p, lane, size - 1, C_CARD]
+        if t.aura_dirs[back] & BEHIND:
+            received += aura
+            rage_behind = (t.aura_mask[back] & RAGE) != 0
+    side_free = s.ln[p, 1 - lane] > size
+    if side_free and t.aura_dirs[s.cr[p, 1 - lane, size, C_CARD]] & SIDE:
+        received += aura
+    if s.ln[1 - p, lane]:
+        front = s.cr[1 - p, lane, 0]
+        left = t.health[front[C_CARD]] - front[C_DAMAGE]
+        return gap, size, crowd * size, False, left, rage_behind, received, side_free
+    return gap, size, crowd * size, True, 0, rage_behind, received, side_free
+
+
+@njit(cache=True, _nrt=False)
 def summon(s, t, p):
     """R3.3–R3.5: the best creature play now as (hand index, lane), or (-1, -1) to begin the siege."""
     hand = s.hands[p]
@@ -123,7 +152,7 @@ def summon(s, t, p):
     mana = s.g[G_MANA]
     keep_at = keep_index(s, p)
     health = n - 1 - keep_at
-    playable = np.empty(4, np.int64)
+    playable = s.work[W_PLAYABLE : W_PLAYABLE + 4]
     count = 0
     dearest = 0
     spell_most = 0
@@ -145,44 +174,8 @@ def summon(s, t, p):
         return -1, -1
     aura, crowd = w[W_AURA], w[W_CROWD]
     # What each lane offers a newcomer, read once.
-    gaps = [0, 0]
-    sizes = [0, 0]
-    crowdeds = [0.0, 0.0]
-    empties = [False, False]
-    fronts = [0, 0]
-    rages = [False, False]
-    receiveds = [0.0, 0.0]
-    side_frees = [False, False]
-    for lane in range(2):
-        gap = 0
-        for pos in range(s.ln[1 - p, lane]):
-            gap += t.attack[s.cr[1 - p, lane, pos, C_CARD]]
-        for pos in range(s.ln[p, lane]):
-            gap -= t.health[s.cr[p, lane, pos, C_CARD]]
-        size = s.ln[p, lane]
-        received = 0.0
-        rage_behind = False
-        if size:
-            back = s.cr[p, lane, size - 1, C_CARD]
-            if t.aura_dirs[back] & BEHIND:
-                received += aura
-                rage_behind = bool(t.aura_mask[back] & RAGE)
-        side_free = s.ln[p, 1 - lane] > size
-        if side_free and t.aura_dirs[s.cr[p, 1 - lane, size, C_CARD]] & SIDE:
-            received += aura
-        gaps[lane] = gap
-        sizes[lane] = size
-        crowdeds[lane] = crowd * size
-        rages[lane] = rage_behind
-        receiveds[lane] = received
-        side_frees[lane] = side_free
-        if s.ln[1 - p, lane]:
-            front = s.cr[1 - p, lane, 0]
-            empties[lane] = False
-            fronts[lane] = t.health[front[C_CARD]] - front[C_DAMAGE]
-        else:
-            empties[lane] = True
-            fronts[lane] = 0
+    offer0 = _lane_offer(s, t, p, 0, aura, crowd)
+    offer1 = _lane_offer(s, t, p, 1, aura, crowd)
     if spell_most and w[W_KEEP_FOR_SPELLS] != 0.0 and dearest + spell_most > mana:
         budget = mana - reserve(s, t, p)
     else:
@@ -209,23 +202,23 @@ def summon(s, t, p):
             base -= hh_penalty
         over_budget = price > budget
         for lane in range(2):
-            gap = gaps[lane]
+            gap, size, crowded, empty, front_left, rage_behind, received, side_free = offer1 if lane else offer0
             if gap <= 0 and over_budget:
                 continue
-            score = base + receiveds[lane]
+            score = base + received
             if gap > 0:
                 score += block * (h if h < gap else gap) + block_base
-            if sizes[lane]:
-                score += hits - crowdeds[lane]
+            if size:
+                score += hits - crowded
                 if front_aura:
                     score += aura
             else:
                 score += tanks
-            if empties[lane]:
+            if empty:
                 score += opens
-            elif (rage or rages[lane]) and a >= fronts[lane]:
+            elif (rage or rage_behind) and a >= front_left:
                 score += rage_kill
-            if side_aura and side_frees[lane]:
+            if side_aura and side_free:
                 score += aura
             if score > best:
                 best = score
@@ -239,7 +232,7 @@ def summon(s, t, p):
 # --- Incantations (R3.11) ------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_enemy(s, t, r, card, nxt_lane, final, p):
     """The best target of an ``enemy`` incantation and its score: (score, player, lane, pos)."""
     enemy = 1 - p
@@ -311,7 +304,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
     return best, tp, tl, tpos
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     """The best target of an ``ally`` incantation and its score: (score, player, lane, pos)."""
     effect = t.effect[card]
@@ -371,7 +364,7 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     return 0.5, p, lane, pos
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cast(s, t, r, p, final):
     """An incantation worth casting now as (hand index, target player, lane, pos), or index -1."""
     w = t.weights
@@ -424,11 +417,11 @@ def cast(s, t, r, p, final):
 # --- Loops (R10.1) -------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _position_key(s, key):
     """The reference's ``repeated`` key: active, both hands, the four sides' cards, the keeps."""
     cap = s.hands.shape[1]
-    key[:] = -2
+    fill(key, -2)
     key[0] = s.g[G_ACTIVE]
     k = 1
     for p in range(2):
@@ -446,7 +439,7 @@ def _position_key(s, key):
     key[k + 1] = s.g[G_FORT_B]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def repeated(s, p):
     """Whether this turn begins in a position this player has already had in this game."""
     pol = s.pol[p]
@@ -472,7 +465,7 @@ def repeated(s, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leaves_loop(s, t, r, p, checked):
     """Whether this summon phase begins with a play drawn from the game's generator."""
     if (
@@ -487,7 +480,7 @@ def leaves_loop(s, t, r, p, checked):
 # --- One decision, carried out (GreedyPolicy.act) -------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def act_summon(s, t, r, pol_codes, legal):
     """One summon-phase decision: leave a loop, play the best creature, cast (no siege casting), or begin the siege."""
     p = s.g[G_ACTIVE]
@@ -507,7 +500,7 @@ def act_summon(s, t, r, pol_codes, legal):
     begin_siege(s, r)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def act_siege(s, t, r, pol_codes):
     """One siege window with a choice: cast what is worth it, else the next attack or the end of the turn."""
     p = s.g[G_ACTIVE]

@@ -9,7 +9,6 @@ the two players' policies (for R4.6's return order).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
@@ -27,7 +26,6 @@ from .state import (
     C_SPRINT_BONUS,
     C_TOOK_TURN,
     C_UID,
-    C_WIDTH,
     END,
     ERR_FULL,
     ERR_LOST,
@@ -60,6 +58,8 @@ from .state import (
     OVER,
     SIEGE,
     SUMMON,
+    W_ORDER,
+    W_VICTIMS,
 )
 from .tables import (
     BLOODLUST_ANY,
@@ -108,7 +108,7 @@ AI = 1
 # ======================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_index(s, p):
     hand = s.hands[p]
     for i in range(s.hlen[p]):
@@ -117,7 +117,7 @@ def keep_index(s, p):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_health(s, p):
     """R1.5; for the solo AI, cards above its keep (R8.6)."""
     if s.g[G_SOLO] and p == 1:
@@ -125,7 +125,7 @@ def hand_health(s, p):
     return s.hlen[p] - 1 - keep_index(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_from_hand(s, p, index):
     """R3.7: remove a card; the cards right of it shift one place left."""
     hand = s.hands[p]
@@ -137,7 +137,7 @@ def take_from_hand(s, p, index):
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def return_to_hand(s, p, card):
     """R4.4, R5.2: a card comes back in the rightmost place."""
     n = s.hlen[p]
@@ -148,14 +148,14 @@ def return_to_hand(s, p, card):
     s.hlen[p] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def win(s, p):
     """R4.9, R8.7, R8.8: the game ends at once and ``p`` wins."""
     s.g[G_WINNER] = p
     s.g[G_PHASE] = OVER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def destroy_keep(s, p):
     """R4.8: the Bastion flips to the Fort and goes leftmost; R4.9: the Fort falls."""
     if s.g[G_FORT_A + p]:
@@ -169,14 +169,14 @@ def destroy_keep(s, p):
     hand[0] = KEEP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_keep(s, p):
     """R3.8: whenever the keep is the rightmost card, it is destroyed at once."""
     if s.hands[p, s.hlen[p] - 1] == KEEP:
         destroy_keep(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def damage_keep(s, p, amount):
     """R4.7: the keep moves ``amount`` places right, stopping at the rightmost place."""
     hand = s.hands[p]
@@ -197,7 +197,7 @@ def damage_keep(s, p, amount):
 # ======================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_lost(s, p, lane, pos, holder_uid):
     c = s.cr[p, lane, pos]
     for k in range(c[C_LOST_COUNT]):
@@ -206,7 +206,7 @@ def has_lost(s, p, lane, pos, holder_uid):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def abilities(s, t, r, p, lane, pos):
     """The ability mask of the creature at ``p``'s ``lane``/``pos`` now."""
     c = s.cr[p, lane, pos]
@@ -235,7 +235,21 @@ def abilities(s, t, r, p, lane, pos):
 # ======================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def copy_row(dst, src):
+    """``dst[:] = src`` for two creature rows (written out: these functions run without numba's allocator)."""
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def fill(a, value):
+    """``a[:] = value`` for a 1-D array."""
+    for i in range(a.shape[0]):
+        a[i] = value
+
+
+@njit(cache=True, _nrt=False)
 def enter_play(s, p, lane, card):
     """R3.5: a creature enters behind every creature on its side of the lane; it is new (R10.0)."""
     n = s.ln[p, lane]
@@ -243,7 +257,7 @@ def enter_play(s, p, lane, card):
         s.g[G_ERROR] = ERR_FULL
         return
     c = s.cr[p, lane, n]
-    c[:] = 0
+    fill(c, 0)
     c[C_CARD] = card
     c[C_NEW] = 1
     c[C_UID] = s.g[G_UID]
@@ -252,18 +266,18 @@ def enter_play(s, p, lane, card):
     s.ln[p, lane] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remove(s, p, lane, pos, out):
     """Take the creature at that place out of its side (the gap closes, R4.5) into ``out``."""
     side = s.cr[p, lane]
-    out[:] = side[pos]
+    copy_row(out, side[pos])
     n = s.ln[p, lane]
     for i in range(pos, n - 1):
-        side[i] = side[i + 1]
+        copy_row(side[i], side[i + 1])
     s.ln[p, lane] = n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def locate(s, p, uid):
     """(lane, position) of the creature ``uid`` of ``p`` in play, or (-1, -1)."""
     for lane in range(2):
@@ -273,7 +287,7 @@ def locate(s, p, uid):
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _grants_before_move(s, t, r, p, lane, first, last, grants):
     """R10.4 ``aura = "until_holder_moves"``: for the holders at ``first..last`` of that side,
     (holder uid, receiver uid) pairs into ``grants``; returns how many."""
@@ -302,7 +316,7 @@ def _grants_before_move(s, t, r, p, lane, first, last, grants):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lose_grants(s, p, grants, k):
     """R10.4: those creatures lose the moved holder's grant until the end of the turn."""
     for i in range(k):
@@ -324,36 +338,31 @@ def _lose_grants(s, p, grants, k):
         c[C_LOST_COUNT] += 1
 
 
-@njit(cache=True)
-def _grants_array(s):
-    return np.empty((3 * (s.cr.shape[2] + 1), 2), np.int64)
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leave_play(s, t, r, p, lane, pos, out):
     """R4.5: the creature leaves; those behind it move one place toward the bridge."""
-    grants = _grants_array(s)
+    grants = s.grants[1]
     k = _grants_before_move(s, t, r, p, lane, pos + 1, s.ln[p, lane] - 1, grants)
     _remove(s, p, lane, pos, out)
     _lose_grants(s, p, grants, k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shift(s, t, r, p, lane, pos):
     """R5.5 shift: the creature moves to the back of its side of the other lane.
 
     R3.9: once the lower lane's siege has begun, a creature of the active player
     moved into the upper lane has lost its turn (the live order).
     """
-    grants = _grants_array(s)
+    grants = s.grants[0]
     k = _grants_before_move(s, t, r, p, lane, pos, pos, grants)
-    moved = np.empty(C_WIDTH, np.int32)
+    moved = s.moved[1]
     leave_play(s, t, r, p, lane, pos, moved)
     n = s.ln[p, 1 - lane]
     if n >= s.cr.shape[2]:
         s.g[G_ERROR] = ERR_FULL
         return
-    s.cr[p, 1 - lane, n] = moved
+    copy_row(s.cr[p, 1 - lane, n], moved)
     s.ln[p, 1 - lane] = n + 1
     _lose_grants(s, p, grants, k)
     if lane == 1 and s.g[G_SIEGE_LANE] >= 1 and s.g[G_PHASE] == SIEGE and p == s.g[G_ACTIVE]:
@@ -361,17 +370,18 @@ def shift(s, t, r, p, lane, pos):
             s.cr[p, 0, n, C_TOOK_TURN] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sprint_forward(s, t, r, p, lane, pos):
     """R6.7: move to position 0, passing the creatures in front; returns how many were passed."""
     if pos:
-        grants = _grants_array(s)
+        grants = s.grants[0]
         k = _grants_before_move(s, t, r, p, lane, 0, pos, grants)
         side = s.cr[p, lane]
-        moving = side[pos].copy()
+        moving = s.moved[1]
+        copy_row(moving, side[pos])
         for i in range(pos, 0, -1):
-            side[i] = side[i - 1]
-        side[0] = moving
+            copy_row(side[i], side[i - 1])
+        copy_row(side[0], moving)
         _lose_grants(s, p, grants, k)
     return pos
 
@@ -381,7 +391,7 @@ def sprint_forward(s, t, r, p, lane, pos):
 # ======================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def protection_cancels(reading, amount, attack, aimed):
     """R6.4, R10.4: whether an armed Protection cancels this damage (and is used up)."""
     if reading == PROTECTION_FIRST_ATTACK:
@@ -391,7 +401,7 @@ def protection_cancels(reading, amount, attack, aimed):
     return attack and amount > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hurt(s, t, r, p, lane, pos, amount, attack, aimed):
     """Deal ``amount`` damage to one creature; returns the damage it really took."""
     c = s.cr[p, lane, pos]
@@ -406,7 +416,7 @@ def hurt(s, t, r, p, lane, pos, amount, attack, aimed):
     return amount
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def to_owner(s, owner, card):
     """R4.4, R5.5 bounce: back to the owner's hand, rightmost; R8.5: the AI's go to its discard."""
     if s.g[G_SOLO] and owner == 1:
@@ -417,11 +427,11 @@ def to_owner(s, owner, card):
         return_to_hand(s, owner, card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def destroy(s, t, r, pol_codes, owner, uids, count):
     """R4.3–R4.6: destroy these creatures of ``owner`` together, then return them (R4.6 order)."""
-    order = np.empty(count, np.int64)
-    out = np.empty(C_WIDTH, np.int32)
+    order = s.work[W_ORDER : W_ORDER + count]
+    out = s.moved[0]
     for i in range(count):
         lane, pos = locate(s, owner, uids[i])
         leave_play(s, t, r, owner, lane, pos, out)
@@ -437,7 +447,7 @@ def destroy(s, t, r, pol_codes, owner, uids, count):
         to_owner(s, owner, order[i])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sort_by_value(t, order, count):
     """greedy's R4.6 order: best card first (a stable sort on the card value, descending)."""
     for i in range(1, count):
@@ -455,13 +465,13 @@ def _sort_by_value(t, order, count):
 # ======================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ai_mana(s, r):
     """R8.2: a fixed amount plus a variable amount per creature the player has in play."""
     return r[R_AI_FIXED_MANA] + r[R_AI_MANA_PER_CREATURE] * (s.ln[0, 0] + s.ln[0, 1])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pile_damage(r, amount):
     """R8.9: the player's siege damage to the AI pile, per attack."""
     reading = r[R_AI_PILE_DAMAGE]
@@ -472,7 +482,7 @@ def pile_damage(r, amount):
     return amount
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pop_pile(s):
     card = s.pile[0]
     n = s.g[G_PILE]
@@ -482,7 +492,7 @@ def _pop_pile(s):
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_pile(s, r):
     """R8.7: a lone Bastion flips and the discard becomes the new pile; a lone Fort, the last turn."""
     if s.g[G_PILE] > 1:
@@ -508,7 +518,7 @@ def check_pile(s, r):
         s.g[G_AI_LAST_TURN] = LAST_TURN_UNDER_WAY if current else LAST_TURN_PENDING
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mill(s, r, amount):
     """R8.6: move ``amount`` cards from the top of the pile to the discard, never the keep."""
     moved = 0
@@ -521,7 +531,7 @@ def mill(s, r, amount):
     check_pile(s, r)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ai_target(s, t, r, card, lane):
     """R8.4: (player, position) of the creature nearest the bridge in ``lane`` on the declared side."""
     side = AI if t.target[card] == TARGET_ALLY else 0
@@ -532,7 +542,7 @@ def ai_target(s, t, r, card, lane):
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ai_summon(s, t, r, pol_codes):
     """R8.3–R8.4: reveal cards until their total cost reaches the AI's mana."""
     mana = s.g[G_MANA]
@@ -557,14 +567,14 @@ def ai_summon(s, t, r, pol_codes):
         s.g[G_MANA] = mana - total if total < mana else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin_ai_turn(s):
     """R8.7: a pending last turn is now under way."""
     if s.g[G_AI_LAST_TURN] == LAST_TURN_PENDING:
         s.g[G_AI_LAST_TURN] = LAST_TURN_UNDER_WAY
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_ai_turn(s):
     """R8.7: if the player has not lost by the end of the AI's last turn, the player wins."""
     if s.g[G_AI_LAST_TURN] == LAST_TURN_UNDER_WAY and s.g[G_WINNER] < 0:
@@ -576,7 +586,7 @@ def end_ai_turn(s):
 # ======================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve(s, t, r, pol_codes, card, p, lane, pos):
     """R5.2, R5.4, R5.5: apply incantation ``card``'s effect to the creature at that place."""
     # R5.4: an Indestructible creature may be targeted; nothing happens to it.
@@ -588,15 +598,15 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
     if effect == E_DAMAGE:  # R5.6: not an attack
         hurt(s, t, r, p, lane, pos, amount, False, False)
         if c[C_DAMAGE] >= t.health[c[C_CARD]]:
-            uids = np.empty(1, np.int64)
+            uids = s.work[W_VICTIMS : W_VICTIMS + 1]
             uids[0] = c[C_UID]
             destroy(s, t, r, pol_codes, p, uids, 1)
     elif effect == E_DESTROY:
-        uids = np.empty(1, np.int64)
+        uids = s.work[W_VICTIMS : W_VICTIMS + 1]
         uids[0] = c[C_UID]
         destroy(s, t, r, pol_codes, p, uids, 1)
     elif effect == E_BOUNCE:  # not a destruction
-        out = np.empty(C_WIDTH, np.int32)
+        out = s.moved[0]
         leave_play(s, t, r, p, lane, pos, out)
         to_owner(s, p, out[C_CARD])
     elif effect == E_SHIFT:
@@ -616,7 +626,7 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
 # ======================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin_siege(s, r):
     """R1.6: the siege begins in the upper lane; R10.4 ``siege_order = "fixed"``: the order is taken now."""
     s.g[G_PHASE] = SIEGE
@@ -630,7 +640,7 @@ def begin_siege(s, r):
                 slot += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_in_order(s, r):
     """R3.9: (lane, position) of the next creature to take its turn, or (-1, -1)."""
     p = s.g[G_ACTIVE]
@@ -653,14 +663,14 @@ def next_in_order(s, r):
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_damage(t, c, sprint):
     """R4.1: attack value plus weaken/empower and Sprint's bonus, floored at 0."""
     damage = t.attack[c[C_CARD]] + c[C_ATTACK_MOD] + (c[C_SPRINT_BONUS] if sprint else 0)
     return damage if damage > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_turn(s, t, r, pol_codes, lane, pos):
     """R3.9–R3.10: the creature at (lane, pos), next in the order, takes its turn."""
     s.g[G_SIEGE_LANE] = lane
@@ -681,7 +691,7 @@ def take_turn(s, t, r, pol_codes, lane, pos):
     attack(s, t, r, pol_codes, p, lane, pos, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bloodlust_earned(reading, count, target_destroyed):
     """R6.6, R10.4: the extra attacks one attack earns by the creatures it destroyed."""
     if reading == BLOODLUST_PRIMARY:
@@ -691,14 +701,14 @@ def bloodlust_earned(reading, count, target_destroyed):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack(s, t, r, pol_codes, p, lane, pos, mask):
     """R4.1–R4.3 one attack, and R6.6 the Bloodlust attacks it earns."""
     enemy = 1 - p
     splash, pierce = mask & SPLASH, mask & PIERCE
     reduced = s.g[G_SOLO] and p == 0 and r[R_AI_REDUCED_ALL]
     pending = 0
-    uids = np.empty(3, np.int64)
+    uids = s.work[W_VICTIMS : W_VICTIMS + 3]
     c = s.cr[p, lane, pos]
     while True:
         amount = attack_damage(t, c, True)
@@ -750,7 +760,7 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
         pending -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hit_keep(s, t, r, p, c, amount):
     """R4.2, R4.7: the attack hits the opposing keep (R8.6: in solo, the AI pile)."""
     enemy = 1 - p
@@ -767,7 +777,7 @@ def hit_keep(s, t, r, p, c, amount):
 # ======================================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_counts(s, p):
     """Cards in hand, the keep included (R3.1), and hand-health; for the solo AI, its pile (R8.6)."""
     if s.g[G_SOLO] and p == 1:
@@ -775,7 +785,7 @@ def hand_counts(s, p):
     return s.hlen[p], hand_health(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def record_turn(s):
     """Close the active player's turn in the turn log (one ``TURN_FIELDS`` row)."""
     p = s.g[G_ACTIVE]
@@ -802,7 +812,7 @@ def record_turn(s):
     s.g[G_TURNS_LOGGED] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_turn_of_six(s, r):
     """R2.3, R8.1: whether this turn gains 6 mana instead of R3.1's."""
     if s.g[G_TURN] == 1:
@@ -810,7 +820,7 @@ def first_turn_of_six(s, r):
     return s.g[G_TURN] == 2 and s.g[G_SOLO] and r[R_AI_FIRST] and r[R_SOLO_PLAYER_FIRST_MANA]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_turn(s, t, r, pol_codes):
     """R3.1 / R8.2: the mana phase, then the summon phase opens (the AI's plays itself, R8.3)."""
     s.g[G_PHASE] = MANA
@@ -837,7 +847,7 @@ def start_turn(s, t, r, pol_codes):
     s.g[G_PHASE] = SUMMON
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def regenerate(s):
     """R3.12: damage back to 0, until-end-of-turn effects end, Protection re-armed, nothing new."""
     for p in range(2):
@@ -856,7 +866,7 @@ def regenerate(s):
     s.g[G_MANA] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_turn(s, t, r, pol_codes):
     """R3.12, R8.7, R10.1: regenerate, then the other player's turn (or the end of the game)."""
     record_turn(s)
@@ -882,7 +892,7 @@ def end_turn(s, t, r, pol_codes):
 A_CREATURE, A_SPELL, A_PROCEED = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_choice(s, t, r):
     """Whether the legal list holds more than the action that moves the turn on."""
     phase = s.g[G_PHASE]
@@ -915,7 +925,7 @@ def has_choice(s, t, r):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions(s, t, r, out):
     """Every legal action of the active player into ``out`` rows, in the reference order; returns how many.
 
@@ -964,7 +974,7 @@ def legal_actions(s, t, r, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_creature(s, t, r, index, lane):
     """R3.3, R3.5, R3.7, R3.8: pay, take the card from the hand, enter play behind the lane."""
     p = s.g[G_ACTIVE]
@@ -975,7 +985,7 @@ def play_creature(s, t, r, index, lane):
     check_keep(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     """R3.3, R5.1–R5.2: pay, resolve on the target, return to the rightmost place; then R3.8."""
     caster = s.g[G_ACTIVE]
@@ -987,7 +997,7 @@ def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     check_keep(s, caster)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def proceed(s, t, r, pol_codes):
     """The action that moves the turn on: begin the siege, the next attack, or end the turn."""
     if s.g[G_PHASE] == SUMMON:
@@ -1000,7 +1010,7 @@ def proceed(s, t, r, pol_codes):
         take_turn(s, t, r, pol_codes, lane, pos)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_row(s, t, r, pol_codes, row):
     """Carry out one row of :func:`legal_actions`."""
     kind = row[0]

@@ -179,6 +179,7 @@ def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, 
     records.rules_version.extend(array("q", np.full(n, RULES_VERSION, np.int64).tobytes()))
     records.rules.extend([rules] * n)
     records.level.extend(array("b", np.full(n, level, np.int8).tobytes()))
+    records.engine.extend(["fast"] * n)
 
 
 def play_games(matchup, first: int, seeds: list[int]) -> GameRecords:

@@ -83,7 +83,12 @@ ERR_FULL, ERR_LOST = 1, 2
 P_CAST_TURN, P_CASTS, P_TURN, P_SEEN = range(4)
 P_WIDTH = 4
 
-FastState = namedtuple("FastState", ["g", "hands", "hlen", "cr", "ln", "pile", "discard", "rng", "tl", "pol", "seen"])
+FastState = namedtuple(
+    "FastState",
+    ["g", "hands", "hlen", "cr", "ln", "pile", "discard", "rng", "tl", "pol", "seen", "work", "moved", "grants"],
+)
+#: ``work`` regions (scratch space, so that no rule step allocates): an attack's victims, a destruction's order.
+W_VICTIMS, W_PLAYABLE, W_ORDER = 0, 4, 8
 
 
 def key_width(cap: int) -> int:
@@ -105,4 +110,7 @@ def new_state(cap: int, turn_limit: int) -> FastState:
         np.zeros((turn_limit + 1, TURN_WIDTH), np.int16),
         np.zeros((2, P_WIDTH), np.int64),
         np.zeros((2, turn_limit + 1, key_width(cap)), np.int32),
+        np.zeros(8 + cap, np.int64),
+        np.zeros((2, C_WIDTH), np.int32),
+        np.zeros((2, 3 * (cap + 1), 2), np.int64),
     )
