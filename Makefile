@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.stamp
 # its source changes; without it (or with it stale) clashkit runs the source.
 COMPILED := clashkit/policies/greedy.digest
 
-.PHONY: venv lab test bench lint clean
+.PHONY: venv lab test test-long bench lint clean
 
 venv: $(STAMP) $(COMPILED)
 
@@ -22,6 +22,7 @@ $(STAMP): pyproject.toml uv.lock
 
 $(COMPILED): clashkit/policies/greedy.py clashkit/compiled.py $(STAMP)
 	$(VENV)/bin/python -m clashkit.compiled
+	$(VENV)/bin/python -m clashkit.fast.warm
 
 # Jupyter refuses to run as root without --allow-root (containers often are root).
 lab: venv
@@ -29,6 +30,10 @@ lab: venv
 
 test: venv
 	$(VENV)/bin/python -m pytest -n 2
+
+# The two engines on 1,000,000 games (tests/fast, marker long).
+test-long: venv
+	$(VENV)/bin/python -m pytest -n 2 -m long tests/fast
 
 bench: venv
 	$(VENV)/bin/python benchmarks/run.py

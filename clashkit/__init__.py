@@ -29,6 +29,17 @@ from .vocab import Ability, Keep, Lane, Mode, Phase, Player
 
 __version__ = "0.1.0"
 
+
+def replay(games_row, *, cards=None, rules=None, record: bool = True):
+    """Replay one game of a batch (either engine) in the reference engine, from its seed, with its events.
+
+    See :func:`clashkit.fast.replay`.
+    """
+    from .fast import replay as _replay
+
+    return _replay(games_row, cards=cards, rules=rules, record=record)
+
+
 __all__ = [
     "ATTACK",
     "BEGIN_SIEGE",
@@ -62,6 +73,7 @@ __all__ = [
     "load_scenario",
     "parse_action",
     "parse_scenario",
+    "replay",
     "run_siege",
     "starter_decks",
     "starter_set",

@@ -167,4 +167,74 @@ def _creature_row(row: np.ndarray, c: Creature, uids: dict[int, int], gone: int)
     row[C_LOST : C_LOST + len(lost)] = lost
 
 
-__all__ = ["FAST_POLICIES", "capacity", "from_state", "policy_code"]
+
+
+def play_out(state: GameState, policy_a="greedy", policy_b=None) -> FastState:
+    """Play a reference position to its end in the fast engine (the reference state is not changed).
+
+    Returns the fast state at the end: ``s.g[G_WINNER]`` (-1: unfinished),
+    ``s.g[G_TURN]`` and the turn rows ``s.tl[: s.g[G_TURNS_LOGGED]]`` (the
+    position's own rows first, when its state kept them).
+    """
+    from . import game
+    from .simulate import _legal_rows
+    from .tables import card_tables, rules_array
+
+    codes = np.array([policy_code(policy_a), policy_code(policy_b if policy_b is not None else policy_a)], np.int64)
+    s = from_state(state)
+    game.play_from(s, card_tables(state.cards), rules_array(state.rules, solo=state.solo), codes,
+                   _legal_rows(s.hands.shape[1]))
+    return s
+
+
+def replay(games_row, *, cards=None, rules=None, record: bool = True):
+    """Replay one game of a batch in the reference engine, from its seed, with its events.
+
+    ``games_row``: one row of a games frame (a dict, or a one-row frame) of a
+    simulation with fixed decks (R7.1 or custom), a draft or the constructed
+    format, duel or solo; ``cards`` and ``rules`` as in that simulation
+    (default: the shipped set; the rules are read from the row's ``rules``
+    column).  Returns the finished :class:`~clashkit.state.GameState`
+    (``state.log`` holds its events; :func:`clashkit.trace.game_frames` makes its frames).
+    """
+    from ..formats import new_game
+    from ..game import play
+    from ..rules import Rules, SoloSettings, parse_settings
+    from ..simulate import _fresh
+    from ..solo_setup import solo_setup
+
+    if hasattr(games_row, "row") and hasattr(games_row, "height"):
+        if games_row.height != 1:
+            raise OptionError(f"replay takes one game, not {games_row.height}")
+        games_row = games_row.row(0, named=True)
+    row = dict(games_row)
+    if rules is None:
+        values = parse_settings(row.get("rules") or "", where="rules")
+        solo_names = set(SoloSettings.__dataclass_fields__)
+        solo = {k: v for k, v in values.items() if k in solo_names}
+        rules = Rules.from_mapping({k: v for k, v in values.items() if k not in solo_names})
+        if solo:
+            rules = rules.replace(solo=SoloSettings.from_mapping(solo))
+    policy_a, policy_b = _fresh(row["policy_a"]), _fresh(row["policy_b"] if row["mode"] == "duel" else row["policy_a"])
+    seed = int(row["seed"])
+    fmt = row["format"]
+    if row["mode"] == "solo":
+        deck = "draft" if fmt == "draft" else list(row["deck_a"])
+        state = solo_setup(deck, policy_a, rules=rules, cards=cards, seed=seed, record=record).state
+    else:
+        deck_a = fmt if fmt in ("draft", "constructed") else list(row["deck_a"])
+        deck_b = fmt if fmt in ("draft", "constructed") else list(row["deck_b"])
+        if fmt not in ("draft", "constructed"):
+            deck_a, deck_b = _dealt_order(cards, deck_a), _dealt_order(cards, deck_b)
+        state, _ = new_game(deck_a, deck_b, policy_a, policy_b, cards=cards, rules=rules, seed=seed, record=record,
+                            mirror=deck_a == deck_b)
+    return play(state, policy_a, policy_b)
+
+
+def _dealt_order(cards, names):
+    """A fixed deck in the order it is dealt: the games frame lists it in card-set order, which is a
+    starter deck's order (R7.1); a custom list replays exactly when it was given in that order."""
+    return names
+
+
+__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code", "replay"]
