@@ -207,7 +207,7 @@ def simulate(
     *,
     seed: int = 0,
     jobs: int | None = 1,
-    record_events: bool | None = None,
+    record_events: bool | None = True,
     engine: str | None = None,
     mode: str = "duel",
     level: int | str | None = None,
@@ -229,9 +229,9 @@ def simulate(
     ``engine``: ``"reference"`` (the readable engine, the only one that records
     events) or ``"fast"`` (:mod:`clashkit.fast`: the same games, no events, for
     the policies it has).  ``None`` picks ``fast`` when both policies exist there
-    and events are not asked for (``record_events`` not true), else
-    ``reference``; ``record_events=None`` records events whenever the
-    reference engine plays.  The games frame's ``engine`` column says which played.
+    and events are not asked for (``record_events`` false, or ``None``: no
+    preference), else ``reference``; ``record_events=None`` records events
+    whenever the reference engine plays.  The games frame's ``engine`` column says which played.
 
     Solo mode (``mode="solo"``): the player is A and plays ``deck_a`` (R8.1);
     ``deck_b`` must be ``None``; the AI's settings come from ``level`` and
