@@ -156,7 +156,9 @@ def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
-            trace = simulate(n_fast, "1", "2", "greedy", seed=1, jobs=1, engine="fast", progress=False)
+            trace = simulate(
+                n_fast, "1", "2", "greedy", seed=1, jobs=1, engine="fast", record_events=False, progress=False
+            )
             trace.write_parquet(directory, events=False)
             times.append(time.perf_counter() - started)
         out["fast_simulate_parquet_games_per_s"] = n_fast / best(times)
