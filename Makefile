@@ -9,9 +9,13 @@ STAMP  := $(VENV)/.stamp
 # update check, so nothing asks to fetch from the internet (the browser test does the same).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
-.PHONY: venv lab test bench figures lint strip clean
+# The fast engine compiled by numba into its cache once (clashkit/fast/warm.py),
+# again whenever its sources change; without it the first fast run compiles.
+WARM := $(VENV)/.fast-warm
 
-venv: $(STAMP)
+.PHONY: venv lab test test-long bench figures lint strip clean
+
+venv: $(STAMP) $(WARM)
 
 # Rebuilt only when the dependencies change; uv sync leaves the venv exactly
 # as the lock file says (it keeps pip and uv itself).
@@ -20,6 +24,11 @@ $(STAMP): pyproject.toml uv.lock
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade uv
 	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen
+	touch $@
+
+$(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
+	@echo "make: compiling the fast engine with numba into its cache (about a minute, once)"
+	$(VENV)/bin/python -m clashkit.fast.warm
 	touch $@
 
 $(LAB_OVERRIDES): $(STAMP)
@@ -44,6 +53,10 @@ strip: venv
 
 test: venv
 	$(VENV)/bin/python -m pytest -n 2
+
+# The two engines on 1,000,000 games (tests/fast, marker long).
+test-long: venv
+	$(VENV)/bin/python -m pytest -n 2 -m long tests/fast
 
 bench: venv
 	$(VENV)/bin/python benchmarks/run.py

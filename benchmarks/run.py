@@ -19,7 +19,13 @@ What it measures, each the best of ``--repeats`` runs:
   million rows, in MB of 10⁶ bytes;
 - with ``--jobs 1 2`` (default), ``simulate_games_per_s_jobs_J``: the whole
   ``simulate()`` of deck 1 against deck 2 (workers, frames) with J
-  processes, without events, wall clock.
+  processes, without events, wall clock;
+- the two engines side by side, one core (CPU time), no events, the 12
+  pairings in turn: ``reference_games_per_s_{greedy,random}`` and
+  ``fast_games_per_s_{greedy,random}`` (``clashkit.fast``, ``--fast-n`` games a
+  run, records made as ``simulate`` makes them), and
+  ``fast_simulate_parquet_games_per_s``: ``simulate(engine="fast")`` end to end
+  (setup, frames built, Parquet written), wall clock.
 """
 
 from __future__ import annotations
@@ -117,6 +123,42 @@ def measure(n: int, policy: str, repeats: int, jobs: list[int]) -> dict:
     return out
 
 
+def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
+    """The reference and the fast engine, greedy and random, one core each (see the module docstring)."""
+    import tempfile
+
+    from clashkit.fast.simulate import Engine
+
+    out: dict = {}
+    for policy in ("greedy", "random"):
+        runs = [play_games(n, policy, False)[1] for _ in range(max(1, repeats // 2))]
+        out[f"reference_games_per_s_{policy}"] = n / best(runs)
+        engines = [
+            Engine(make_matchup(a, b, policy, policy, record_events=False, engine="fast")) for a, b in PAIRINGS
+        ]
+        seeds = game_seeds(0, n_fast)
+        engines[0].play(0, seeds[:50])  # the compiled functions load from numba's cache
+        per = -(-n_fast // len(engines))
+        times = []
+        for _ in range(repeats):
+            cpu = time.process_time()
+            for k, engine in enumerate(engines):
+                engine.play(k * per, seeds[k * per : (k + 1) * per])
+            times.append(time.process_time() - cpu)
+        out[f"fast_games_per_s_{policy}"] = n_fast / best(times)
+    with tempfile.TemporaryDirectory() as directory:
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            trace = simulate(
+                n_fast, "1", "2", "greedy", seed=1, jobs=1, engine="fast", record_events=False, progress=False
+            )
+            trace.write_parquet(directory, events=False)
+            times.append(time.perf_counter() - started)
+        out["fast_simulate_parquet_games_per_s"] = n_fast / best(times)
+    return out
+
+
 def report(r: dict) -> str:
     lines = [
         f"clashkit speed — {r['policy']} vs {r['policy']}, {r['games']} preconstructed games a run,"
@@ -134,6 +176,16 @@ def report(r: dict) -> str:
         if key.startswith("simulate_games_per_s_jobs_"):
             jobs = key.rsplit("_", 1)[1]
             lines.append(f"  simulate() 1 vs 2, --jobs {jobs:<2} {value:10,.0f}")
+    if "fast_games_per_s_greedy" in r:
+        lines += [
+            "  two engines, games/s on one core, no events:",
+            f"    greedy vs greedy  reference {r['reference_games_per_s_greedy']:10,.0f}"
+            f"   fast {r['fast_games_per_s_greedy']:10,.0f}",
+            f"    random vs random  reference {r['reference_games_per_s_random']:10,.0f}"
+            f"   fast {r['fast_games_per_s_random']:10,.0f}",
+            "  simulate(engine='fast') + Parquet, greedy 1 vs 2 (wall clock)"
+            f" {r['fast_simulate_parquet_games_per_s']:,.0f}",
+        ]
     return "\n".join(lines)
 
 
@@ -153,8 +205,12 @@ def main() -> None:
     parser.add_argument(
         "--json", action="store_true", help="end with one JSON object on the last line"
     )
+    parser.add_argument("--fast-n", type=int, default=100_000, help="fast-engine games a run (default 100000)")
+    parser.add_argument("--no-fast", action="store_true", help="leave the two-engine comparison out")
     args = parser.parse_args()
     result = measure(args.n, args.policy, args.repeats, args.jobs)
+    if not args.no_fast:
+        result.update(fast_rates(args.n, args.fast_n, args.repeats))
     print(report(result), flush=True)
     if args.json:
         print(json.dumps(result))

@@ -10,6 +10,7 @@ Card values of the shipped set are provisional (R9).
 
 from __future__ import annotations
 
+from ._version import __version__ as __version__
 from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, parse_action
 from .cards import Card, CardSet, load_cards, starter_decks, starter_set
 from .engine import apply, legal_actions
@@ -22,12 +23,11 @@ from .errors import (
     OptionError,
     ScenarioError,
 )
+from .replay import replay
 from .rules import RULES_VERSION, Rules, SoloSettings
 from .scenario import Scenario, load_scenario, parse_scenario, run_siege
 from .state import Creature, GameState
 from .vocab import Ability, Keep, Lane, Mode, Phase, Player
-
-__version__ = "0.1.0"
 
 
 def _show_states_as_tables() -> None:
@@ -79,6 +79,7 @@ __all__ = [
     "load_scenario",
     "parse_action",
     "parse_scenario",
+    "replay",
     "run_siege",
     "starter_decks",
     "starter_set",

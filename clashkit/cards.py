@@ -177,6 +177,12 @@ class CardSet:
     def card(self, name: str) -> Card:
         return self.cards[self.id(name)]
 
+    def sorted_names(self, ids: Iterable[int]) -> tuple[str, ...]:
+        """The names of these card ids in card-set order, a keep (a negative id) left out:
+        how the games frame lists a deck."""
+        names = self.names
+        return tuple([names[c] for c in sorted(ids) if c >= 0])
+
     def deck(self, number: int) -> list[str]:
         """The names of starter deck ``number`` (R7.1), in file order."""
         return [c.name for c in self.cards if c.deck == number]

@@ -152,7 +152,7 @@ def _reason(error: BaseException) -> str:
 
 def _identity() -> tuple[str, int]:
     """This process's clashkit version and rules version (what a worker must share with the driver)."""
-    from . import __version__
+    from ._version import __version__
     from .rules import RULES_VERSION
 
     return __version__, RULES_VERSION

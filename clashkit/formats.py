@@ -21,7 +21,6 @@ Solo setup (R8.1) lives with solo mode, not here.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from pathlib import Path
 from .cards import CardSet, starter_set
 from .errors import DeckError, OptionError
 from .limits import LIMITS, read_text, shown
+from .rng import Rng
 from .rules import Rules
 
 #: The names of the formats, as the games frame writes them (``trace.FORMAT``).
@@ -205,11 +205,11 @@ class Draft:
 
 
 #: R7.2, R8.1: ``pick(cards, offered, mine, rng)`` → one card id of ``offered`` for a hand holding ``mine``.
-Pick = Callable[[CardSet, Sequence[int], Sequence[int], random.Random], int]
+Pick = Callable[[CardSet, Sequence[int], Sequence[int], Rng], int]
 #: R7.3: ``choose_ten(cards, rng)`` → ten different card ids of one's own kit.
-ChooseTen = Callable[[CardSet, random.Random], Sequence[int]]
+ChooseTen = Callable[[CardSet, Rng], Sequence[int]]
 #: R7.3: ``ban(cards, theirs, mine, rng)`` → the card id to remove from the opponent's revealed ``theirs``.
-Ban = Callable[[CardSet, Sequence[int], Sequence[int], random.Random], int]
+Ban = Callable[[CardSet, Sequence[int], Sequence[int], Rng], int]
 
 
 def chooser_name(choice: Callable) -> str:
@@ -222,7 +222,7 @@ def draft(
     cards: CardSet,
     pick_a: Pick,
     pick_b: Pick,
-    rng: random.Random,
+    rng: Rng,
     *,
     pool: Sequence[int] | None = None,
 ) -> Draft:
@@ -283,7 +283,7 @@ def constructed(
     cards: CardSet,
     choose_ten: tuple[ChooseTen, ChooseTen],
     ban: tuple[Ban, Ban],
-    rng: random.Random,
+    rng: Rng,
 ) -> Constructed:
     """R7.3: each chooses 10 from their own kit; then B bans one of A's, A one of B's,
     A a second of B's, B a second of A's.  ``choose_ten`` and ``ban`` are A's and B's

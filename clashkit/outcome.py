@@ -57,4 +57,21 @@ def outcome(state: GameState) -> Outcome | None:
     return Outcome(state.termination, state.winner)
 
 
-__all__ = ["Outcome", "Termination", "end_game", "outcome"]
+def termination_of(solo: bool, winner: int | None) -> Termination:
+    """How a finished game ended, read from its mode and winner alone.
+
+    The rules leave one way per case: nobody wins only at the turn limit
+    (R10.1); in solo the player wins only by outlasting the AI's last turn
+    (R8.7) and the AI only when the player's Fort falls (R8.8); in a duel a
+    win is a Fort fallen (R4.9).  For engines that keep only the winner
+    (:mod:`clashkit.fast`); the reference engine records the termination as
+    the game ends (:func:`end_game`), and the differential tests check both agree.
+    """
+    if winner is None or winner < 0:
+        return Termination.TURN_LIMIT
+    if solo and winner == 0:
+        return Termination.AI_LAST_TURN_SURVIVED
+    return Termination.FORT_FELL
+
+
+__all__ = ["Outcome", "Termination", "end_game", "outcome", "termination_of"]

@@ -62,6 +62,8 @@ class GameRecords:
     rules_version: array = field(default_factory=_ints)
     rules: list[str] = field(default_factory=list)
     level: array = field(default_factory=_bytes)
+    #: Which engine played each game (``reference`` or ``fast``).
+    engine: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.game)
@@ -78,6 +80,7 @@ class GameRecords:
         policy_a: str = "",
         policy_b: str = "",
         level: int | None = None,
+        engine: str = "reference",
     ) -> None:
         """Record one game from its state (finished or not); ``game`` defaults to the next number.
 
@@ -109,6 +112,7 @@ class GameRecords:
         self.rules_version.append(RULES_VERSION)
         self.rules.append(state.rules.changes())
         self.level.append(-1 if level is None else level)
+        self.engine.append(engine)
 
     def extend(self, other: GameRecords) -> None:
         """Append another batch's games after this one's (their game numbers are kept)."""

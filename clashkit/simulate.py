@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import hashlib
 import multiprocessing
 import os
-import random
 import signal
 import sys
 import threading
@@ -55,6 +55,7 @@ from .levels import parse_level, points, solo_settings
 from .limits import LIMITS, check, shown
 from .policies import Policy, get_policy
 from .records import GameRecords
+from .rng import Rng
 from .rules import Rules
 from .solo_setup import solo_setup, split_cards
 from .vocab import Mode
@@ -128,6 +129,8 @@ class Matchup:
     record_events: bool
     level: int | None
     mirror: bool = False
+    #: ``reference`` or ``fast`` (:mod:`clashkit.fast`).
+    engine: str = "reference"
 
     @property
     def card_set(self) -> CardSet:
@@ -144,21 +147,10 @@ def _label(spec: str | Policy) -> str:
     return spec.name if isinstance(spec, Policy) else str(spec).strip()
 
 
-def _fresh(spec: str | Policy) -> Policy:
-    """A policy for one game: a new instance from a name, so no state leaks between games."""
-    return spec if isinstance(spec, Policy) else get_policy(spec)
-
-
-def _sorted_names(cards: CardSet, ids) -> tuple[str, ...]:
-    """The names of these card ids in card-set order, a keep (-1, sorted first) left out."""
-    names = cards.names
-    return tuple([names[c] for c in sorted(ids) if c >= 0])
-
-
 def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> None:
     """Set up game ``game`` of ``matchup`` with ``seed``, play it to its end, record it."""
     cards = matchup.card_set
-    policy_a, policy_b = _fresh(matchup.policy_a), _fresh(matchup.policy_b)
+    policy_a, policy_b = get_policy(matchup.policy_a), get_policy(matchup.policy_b)
     record = matchup.record_events
     if matchup.mode == Mode.SOLO:
         setup = solo_setup(
@@ -170,8 +162,8 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
             record=record,
         )
         state, fmt = setup.state, setup.format
-        deck_a = _sorted_names(cards, cards.ids(setup.player_deck))
-        deck_b = _sorted_names(cards, cards.ids(setup.ai_cards))
+        deck_a = cards.sorted_names(cards.ids(setup.player_deck))
+        deck_b = cards.sorted_names(cards.ids(setup.ai_cards))
     else:
         state, fmt = new_game(
             matchup.deck_a,
@@ -185,7 +177,7 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
             mirror=matchup.mirror,
         )
         # The dealt hands (a draft's picks vary by game).
-        deck_a, deck_b = _sorted_names(cards, state.hands[0]), _sorted_names(cards, state.hands[1])
+        deck_a, deck_b = cards.sorted_names(state.hands[0]), cards.sorted_names(state.hands[1])
     if state.turn_log is None:  # the turns frame is kept even without events
         state.turn_log = array("h")
     play(state, policy_a, policy_b)
@@ -218,6 +210,10 @@ def _init_worker(matchup: Matchup) -> None:
 def _play_chunk(pool: tuple[int, ...], first: int, count: int, matchup: Matchup | None = None) -> GameRecords:
     """Play games ``first … first+count-1``, their seeds made here from the master seed's pool."""
     matchup = matchup if matchup is not None else _WORKER_MATCHUP
+    if matchup.engine == "fast":
+        from .fast.simulate import play_games
+
+        return play_games(matchup, first, list(pool_seeds(pool, first, first + count)))
     records = GameRecords()
     for i, seed in enumerate(pool_seeds(pool, first, first + count)):
         play_game(matchup, first + i, seed, records)
@@ -297,7 +293,8 @@ def simulate(
     *,
     seed: int = 0,
     jobs: int | None = 1,
-    record_events: bool = True,
+    record_events: bool | None = True,
+    engine: str | None = None,
     mode: str = "duel",
     level: int | str | None = None,
     settings: Mapping[str, Any] | None = None,
@@ -315,6 +312,13 @@ def simulate(
     defaults to ``policy_a``.  ``jobs``: worker processes (``None`` or ``0``:
     one per core; ``1``: this process).  ``record_events=False`` leaves the
     events frame empty (turns and games are always recorded).
+
+    ``engine``: ``"reference"`` (the readable engine, the only one that records
+    events) or ``"fast"`` (:mod:`clashkit.fast`: the same games, no events, for
+    the policies it has).  ``None`` picks ``fast`` when both policies exist there
+    and events are not asked for (``record_events`` false, or ``None``: no
+    preference), else ``reference``; ``record_events=None`` records events
+    whenever the reference engine plays.  The games frame's ``engine`` column says which played.
 
     Solo mode (``mode="solo"``): the player is A and plays ``deck_a`` (R8.1);
     ``deck_b`` must be ``None``; the AI's settings come from ``level`` and
@@ -335,6 +339,7 @@ def simulate(
         policy_a,
         policy_b,
         record_events=record_events,
+        engine=engine,
         mode=mode,
         level=level,
         settings=settings,
@@ -492,15 +497,26 @@ def play_parts(
                 yield part, whole
         return
     if jobs == 1 or n <= 1:
+        fast = None
+        if matchup.engine == "fast":
+            from .fast.simulate import Engine
+
+            fast = Engine(matchup)
         for part, count in expected.items():
             if part in skip:
                 continue
             first = part * PART_GAMES
-            records = GameRecords()
-            for i, seed in enumerate(pool_seeds(pool, first, first + count)):
-                play_game(matchup, first + i, seed, records)
+            seeds = pool_seeds(pool, first, first + count)
+            if fast is not None:
+                records = fast.play(first, list(seeds))
                 if bar is not None:
-                    bar.update(1)
+                    bar.update(count)
+            else:
+                records = GameRecords()
+                for i, seed in enumerate(seeds):
+                    play_game(matchup, first + i, seed, records)
+                    if bar is not None:
+                        bar.update(1)
             yield part, records
         return
     _check_main_guard(jobs)
@@ -562,7 +578,7 @@ def run_description(
 
     fingerprint = hashlib.sha256(repr(matchup.card_set.cards).encode()).hexdigest()
     return {
-        "engine": "reference",
+        "engine": matchup.engine,
         "n": n,
         "seed": seed,
         "mode": matchup.mode,
@@ -591,7 +607,8 @@ def simulate_to(
     *,
     seed: int = 0,
     jobs: int | None = 1,
-    record_events: bool = True,
+    record_events: bool | None = True,
+    engine: str | None = None,
     mode: str = "duel",
     level: int | str | None = None,
     settings: Mapping[str, Any] | None = None,
@@ -624,6 +641,7 @@ def simulate_to(
         policy_a,
         policy_b,
         record_events=record_events,
+        engine=engine,
         mode=mode,
         level=level,
         settings=settings,
@@ -632,6 +650,7 @@ def simulate_to(
         rules=rules,
         mirror=mirror,
     )
+    record_events = matchup.record_events
     n = check_games(n)
     jobs = usable_jobs(jobs, warn=warn)
     pool = seed_pool(seed)
@@ -664,7 +683,8 @@ def make_matchup(
     policy_a: str | Policy = "random",
     policy_b: str | Policy | None = None,
     *,
-    record_events: bool = True,
+    record_events: bool | None = True,
+    engine: str | None = "reference",
     mode: str = "duel",
     level: int | str | None = None,
     settings: Mapping[str, Any] | None = None,
@@ -674,6 +694,54 @@ def make_matchup(
     mirror: bool = False,
 ) -> Matchup:
     """Check every option of a simulation once, before any game is played."""
+    matchup = _make_matchup(
+        deck_a, deck_b, policy_a, policy_b, record_events=bool(record_events), mode=mode, level=level,
+        settings=settings, free_settings=free_settings, cards=cards, rules=rules, mirror=mirror,
+    )
+    solo = matchup.mode == Mode.SOLO  # the AI plays itself: policy B is not played
+    engine, record_events = choose_engine(
+        engine, record_events, matchup.policy_a, matchup.policy_a if solo else matchup.policy_b
+    )
+    return dataclasses.replace(matchup, engine=engine, record_events=record_events)
+
+
+def choose_engine(engine: str | None, record_events: bool | None, policy_a, policy_b) -> tuple[str, bool]:
+    """The engine that plays and whether events are recorded (see :func:`simulate`); one clear line if refused."""
+    from .fast.convert import FAST_POLICIES, policy_code
+
+    if engine is not None and engine not in ("fast", "reference"):
+        raise OptionError(f"engine {engine!r} is not an engine (fast, reference)")
+    if engine is None:
+        names = [p.name if isinstance(p, Policy) else str(p).strip().lower() for p in (policy_a, policy_b)]
+        plain = all(isinstance(p, str) for p in (policy_a, policy_b))
+        fast_ok = plain and all(name in FAST_POLICIES for name in names)
+        engine = "fast" if fast_ok and record_events is not True else "reference"
+    if engine == "fast":
+        if record_events:
+            raise OptionError(
+                "the fast engine records no events: leave events out (--no-events) or use engine reference"
+            )
+        for spec in (policy_a, policy_b):
+            policy_code(spec)
+        return "fast", False
+    return "reference", record_events is not False
+
+
+def _make_matchup(
+    deck_a,
+    deck_b,
+    policy_a: str | Policy = "random",
+    policy_b: str | Policy | None = None,
+    *,
+    record_events: bool = True,
+    mode: str = "duel",
+    level: int | str | None = None,
+    settings: Mapping[str, Any] | None = None,
+    free_settings: bool = False,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | Mapping[str, Any] | None = None,
+    mirror: bool = False,
+) -> Matchup:
     if cards is not None and not isinstance(cards, CardSet):
         cards = load_cards(cards)
     card_set = cards if cards is not None else starter_set()
@@ -700,7 +768,7 @@ def make_matchup(
         recorded_level = parse_level(level) if level is not None else points(rules.solo)
         formats.check_first_player(rules, "", solo=True)
         deck_a = _solo_deck(deck_a, card_set)
-        _, _, ai_cards = split_cards(deck_a, policy_a, card_set, random.Random(0))  # refuse a bad deck now
+        _, _, ai_cards = split_cards(deck_a, policy_a, card_set, Rng(0))  # refuse a bad deck now
         most = LIMITS["cards_owned"]
         if len(ai_cards) > most.high:
             raise DeckError(
@@ -770,6 +838,7 @@ __all__ = [
     "PART_GAMES",
     "Matchup",
     "Terminated",
+    "choose_engine",
     "game_seeds",
     "make_matchup",
     "play_game",

@@ -13,11 +13,11 @@ one side of one lane from the bridge outward (R1.2).
 from __future__ import annotations
 
 import itertools
-import random
 from array import array
 
 from .cards import CardSet
 from .events import PHASES, EventLog
+from .rng import Rng
 from .rules import Rules
 from .vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, hand_health_of, pile_health_of
 
@@ -121,7 +121,6 @@ class Creature:
 
 _new_creature = object.__new__
 _uids = itertools.count()
-_new_random = random.Random.__new__
 
 
 class GameState:
@@ -180,7 +179,7 @@ class GameState:
         self.ai_last_turn = NO_LAST_TURN
         ability = self.rules.solo.ai_ability
         self.ai_bits = ABILITY_BITS[Ability(ability)] if (self.solo and ability) else 0
-        self.rng = random.Random(seed)
+        self.rng = Rng(seed)
         self.log: EventLog | None = EventLog() if record else None
         self.first_player = 0
         #: How the game ended (a ``clashkit.outcome.Termination``), once it has.
@@ -237,9 +236,7 @@ class GameState:
         other.discard = self.discard[:]
         other.ai_last_turn = self.ai_last_turn
         other.ai_bits = self.ai_bits
-        # A generator in the same state; made without Random()'s seeding from the OS.
-        other.rng = _new_random(random.Random)
-        other.rng.setstate(self.rng.getstate())
+        other.rng = self.rng.copy()
         if record is None:
             record = self.log is not None
         other.log = (self.log.copy() if self.log is not None else EventLog()) if record else None

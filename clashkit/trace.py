@@ -67,6 +67,9 @@ KEEP_SIDE = pl.Enum([k.value for k in Keep])
 MODE = pl.Enum([m.value for m in Mode])
 FORMATS = ("preconstructed", "draft", "constructed", "custom")
 FORMAT = pl.Enum(list(FORMATS))
+#: The engines that play games (the reference engine, and clashkit.fast).
+ENGINES = ("reference", "fast")
+ENGINE = pl.Enum(list(ENGINES))
 
 
 def card_enum(cards: CardSet) -> pl.Enum:
@@ -140,6 +143,7 @@ GAMES_SCHEMA = pl.Schema(
         "rules_version": pl.UInt16,
         "rules": pl.String,
         "level": pl.Int8,
+        "engine": ENGINE,
     }
 )
 
@@ -399,6 +403,7 @@ def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
         _int("rules_version", np.asarray(records.rules_version, dtype=np.int64), pl.UInt16),
         pl.Series("rules", records.rules, dtype=pl.String),
         _nulls_where(pl.Series("level", level), level < 0),
+        _codes_enum("engine", records.engine, ENGINE),
     ]
     return pl.DataFrame(columns)
 
@@ -468,6 +473,7 @@ def _cards_of(state, player: int) -> tuple[str, ...]:
 
 
 __all__ = [
+    "ENGINE",
     "FORMAT",
     "GAMES_SCHEMA",
     "KEEP_SIDE",

@@ -60,6 +60,7 @@ def play_checked(state: GameState, policy_a: str, policy_b: str) -> GameState:
 
 
 def random_setup(rng: random.Random, policy_a: str, policy_b: str) -> GameState:
+    fmt = rng.choice(["1", "2", "3", "4", "1", "2", "3", "4", "draft", "constructed"])
     rules = Rules(
         incantations_in_siege=rng.random() < 0.8,
         protection=rng.choice(["first_attack", "first_damage", "first_hit"]),

@@ -18,7 +18,7 @@ def run(*args: str):
 def test_writes_three_files_and_prints_intervals(tmp_path):
     out = tmp_path / "run"
     result = run("-n", "12", "--a", "1", "--b", "4", "--policy-a", "random", "--seed", "5",
-                 "--jobs", "1", "--out", str(out))  # fmt: skip
+                 "--jobs", "1", "--events", "--out", str(out))  # fmt: skip
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == [
         "events.parquet",
@@ -38,14 +38,31 @@ def test_writes_three_files_and_prints_intervals(tmp_path):
 
 
 def test_same_seed_same_files_whatever_the_jobs(tmp_path):
-    for jobs in ("1", "2"):
-        result = run("-n", "16", "--a", "2", "--b", "3", "--policy-a", "random", "--seed", "8",
-                     "--jobs", jobs, "--out", str(tmp_path / jobs))  # fmt: skip
-        assert result.exit_code == 0, result.output
-    for name in ("games", "turns", "events"):
-        one = pl.read_parquet(tmp_path / "1" / f"{name}.parquet")
-        two = pl.read_parquet(tmp_path / "2" / f"{name}.parquet")
-        assert one.equals(two), name
+    for engine in ("reference", "fast"):
+        for jobs in ("1", "2"):
+            events = "--events" if engine == "reference" else "--no-events"
+            result = run("-n", "16", "--a", "2", "--b", "3", "--policy-a", "random", "--seed", "8", "--jobs", jobs,
+                         "--engine", engine, events, "--out", str(tmp_path / engine / jobs))  # fmt: skip
+            assert result.exit_code == 0, result.output
+        for name in ("games", "turns", "events") if engine == "reference" else ("games", "turns"):
+            one = pl.read_parquet(tmp_path / engine / "1" / f"{name}.parquet")
+            two = pl.read_parquet(tmp_path / engine / "2" / f"{name}.parquet")
+            assert one.equals(two), name
+    # The two engines play the same games (tests/fast compares them at length).
+    ref, fast = (pl.read_parquet(tmp_path / e / "1" / "games.parquet") for e in ("reference", "fast"))
+    assert ref.drop("engine").equals(fast.drop("engine"))
+    assert ref["engine"].to_list() == ["reference"] * 16 and fast["engine"].to_list() == ["fast"] * 16
+
+
+def test_default_engine_is_fast_without_events_and_refuses_fast_events(tmp_path):
+    result = run("-n", "4", "--out", str(tmp_path / "d"))
+    assert result.exit_code == 0, result.output
+    assert "fast engine" in result.output
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["games.parquet", "manifest.json", "turns.parquet"]
+    refused = run("-n", "4", "--engine", "fast", "--events", "--out", str(tmp_path / "e"))
+    assert refused.exit_code == 2
+    assert "the fast engine records no events" in refused.output
+    assert not (tmp_path / "e").exists()
 
 
 def test_no_events_skips_the_events_file(tmp_path):

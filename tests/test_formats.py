@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from clashkit.cards import starter_set
@@ -21,6 +19,7 @@ from clashkit.formats import (
 )
 from clashkit.game import new_duel, new_game
 from clashkit.policies import Policy
+from clashkit.rng import Rng
 from clashkit.rules import Rules
 from clashkit.vocab import KEEP
 
@@ -183,9 +182,9 @@ def test_r2_2_hands_are_the_decks_shuffled_with_the_keep_leftmost():
 
 def test_r7_2_draft_alternates_exactly():
     log: list = []
-    rng = random.Random(42)
+    rng = Rng(42)
     shuffled = kit(CARDS)
-    random.Random(42).shuffle(shuffled)
+    Rng(42).shuffle(shuffled)
     result = draft(CARDS, Scripted("A", log).pick, Scripted("B", log).pick, rng)
     # Who is asked, and how many cards they are offered, round by round.
     assert [(who, len(offered)) for who, _, offered, _ in log] == [
@@ -208,7 +207,7 @@ def test_r7_2_draft_alternates_exactly():
 
 def test_r7_2_each_picker_sees_its_own_hand_so_far():
     log: list = []
-    draft(CARDS, Scripted("A", log).pick, Scripted("B", log).pick, random.Random(1))
+    draft(CARDS, Scripted("A", log).pick, Scripted("B", log).pick, Rng(1))
     a_sizes = [len(mine) for who, _, _, mine in log if who == "A"]
     b_sizes = [len(mine) for who, _, _, mine in log if who == "B"]
     assert a_sizes == [0, 2, 3, 4, 6, 7]
@@ -223,7 +222,7 @@ def test_r7_2_a_pick_that_was_not_offered_is_refused():
     with pytest.raises(
         DeckError, match=r"draft: policy 'A' of A picked .* not an offered card \(R7.2\)"
     ):
-        draft(CARDS, Cheat("A", []).pick, Scripted("B", []).pick, random.Random(0))
+        draft(CARDS, Cheat("A", []).pick, Scripted("B", []).pick, Rng(0))
 
 
 def test_r10_2_the_draft_draws_from_the_game_generator():
@@ -258,7 +257,7 @@ def test_draft_format_name():
 
 def test_r7_3_ban_sequence_is_b_a_a_b():
     log: list = []
-    result = constructed(CARDS, *choices(Scripted("A", log), Scripted("B", log)), random.Random(0))
+    result = constructed(CARDS, *choices(Scripted("A", log), Scripted("B", log)), Rng(0))
     ten_a, ten_b = list(kit(CARDS)[:10]), list(kit(CARDS)[-10:])
     assert [entry[:2] for entry in log] == [
         ("A", "ten"), ("B", "ten"),
@@ -281,7 +280,7 @@ def test_r7_3_each_kit_is_its_own_so_both_may_choose_the_same_cards():
         def choose_ten(self, cards, rng):
             return kit(cards)[:10]
 
-    result = constructed(CARDS, *choices(Same("A", log), Same("B", log)), random.Random(0))
+    result = constructed(CARDS, *choices(Same("A", log), Same("B", log)), Rng(0))
     assert len(result.a) == len(result.b) == 8
 
 
@@ -299,7 +298,7 @@ def test_r7_3_a_bad_ten_is_refused(ten, message):
             return ten
 
     with pytest.raises(DeckError, match=message):
-        constructed(CARDS, *choices(Bad("A", []), Scripted("B", [])), random.Random(0))
+        constructed(CARDS, *choices(Bad("A", []), Scripted("B", [])), Rng(0))
 
 
 def test_r7_3_a_ban_of_an_unrevealed_card_is_refused():
@@ -308,7 +307,7 @@ def test_r7_3_a_ban_of_an_unrevealed_card_is_refused():
             return mine[0]
 
     with pytest.raises(DeckError, match=r"banned .* not one of A's revealed cards \(R7.3\)"):
-        constructed(CARDS, *choices(Scripted("A", []), Bad("B", [])), random.Random(0))
+        constructed(CARDS, *choices(Scripted("A", []), Bad("B", [])), Rng(0))
 
 
 def test_constructed_game_with_bots():

@@ -18,6 +18,7 @@ from clashkit.formats import kit
 from clashkit.game import new_game, play
 from clashkit.policies import POLICIES, GreedyPolicy, SearchPolicy, get_policy
 from clashkit.policies.search import evaluate, life
+from clashkit.rng import Rng
 
 CARDS = starter_set()
 BOTS = ["random", "greedy", "search:budget=3"]
@@ -199,7 +200,7 @@ def test_greedy_does_not_cast_a_free_incantation_for_ever():
 
 def test_greedy_format_choices():
     greedy = GreedyPolicy()
-    rng = random.Random(0)
+    rng = Rng(0)
     ten = greedy.choose_ten(CARDS, rng)
     assert len(set(ten)) == 10 and set(ten) <= set(kit(CARDS))
     assert sum(not CARDS.is_creature[c] for c in ten) <= 3

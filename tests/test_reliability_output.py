@@ -37,7 +37,7 @@ def same(x: Trace, y: Trace) -> bool:
 
 
 def test_a_no_events_run_removes_the_events_of_the_run_before(tmp_path):
-    assert run("-n", "30", "--seed", "1", "--out", str(tmp_path)).exit_code == 0
+    assert run("-n", "30", "--seed", "1", "--events", "--out", str(tmp_path)).exit_code == 0
     assert (tmp_path / "events.parquet").exists()
     result = run("-n", "5", "--seed", "2", "--no-events", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
@@ -146,7 +146,7 @@ def test_a_full_disk_while_writing_is_one_line_and_keeps_the_earlier_run(tmp_pat
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
-    result = run("-n", "6", "--jobs", "1", "--out", str(tmp_path))
+    result = run("-n", "6", "--jobs", "1", "--events", "--out", str(tmp_path))
     assert result.exit_code == 2, result.output
     assert result.stderr.strip().splitlines() == [
         f"clashkit: error: {tmp_path / STAGING}/part-00000000.events.parquet: cannot write "
@@ -189,7 +189,7 @@ def test_an_interrupted_run_resumes_without_replaying_finished_parts(tmp_path, m
 
     monkeypatch.setattr(RunWriter, "write_part", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        simulate_to(tmp_path, n, "1", "2", "random", seed=5, record_events=False)
+        simulate_to(tmp_path, n, "1", "2", "random", seed=5, record_events=False, engine="reference")
     monkeypatch.setattr(RunWriter, "write_part", original_write)
     assert not (tmp_path / MANIFEST).exists()
     assert sorted(p.name for p in (tmp_path / STAGING).iterdir() if p.suffix == ".parquet") == [
@@ -197,31 +197,35 @@ def test_an_interrupted_run_resumes_without_replaying_finished_parts(tmp_path, m
         "part-00000000.turns.parquet",
     ]
     # Without --resume the interrupted run is neither thrown away nor mixed in.
-    result = run("-n", str(n), "--seed", "5", "--no-events", "--out", str(tmp_path))
+    result = run("-n", str(n), "--seed", "5", "--no-events", "--engine", "reference", "--out", str(tmp_path))
     assert result.exit_code == 2 and "add --resume to continue it" in result.stderr
     # With other options it is refused too.
     with pytest.raises(OutputError, match="plays something else"):
-        simulate_to(tmp_path, n, "1", "2", "random", seed=6, record_events=False, resume=True)
+        simulate_to(tmp_path, n, "1", "2", "random", seed=6, record_events=False, engine="reference", resume=True)
     played = []
     play_game = sim.play_game
     monkeypatch.setattr(sim, "play_game", lambda m, game, *a: (played.append(game), play_game(m, game, *a)))
-    simulate_to(tmp_path, n, "1", "2", "random", seed=5, record_events=False, resume=True)
+    simulate_to(tmp_path, n, "1", "2", "random", seed=5, record_events=False, engine="reference", resume=True)
     assert played == list(range(30, n))
-    expected = simulate(n, "1", "2", "random", seed=5, record_events=False)
+    expected = simulate(n, "1", "2", "random", seed=5, record_events=False, engine="reference")
     assert same(Trace.read_parquet(tmp_path), expected)
     # Resuming a run that is complete plays nothing.
     played.clear()
-    simulate_to(tmp_path, n, "1", "2", "random", seed=5, record_events=False, resume=True)
+    simulate_to(tmp_path, n, "1", "2", "random", seed=5, record_events=False, engine="reference", resume=True)
     assert played == [] and same(Trace.read_parquet(tmp_path), expected)
 
 
 def test_the_same_seed_gives_the_same_bytes_whatever_the_jobs(tmp_path, monkeypatch):
     monkeypatch.setattr(sim, "PART_GAMES", 40)  # several parts, each cut into tasks
-    for jobs in ("1", "2"):
-        result = run("-n", "130", "--seed", "3", "--jobs", jobs, "--out", str(tmp_path / jobs))
-        assert result.exit_code == 0, result.output
-    for name in ("games", "turns", "events"):
-        assert (tmp_path / "1" / f"{name}.parquet").read_bytes() == (tmp_path / "2" / f"{name}.parquet").read_bytes()
+    for engine, names in (("reference", ("games", "turns", "events")), ("fast", ("games", "turns"))):
+        events = "--events" if engine == "reference" else "--no-events"
+        for jobs in ("1", "2"):
+            out = str(tmp_path / engine / jobs)
+            result = run("-n", "130", "--seed", "3", "--jobs", jobs, "--engine", engine, events, "--out", out)
+            assert result.exit_code == 0, result.output
+        for name in names:
+            one, two = (tmp_path / engine / jobs / f"{name}.parquet" for jobs in ("1", "2"))
+            assert one.read_bytes() == two.read_bytes()
 
 
 # --- Medium 8: temporary files -----------------------------------------------------------------

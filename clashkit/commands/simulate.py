@@ -86,7 +86,17 @@ from .design_options import cluster_option
     help="Continue the interrupted run in --out (the same options) without replaying its finished games.",
 )
 @click.option(
-    "--no-events", is_flag=True, help="Do not record events (no events.parquet); much faster."
+    "--events/--no-events",
+    default=None,
+    help="Record events (events.parquet; the reference engine only) or not. "
+    "Default: recorded whenever the reference engine plays.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["fast", "reference"]),
+    default=None,
+    help="fast (clashkit.fast: the same games, no events) or reference. "
+    "Default: fast when both policies exist there and --events is not given.",
 )
 @click.option("--mode", type=click.Choice(["duel", "solo"]), default="duel", show_default=True)
 @click.option(
@@ -124,7 +134,8 @@ def command(
     cluster,
     out,
     resume,
-    no_events,
+    events,
+    engine,
     mode,
     level,
     settings,
@@ -159,7 +170,8 @@ def command(
     if mode == "duel" and deck_b is None:
         deck_b = "2"
     options = dict(
-        record_events=not no_events,
+        record_events=events,
+        engine=engine,
         mode=mode,
         level=level,
         settings=solo_settings,
@@ -194,13 +206,17 @@ def command(
         )
         sys.exit(143 if isinstance(stop, Terminated) else 130)
     elapsed = time.perf_counter() - started
-    summary = summarize(pl.read_parquet(out_dir / "games.parquet"))
+    games = pl.read_parquet(out_dir / "games.parquet")
+    summary = summarize(games)
+    engine = games["engine"][0] if games.height else engine
     if mode == "solo":
         title = (
             f"{n} solo games: player deck {deck_a} ({summary.policies[0] or policy_a}) vs the AI"
         )
     else:
         title = f"{n} games: A deck {deck_a} vs B deck {deck_b}"
-    click.echo(f"{title}, seed {seed}: {elapsed:.1f} s ({n / elapsed:,.0f} games/s)")
+    click.echo(
+        f"{title}, seed {seed}: {elapsed:.1f} s ({n / max(elapsed, 1e-9):,.0f} games/s, {engine} engine)"
+    )
     click.echo(str(summary))
     click.echo("wrote " + ", ".join(str(p) for p in written) + f", {out_dir / 'manifest.json'}")

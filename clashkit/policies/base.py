@@ -18,11 +18,11 @@ policy only overrides what it cares about.  Randomness comes from
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from ..actions import Action
 from ..cards import CardSet
+from ..rng import Rng
 from ..state import GameState
 
 
@@ -43,15 +43,15 @@ class Policy:
         """R4.6: the order in which ``owner``'s creatures destroyed together return (default kept)."""
         return cards
 
-    def pick(self, cards: CardSet, offered: Sequence[int], mine: Sequence[int], rng: random.Random) -> int:
+    def pick(self, cards: CardSet, offered: Sequence[int], mine: Sequence[int], rng: Rng) -> int:
         """R7.2, R8.1: pick one card id from ``offered`` for a hand holding ``mine``."""
         return offered[0]
 
-    def choose_ten(self, cards: CardSet, rng: random.Random) -> list[int]:
+    def choose_ten(self, cards: CardSet, rng: Rng) -> list[int]:
         """R7.3: ten different card ids from a full kit."""
         return list(range(10))
 
-    def ban(self, cards: CardSet, theirs: Sequence[int], mine: Sequence[int], rng: random.Random) -> int:
+    def ban(self, cards: CardSet, theirs: Sequence[int], mine: Sequence[int], rng: Rng) -> int:
         """R7.3: the card id to remove from the opponent's revealed cards ``theirs``."""
         return theirs[0]
 

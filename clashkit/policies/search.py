@@ -25,12 +25,11 @@ are greedy's.
 
 from __future__ import annotations
 
-import random
-
 from ..actions import Action, Play
 from ..engine import apply_unchecked
 from ..legality import legal_actions
 from ..loop import run
+from ..rng import Rng
 from ..state import SUMMON, GameState
 from .greedy import GreedyPolicy, tables
 
@@ -38,7 +37,7 @@ from .greedy import GreedyPolicy, tables
 class _NoisyGreedy(GreedyPolicy):
     """Greedy, except that with probability ``noise`` it plays a random legal action."""
 
-    def __init__(self, rng: random.Random, noise: float) -> None:
+    def __init__(self, rng: Rng, noise: float) -> None:
         super().__init__()
         self.rng = rng
         self.noise = noise

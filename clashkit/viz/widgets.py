@@ -618,10 +618,10 @@ class HandBuilderView(_View):
             self.redraw_hand()
 
     def on_shuffle(self) -> None:
-        import random
+        from ..rng import Rng
 
         order = list(self.builder.order)
-        random.Random(self.seed.value).shuffle(order)
+        Rng(self.seed.value).shuffle(order)
         self.builder.set_order(order)
         self._sync_slots()
         self.redraw_hand()

@@ -9,7 +9,6 @@ the position with the player active, hand the turn to the AI and call
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -30,6 +29,7 @@ from clashkit.levels import (
 )
 from clashkit.policies import Policy
 from clashkit.render import event_dicts
+from clashkit.rng import Rng
 from clashkit.solo_setup import deck_format, solo_setup, starter_pool
 from clashkit.state import GameState
 from clashkit.turn import start_turn
@@ -101,7 +101,7 @@ def test_r8_1_draft_reveals_four_player_picks_one_ai_gets_three():
     cards = setup.state.cards
     # The offers are the shuffled 32, four at a time, from the game's generator (R10.2).
     pool = starter_pool(cards)
-    random.Random(11).shuffle(pool)
+    Rng(11).shuffle(pool)
     assert policy.offers == [pool[i : i + 4] for i in range(0, 32, 4)]
     assert setup.format == "draft"
     assert setup.player_deck == tuple(cards.names[o[-1]] for o in policy.offers)
@@ -576,7 +576,7 @@ def test_r8_6_r8_7_excess_is_lost_and_the_lone_bastion_flips_mid_siege():
     # C0 C1 C1, shuffled by the game's generator (seed 0, its first draw), becomes the new
     # pile on the Fort; C2 then mills its top 2.
     new_pile = ["C0", "C1", "C1"]
-    random.Random(0).shuffle(new_pile)
+    Rng(0).shuffle(new_pile)
     out_board = board(out)
     seen = (out_board["B.pile"], out_board["B.discard"])
     assert seen == (f"{new_pile[2]} FORT", " ".join(new_pile[:2]))

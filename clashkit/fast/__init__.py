@@ -1,0 +1,25 @@
+"""The fast engine: the reference engine's games, compiled with numba over flat arrays.
+
+Its contract: **the same games as the reference engine, much faster.**  Both
+engines draw every random number from the same generator (:mod:`clashkit.rng`,
+:mod:`clashkit.fast.rng`), list the legal actions in the same order, and ask
+the players at the same moments, so a seed gives the same game in both — the
+same ``games`` and ``turns`` frames (``tests/fast`` plays both and compares).
+The fast engine records no events; :func:`clashkit.replay` replays any of its
+games in the reference engine to see them.
+
+Modules mirror the reference: :mod:`~clashkit.fast.rules` (hand, lanes,
+abilities, destruction, siege, incantations, solo, turn, engine),
+:mod:`~clashkit.fast.greedy`, :mod:`~clashkit.fast.game` (setup, loop, batches),
+:mod:`~clashkit.fast.state` and :mod:`~clashkit.fast.tables` (cards and rules
+as arrays: a card file is data, never compiled in).
+
+Policies here: ``random`` and ``greedy``.  Fixed decks (R7.1 and custom lists)
+are dealt in compiled code; drafts, the constructed format and solo setups
+are dealt by the reference code (the same draws) and converted with
+:func:`from_state`.
+"""
+
+from .convert import FAST_POLICIES, capacity, from_state, play_out, policy_code
+
+__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code"]

@@ -1,0 +1,173 @@
+"""Between the engines: a reference position as the fast engine's arrays, the policies it plays,
+and a position played out in it (the conversion search and the differential tests need)."""
+
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import OptionError
+from ..state import Creature, GameState
+from .state import (
+    C_ATTACK_MOD,
+    C_CARD,
+    C_DAMAGE,
+    C_GRANTED,
+    C_LOST,
+    C_LOST_COUNT,
+    C_NEW,
+    C_PROTECTION_USED,
+    C_SLOT,
+    C_SPRINT_BONUS,
+    C_TOOK_TURN,
+    C_UID,
+    G_ACTIVE,
+    G_AI_LAST_TURN,
+    G_DISCARD,
+    G_FIRST,
+    G_FORT_A,
+    G_FORT_B,
+    G_MANA,
+    G_MANA_GAINED,
+    G_PHASE,
+    G_PILE,
+    G_SIEGE_LANE,
+    G_SOLO,
+    G_STAT_DESTROYED,
+    G_STAT_HAND_HEALTH,
+    G_STAT_HAND_SIZE,
+    G_STAT_KEEP_DAMAGE,
+    G_STAT_PLAYED,
+    G_TURN,
+    G_TURNS_LOGGED,
+    G_UID,
+    G_WINNER,
+    MAX_LOST,
+    FastState,
+    legal_rows,
+    new_state,
+)
+
+#: The policies the fast engine plays, by name, as its policy codes.
+FAST_POLICIES = {"random": 0, "greedy": 1}
+
+
+def policy_code(spec) -> int:
+    """The fast engine's code of a policy given by name; one clear line if it has none."""
+    from ..policies import Policy
+
+    name = spec.name if isinstance(spec, Policy) else str(spec).strip().lower()
+    if isinstance(spec, Policy) and type(spec).__name__ not in ("GreedyPolicy", "RandomPolicy"):
+        name = f"{name} ({type(spec).__name__})"
+    if name not in FAST_POLICIES:
+        raise OptionError(
+            f"policy {name!r} is not supported by the fast engine yet (it plays {', '.join(FAST_POLICIES)}); "
+            "use engine reference"
+        )
+    return FAST_POLICIES[name]
+
+
+def capacity(state: GameState) -> int:
+    """How many cards a hand, a side of a lane or the AI pile may need to hold in this game."""
+    held = sum(len(h) for h in state.hands) + len(state.pile) + len(state.discard)
+    held += sum(len(side) for lanes in state.lanes for side in lanes)
+    return max(len(state.cards), held) + 2
+
+
+def from_state(state: GameState, *, cap: int | None = None, out: FastState | None = None) -> FastState:
+    """A reference position as the fast engine's arrays: hands, lanes, piles, marks, generator.
+
+    The players' memories (greedy's casts this turn and positions seen) start
+    empty, as a fresh reference policy's do.
+    """
+    cap = capacity(state) if cap is None else cap
+    s = out if out is not None else new_state(cap, state.rules.turn_limit)
+    g = s.g
+    g[:] = 0
+    g[G_ACTIVE] = state.active
+    g[G_TURN] = state.turn
+    g[G_PHASE] = state.phase
+    g[G_MANA] = state.mana
+    g[G_MANA_GAINED] = state.mana_gained
+    g[G_SIEGE_LANE] = state.siege_lane
+    g[G_WINNER] = -1 if state.winner is None else state.winner
+    g[G_FORT_A], g[G_FORT_B] = int(state.forts[0]), int(state.forts[1])
+    g[G_AI_LAST_TURN] = state.ai_last_turn
+    g[G_FIRST] = state.first_player
+    counters = state.counters
+    g[G_STAT_PLAYED], g[G_STAT_KEEP_DAMAGE] = counters.cards_played, counters.keep_damage
+    g[G_STAT_DESTROYED] = counters.creatures_destroyed
+    g[G_STAT_HAND_SIZE], g[G_STAT_HAND_HEALTH] = counters.hand_size_start, counters.hand_health_start
+    g[G_SOLO] = int(state.solo)
+    for p in (0, 1):
+        hand = state.hands[p]
+        s.hlen[p] = len(hand)
+        s.hands[p, : len(hand)] = hand
+    g[G_PILE] = len(state.pile)
+    s.pile[: len(state.pile)] = state.pile
+    g[G_DISCARD] = len(state.discard)
+    s.discard[: len(state.discard)] = state.discard
+    # Creatures: the reference's uids (identities) become small numbers of this game.
+    uids: dict[int, int] = {}
+    for p in (0, 1):
+        for lane in (0, 1):
+            for c in state.lanes[p][lane]:
+                uids[c.uid] = len(uids)
+    gone = len(uids)  # holders no longer in play: an id no creature will have
+    for p in (0, 1):
+        for lane in (0, 1):
+            side = state.lanes[p][lane]
+            s.ln[p, lane] = len(side)
+            for pos, c in enumerate(side):
+                _creature_row(s.cr[p, lane, pos], c, uids, gone + 1)
+    g[G_UID] = gone + 2
+    if state.turn_log is not None:
+        rows = np.frombuffer(state.turn_log, dtype=np.int16).reshape(-1, s.tl.shape[1])
+        s.tl[: len(rows)] = rows
+        g[G_TURNS_LOGGED] = len(rows)
+    else:
+        g[G_TURNS_LOGGED] = state.turn - 1
+    s.pol[:] = 0
+    s.rng[0] = np.uint64(state.rng.getstate())
+    return s
+
+
+def _creature_row(row: np.ndarray, c: Creature, uids: dict[int, int], gone: int) -> None:
+    row[:] = 0
+    row[C_CARD] = c.card
+    row[C_DAMAGE] = c.damage
+    row[C_NEW] = int(c.new)
+    row[C_PROTECTION_USED] = int(c.protection_used)
+    row[C_TOOK_TURN] = int(c.took_turn)
+    row[C_ATTACK_MOD] = c.attack_mod
+    row[C_GRANTED] = c.granted
+    row[C_SPRINT_BONUS] = c.sprint_bonus
+    row[C_UID] = uids[c.uid]
+    row[C_SLOT] = c.slot
+    lost = sorted({uids.get(u, gone) for u in c.aura_lost})
+    if len(lost) > MAX_LOST:
+        raise OptionError(f"the fast engine holds at most {MAX_LOST} lost Aura grants a creature (R10.4)")
+    row[C_LOST_COUNT] = len(lost)
+    row[C_LOST : C_LOST + len(lost)] = lost
+
+
+
+
+def play_out(state: GameState, policy_a="greedy", policy_b=None) -> FastState:
+    """Play a reference position to its end in the fast engine (the reference state is not changed).
+
+    Returns the fast state at the end: ``s.g[G_WINNER]`` (-1: unfinished),
+    ``s.g[G_TURN]`` and the turn rows ``s.tl[: s.g[G_TURNS_LOGGED]]`` (the
+    position's own rows first, when its state kept them).
+    """
+    from . import game
+    from .tables import card_tables, rules_array
+
+    codes = np.array([policy_code(policy_a), policy_code(policy_b if policy_b is not None else policy_a)], np.int64)
+    s = from_state(state)
+    game.play_from(s, card_tables(state.cards), rules_array(state.rules, solo=state.solo), codes,
+                   legal_rows(s.hands.shape[1]))
+    return s
+
+
+__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code"]

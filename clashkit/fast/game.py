@@ -1,0 +1,164 @@
+"""Whole games, compiled: setup (R2), the game loop, a batch of games (mirrors :mod:`clashkit.game`).
+
+:func:`play` asks the players exactly when the reference loop
+(:func:`clashkit.game.play`) asks them — a player with no choice is not asked,
+a siege with nothing to cast runs straight through (R3.11) — so the same
+draws come from the generator in the same order.  :func:`play_batch` plays
+many games of fixed decks, from their seeds, and writes the turns frame's
+rows and each game's outcome into arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import rng as R
+from .greedy import act_siege, act_summon
+from .rules import (
+    GREEDY,
+    apply_row,
+    begin_siege,
+    end_turn,
+    fill,
+    has_choice,
+    legal_actions,
+    next_in_order,
+    record_turn,
+    start_turn,
+    take_turn,
+)
+from .state import (
+    G_ACTIVE,
+    G_ERROR,
+    G_FIRST,
+    G_PHASE,
+    G_SOLO,
+    G_TURN,
+    G_TURNS_LOGGED,
+    G_UID,
+    G_WIDTH,
+    G_WINNER,
+    KEEP,
+    OVER,
+    SUMMON,
+)
+
+
+@njit(cache=True, _nrt=False)
+def run_siege(s, t, r, pol_codes):
+    """R3.11: nothing to cast in this window, so nothing later either: the siege runs through, the turn ends."""
+    lane, pos = next_in_order(s, r)
+    while lane >= 0:
+        take_turn(s, t, r, pol_codes, lane, pos)
+        if s.g[G_PHASE] == OVER:
+            return
+        lane, pos = next_in_order(s, r)
+    end_turn(s, t, r, pol_codes)
+
+
+@njit(cache=True, _nrt=False)
+def play(s, t, r, pol_codes, legal):
+    """Play the game in ``s`` to its end; the solo AI (player B) plays itself (R8.3)."""
+    while s.g[G_PHASE] != OVER:
+        if s.g[G_ERROR] != 0:
+            return
+        p = s.g[G_ACTIVE]
+        greedy = pol_codes[p] == GREEDY and not (s.g[G_SOLO] and p == 1)
+        if s.g[G_PHASE] == SUMMON:
+            if greedy:
+                act_summon(s, t, r, pol_codes, legal)
+            elif has_choice(s, t, r):
+                n = legal_actions(s, t, r, legal)
+                apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
+            else:
+                begin_siege(s, r)
+        elif not has_choice(s, t, r):
+            run_siege(s, t, r, pol_codes)
+        elif greedy:
+            act_siege(s, t, r, pol_codes)
+        else:
+            n = legal_actions(s, t, r, legal)
+            apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
+    finish(s)
+
+
+@njit(cache=True, _nrt=False)
+def finish(s):
+    """Close the last turn's row when the game ended inside a turn (R4.9)."""
+    if s.g[G_TURNS_LOGGED] < s.g[G_TURN]:
+        record_turn(s)
+
+
+@njit(cache=True, _nrt=False)
+def reset(s, seed):
+    """A fresh game's arrays (R10.0: nothing in play), its generator seeded (R10.2)."""
+    fill(s.g, 0)
+    s.g[G_WINNER] = -1
+    s.g[G_TURN] = 1
+    fill(s.hlen, 0)
+    for p in range(2):
+        s.ln[p, 0] = 0
+        s.ln[p, 1] = 0
+        fill(s.pol[p], 0)
+    s.rng[0] = np.uint64(seed)
+    s.g[G_UID] = 0
+
+
+@njit(cache=True, _nrt=False)
+def deal_hand(s, p, deck):
+    """R2.2: shuffle the cards into a hand, then put the keep, Bastion side up, leftmost."""
+    n = deck.shape[0]
+    hand = s.hands[p]
+    hand[0] = KEEP
+    for i in range(n):
+        hand[i + 1] = deck[i]
+    R.shuffle(s.rng, hand[1:], n)
+    s.hlen[p] = n + 1
+
+
+@njit(cache=True, _nrt=False)
+def begin(s, t, r, pol_codes, first_player):
+    """R2.3: the coin flip (unless decided), then the first turn's mana phase."""
+    if first_player < 0:
+        first_player = R.randrange(s.rng, 2)
+    s.g[G_FIRST] = first_player
+    s.g[G_ACTIVE] = first_player
+    s.g[G_TURN] = 1
+    start_turn(s, t, r, pol_codes)
+
+
+@njit(cache=True, _nrt=False)
+def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, winner, first, turns, turn_counts, rows):
+    """Duels of two fixed decks (R7.1 or a custom list), one per seed; returns the rows written.
+
+    ``rows`` must hold every game's turns (``turn_limit`` rows a game at most).
+    """
+    k = 0
+    for i in range(seeds.shape[0]):
+        reset(s, seeds[i])
+        deal_hand(s, 0, deck_a)
+        deal_hand(s, 1, deck_b)
+        begin(s, t, r, pol_codes, -1)
+        play(s, t, r, pol_codes, legal)
+        if s.g[G_ERROR] != 0:
+            return -1 - i
+        winner[i] = s.g[G_WINNER]
+        first[i] = s.g[G_FIRST]
+        turns[i] = s.g[G_TURN]
+        m = s.g[G_TURNS_LOGGED]
+        turn_counts[i] = m
+        for j in range(m):
+            for f in range(s.tl.shape[1]):
+                rows[k + j, f] = s.tl[j, f]
+        k += m
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def play_from(s, t, r, pol_codes, legal):
+    """Play a converted position (:func:`clashkit.fast.from_state`) to its end."""
+    play(s, t, r, pol_codes, legal)
+
+
+__all__ = ["G_WIDTH", "begin", "deal_hand", "play", "play_batch", "play_from", "reset"]

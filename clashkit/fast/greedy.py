@@ -1,0 +1,516 @@
+"""``greedy``, compiled: :class:`clashkit.policies.greedy.GreedyPolicy`'s decisions, step for step.
+
+Every score is computed with the same float operations in the same order
+as the reference (``summon``, ``reserve``, ``cast``, ``aim_enemy``,
+``aim_ally``), so the same position gives the same choice; the weights and
+the per-card rows come from the reference class (:func:`clashkit.fast.tables.card_tables`).
+A player's memory — casts this turn, the positions that began its turns
+from ``loop_watch`` on — lives in ``s.pol[p]`` and ``s.seen[p]``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
+from . import rng as R
+from .rules import (
+    abilities,
+    apply_row,
+    begin_siege,
+    end_turn,
+    fill,
+    has_choice,
+    keep_index,
+    legal_actions,
+    next_in_order,
+    play_creature,
+    play_incantation,
+    take_turn,
+)
+from .state import (
+    C_ATTACK_MOD,
+    C_CARD,
+    C_DAMAGE,
+    C_NEW,
+    C_PROTECTION_USED,
+    C_TOOK_TURN,
+    G_ACTIVE,
+    G_FORT_A,
+    G_FORT_B,
+    G_MANA,
+    G_TURN,
+    KEEP,
+    P_CAST_TURN,
+    P_CASTS,
+    P_SEEN,
+    P_TURN,
+    W_PLAYABLE,
+)
+from .tables import (
+    E_BOUNCE,
+    E_DAMAGE,
+    E_DESTROY,
+    E_EMPOWER,
+    E_GRANT,
+    E_HEAL,
+    E_SHIFT,
+    E_WEAKEN,
+    PROTECTION_FIRST_DAMAGE,
+    R_INCANTATIONS_IN_SIEGE,
+    R_PROTECTION,
+    W_AURA,
+    W_BLOCK,
+    W_BLOCK_BASE,
+    W_CASTS_PER_TURN,
+    W_CROWD,
+    W_HH_COST,
+    W_HH_COST_LOW,
+    W_INCANTATION_COST,
+    W_KEEP_FOR_INCANTATIONS,
+    W_LOOP_WATCH,
+    W_LOW_HEALTH,
+    W_RAGE_KILL,
+    W_STOP,
+)
+
+# --- Summon phase ------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def reserve(s, t, p):
+    """Mana kept for the cheapest playable incantation that has a use this turn."""
+    enemies = s.ln[1 - p, 0] + s.ln[1 - p, 1]
+    attackers = 0
+    for lane in range(2):
+        for pos in range(s.ln[p, lane]):
+            if not s.cr[p, lane, pos, C_NEW]:
+                attackers += 1
+    best = -1
+    seen = 0
+    hand = s.hands[p]
+    for i in range(s.hlen[p]):
+        card = hand[i]
+        if card == KEEP:
+            continue
+        seen += 1
+        if seen > 4:
+            break
+        if t.is_creature[card]:
+            continue
+        effect = t.effect[card]
+        if effect == E_WEAKEN or effect == E_HEAL:
+            continue
+        price = t.cost[card]
+        if best >= 0 and price >= best:
+            continue
+        if effect == E_SHIFT:
+            useful = enemies > 0 and attackers > 0
+        else:
+            useful = enemies > 0 if t.enemy_side[card] else attackers > 0
+        if useful:
+            best = price
+    return best if best > 0 else 0  # ``best or 0``
+
+
+@njit(cache=True, _nrt=False)
+def _lane_offer(s, t, p, lane, aura, crowd):
+    """What a lane offers a newcomer: (gap, mine there, crowding, open, front's health left,
+    Rage from the creature it would stand behind, Auras it would receive, a free place beside it)."""
+    # A gap: what the opposing side hits for, beyond what mine there absorbs.
+    gap = 0
+    for pos in range(s.ln[1 - p, lane]):
+        gap += t.attack[s.cr[1 - p, lane, pos, C_CARD]]
+    for pos in range(s.ln[p, lane]):
+        gap -= t.health[s.cr[p, lane, pos, C_CARD]]
+    size = s.ln[p, lane]
+    received = 0.0
+    rage_behind = False
+    if size:
+        back = s.cr[p, lane, size - 1, C_CARD]
+        if t.aura_dirs[back] & BEHIND:
+            received += aura
+            rage_behind = (t.aura_mask[back] & RAGE) != 0
+    side_free = s.ln[p, 1 - lane] > size
+    if side_free and t.aura_dirs[s.cr[p, 1 - lane, size, C_CARD]] & SIDE:
+        received += aura
+    if s.ln[1 - p, lane]:
+        front = s.cr[1 - p, lane, 0]
+        left = t.health[front[C_CARD]] - front[C_DAMAGE]
+        return gap, size, crowd * size, False, left, rage_behind, received, side_free
+    return gap, size, crowd * size, True, 0, rage_behind, received, side_free
+
+
+@njit(cache=True, _nrt=False)
+def summon(s, t, p):
+    """R3.3–R3.5: the best creature play now as (hand index, lane), or (-1, -1) to begin the siege."""
+    hand = s.hands[p]
+    n = s.hlen[p]
+    if n <= 2:  # R3.4
+        return -1, -1
+    w = t.weights
+    mana = s.g[G_MANA]
+    keep_at = keep_index(s, p)
+    health = n - 1 - keep_at
+    playable = s.work[W_PLAYABLE : W_PLAYABLE + 4]
+    count = 0
+    dearest = 0
+    incantation_most = 0
+    end = 5 if keep_at < 5 else 4
+    for i in range(end if end < n else n):
+        if i == keep_at:
+            continue
+        card = hand[i]
+        if t.is_creature[card]:
+            price = t.cost[card]
+            if price <= mana and (i < keep_at or health > 1):  # R3.8: never self-destroy
+                playable[count] = i
+                count += 1
+                if price > dearest:
+                    dearest = price
+        elif t.reserve_cost[card] > incantation_most:
+            incantation_most = t.reserve_cost[card]
+    if not count:
+        return -1, -1
+    aura, crowd = w[W_AURA], w[W_CROWD]
+    # What each lane offers a newcomer, read once.
+    offer0 = _lane_offer(s, t, p, 0, aura, crowd)
+    offer1 = _lane_offer(s, t, p, 1, aura, crowd)
+    if incantation_most and w[W_KEEP_FOR_INCANTATIONS] != 0.0 and dearest + incantation_most > mana:
+        budget = mana - reserve(s, t, p)
+    else:
+        budget = mana
+    hh_penalty = w[W_HH_COST] if health > w[W_LOW_HEALTH] else w[W_HH_COST_LOW]
+    block, block_base, rage_kill = w[W_BLOCK], w[W_BLOCK_BASE], w[W_RAGE_KILL]
+    best = w[W_STOP]
+    choice = -1
+    choice_lane = -1
+    for k in range(count):
+        i = playable[k]
+        card = hand[i]
+        price = t.cost[card]
+        a = t.attack[card]
+        h = t.health[card]
+        rage = t.mask[card] & RAGE
+        front_aura = t.aura_dirs[card] & FRONT
+        side_aura = t.aura_dirs[card] & SIDE
+        base = t.base[card]
+        hits = t.hits[card]
+        tanks = t.tanks[card]
+        opens = t.opens[card]
+        if i > keep_at:
+            base -= hh_penalty
+        over_budget = price > budget
+        for lane in range(2):
+            gap, size, crowded, empty, front_left, rage_behind, received, side_free = offer1 if lane else offer0
+            if gap <= 0 and over_budget:
+                continue
+            score = base + received
+            if gap > 0:
+                score += block * (h if h < gap else gap) + block_base
+            if size:
+                score += hits - crowded
+                if front_aura:
+                    score += aura
+            else:
+                score += tanks
+            if empty:
+                score += opens
+            elif (rage or rage_behind) and a >= front_left:
+                score += rage_kill
+            if side_aura and side_free:
+                score += aura
+            if score > best:
+                best = score
+                choice = i
+                choice_lane = lane
+    if choice < 0:
+        return -1, -1
+    return choice, choice_lane
+
+
+# --- Incantations (R3.11) ------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def aim_enemy(s, t, r, card, nxt_lane, final, p):
+    """The best target of an ``enemy`` incantation and its score: (score, player, lane, pos)."""
+    enemy = 1 - p
+    effect = t.effect[card]
+    amount = t.amount[card]
+    weakening = not (effect == E_DAMAGE or effect == E_DESTROY or effect == E_BOUNCE or effect == E_SHIFT)
+    if weakening:
+        if final:
+            if s.ln[enemy, 0]:
+                return 0.0, enemy, 0, 0
+            if s.ln[enemy, 1]:
+                return 0.0, enemy, 1, 0
+        return -1.0, -1, -1, -1
+    whole_side = final or effect == E_DAMAGE
+    pressing0 = False
+    pressing1 = False
+    if nxt_lane >= 0:
+        if nxt_lane == 0:
+            for pos in range(s.ln[p, 0]):
+                c = s.cr[p, 0, pos]
+                if not c[C_TOOK_TURN] and not c[C_NEW]:
+                    pressing0 = True
+                    break
+        for pos in range(s.ln[p, 1]):
+            c = s.cr[p, 1, pos]
+            if not c[C_TOOK_TURN] and not c[C_NEW]:
+                pressing1 = True
+                break
+    best = -1.0
+    tp, tl, tpos = -1, -1, -1
+    for lane in range(2):
+        size = s.ln[enemy, lane]
+        pressing = pressing1 if lane else pressing0
+        alone = size == 1
+        for pos in range(size if whole_side or not size else 1):
+            c = s.cr[enemy, lane, pos]
+            opens = pos == 0 and pressing
+            attack = t.attack[c[C_CARD]]
+            left = t.health[c[C_CARD]] - c[C_DAMAGE]
+            if effect == E_DAMAGE:
+                if left > amount:
+                    if final and best < 0.0:
+                        best, tp, tl, tpos = 0.0, enemy, lane, pos
+                    continue
+                score = 2.0 + attack + (3.0 if opens else 0.0) + (2.0 if opens and alone else 0.0)
+            elif effect == E_DESTROY or effect == E_BOUNCE:
+                score = attack + 0.5 * left - 1.0
+                if opens:
+                    score += 2.0 + (3.0 if alone else 0.0)
+                elif not final:
+                    continue
+            else:  # shift
+                if not (opens and alone):
+                    continue
+                score = 4.0
+            if score <= best:
+                continue
+            mask = abilities(s, t, r, enemy, lane, pos)
+            if mask & INDESTRUCTIBLE:
+                continue
+            if (
+                effect == E_DAMAGE
+                and mask & PROTECTION
+                and not c[C_PROTECTION_USED]
+                and r[R_PROTECTION] == PROTECTION_FIRST_DAMAGE
+            ):
+                continue
+            best, tp, tl, tpos = score, enemy, lane, pos
+    return best, tp, tl, tpos
+
+
+@njit(cache=True, _nrt=False)
+def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
+    """The best target of an ``ally`` incantation and its score: (score, player, lane, pos)."""
+    effect = t.effect[card]
+    amount = t.amount[card]
+    if nxt_lane < 0:
+        if s.ln[p, 0]:
+            return 0.0, p, 0, 0
+        if s.ln[p, 1]:
+            return 0.0, p, 1, 0
+        return -1.0, -1, -1, -1
+    lane, pos = nxt_lane, nxt_pos
+    me = s.cr[p, lane, pos]
+    mask = abilities(s, t, r, p, lane, pos)
+    th = s.ln[1 - p, lane]
+    if me[C_NEW] and not mask & RAGE:
+        if effect == E_GRANT and t.grant[card] & RAGE and th:
+            return 2.0, p, lane, pos
+        return -1.0, -1, -1, -1
+    damage = t.attack[me[C_CARD]] + me[C_ATTACK_MOD]
+    if mask & SPRINT:
+        damage += pos
+    if not th:
+        if effect == E_EMPOWER and not me[C_NEW]:
+            return 1.0 * amount, p, lane, pos
+        return -1.0, -1, -1, -1
+    front = s.cr[1 - p, lane, 0]
+    left = t.health[front[C_CARD]] - front[C_DAMAGE]
+    shield = abilities(s, t, r, 1 - p, lane, 0)
+    blocked = bool(shield & PROTECTION) and not front[C_PROTECTION_USED]
+    if effect == E_EMPOWER:
+        if not blocked and damage < left and left <= damage + amount:
+            return 2.0 + t.attack[front[C_CARD]], p, lane, pos
+        return -1.0, -1, -1, -1
+    if effect != E_GRANT:
+        return -1.0, -1, -1, -1
+    grant = t.grant[card]
+    if mask & grant:
+        return -1.0, -1, -1, -1
+    vp, vl, vpos = -1, -1, -1
+    if grant & SPLASH:
+        if s.ln[1 - p, 1 - lane]:
+            vp, vl, vpos = 1 - p, 1 - lane, 0
+    elif grant & PIERCE:
+        if th > 1:
+            vp, vl, vpos = 1 - p, lane, 1
+    elif grant & BLOODLUST:
+        if not blocked and left <= damage:
+            return 2.0, p, lane, pos
+    elif grant & SPRINT:
+        if pos:
+            return 1.0 * pos, p, lane, pos
+    if vp < 0:
+        return -1.0, -1, -1, -1
+    victim = s.cr[vp, vl, vpos]
+    if t.health[victim[C_CARD]] - victim[C_DAMAGE] <= damage:
+        return 2.0 + t.attack[victim[C_CARD]], p, lane, pos
+    return 0.5, p, lane, pos
+
+
+@njit(cache=True, _nrt=False)
+def cast(s, t, r, p, final):
+    """An incantation worth casting now as (hand index, target player, lane, pos), or index -1."""
+    w = t.weights
+    turn = s.g[G_TURN]
+    pol = s.pol[p]
+    if pol[P_CAST_TURN] == turn:
+        if pol[P_CASTS] >= w[W_CASTS_PER_TURN]:
+            return -1, -1, -1, -1
+    else:
+        pol[P_CAST_TURN] = turn
+        pol[P_CASTS] = 0
+    hand = s.hands[p]
+    mana = s.g[G_MANA]
+    keep_at = keep_index(s, p)
+    nxt_lane, nxt_pos = -1, -1
+    if not final:
+        nxt_lane, nxt_pos = next_in_order(s, r)
+    if nxt_lane < 0:
+        final = True
+    best = 0.0
+    ci, cp, cl, cpos = -1, -1, -1, -1
+    seen = 0
+    for i in range(s.hlen[p]):
+        card = hand[i]
+        if card == KEEP:
+            continue
+        seen += 1
+        if seen > 4:
+            break
+        if t.is_creature[card] or t.cost[card] > mana:
+            continue
+        if t.enemy_side[card]:
+            score, tp, tl, tpos = aim_enemy(s, t, r, card, nxt_lane, final, p)
+        else:
+            score, tp, tl, tpos = aim_ally(s, t, r, card, nxt_lane, nxt_pos, p)
+        if tp < 0:
+            continue
+        if i < keep_at:  # R5.2: it comes back on the right, past the keep
+            score += 1.5 if final else 0.5
+        if not final:
+            score -= w[W_INCANTATION_COST] * t.cost[card]
+        if score > best:
+            best = score
+            ci, cp, cl, cpos = i, tp, tl, tpos
+    if ci >= 0:
+        pol[P_CASTS] += 1
+    return ci, cp, cl, cpos
+
+
+# --- Loops (R10.1) -------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def _position_key(s, key):
+    """The reference's ``repeated`` key: active, both hands, the four sides' cards, the keeps."""
+    cap = s.hands.shape[1]
+    fill(key, -2)
+    key[0] = s.g[G_ACTIVE]
+    k = 1
+    for p in range(2):
+        key[k] = s.hlen[p]
+        for i in range(s.hlen[p]):
+            key[k + 1 + i] = s.hands[p, i]
+        k += 1 + cap
+    for p in range(2):
+        for lane in range(2):
+            key[k] = s.ln[p, lane]
+            for pos in range(s.ln[p, lane]):
+                key[k + 1 + pos] = s.cr[p, lane, pos, C_CARD]
+            k += 1 + cap
+    key[k] = s.g[G_FORT_A]
+    key[k + 1] = s.g[G_FORT_B]
+
+
+@njit(cache=True, _nrt=False)
+def repeated(s, p):
+    """Whether this turn begins in a position this player has already had in this game."""
+    pol = s.pol[p]
+    turn = s.g[G_TURN]
+    if turn < pol[P_TURN]:
+        pol[P_SEEN] = 0
+    pol[P_TURN] = turn
+    seen = s.seen[p]
+    n = pol[P_SEEN]
+    key = seen[n]
+    _position_key(s, key)
+    width = key.shape[0]
+    for j in range(n):
+        other = seen[j]
+        same = True
+        for i in range(width):
+            if other[i] != key[i]:
+                same = False
+                break
+        if same:
+            return True
+    pol[P_SEEN] = n + 1
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def leaves_loop(s, t, r, p, checked):
+    """Whether this summon phase begins with a play drawn from the game's generator."""
+    if (
+        s.g[G_TURN] >= t.weights[W_LOOP_WATCH]
+        and s.g[G_TURN] != s.pol[p, P_TURN]
+        and (checked or has_choice(s, t, r))
+    ):
+        return repeated(s, p)
+    return False
+
+
+# --- One decision, carried out (GreedyPolicy.act) -------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def act_summon(s, t, r, pol_codes, legal):
+    """One summon-phase decision: leave a loop, play the best creature, cast (no siege casting), or begin the siege."""
+    p = s.g[G_ACTIVE]
+    if s.g[G_TURN] >= t.weights[W_LOOP_WATCH] and leaves_loop(s, t, r, p, False):
+        n = legal_actions(s, t, r, legal)
+        apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
+        return
+    index, lane = summon(s, t, p)
+    if index >= 0:
+        play_creature(s, t, r, index, lane)
+        return
+    if not r[R_INCANTATIONS_IN_SIEGE]:
+        i, tp, tl, tpos = cast(s, t, r, p, True)
+        if i >= 0:
+            play_incantation(s, t, r, pol_codes, i, tp, tl, tpos)
+            return
+    begin_siege(s, r)
+
+
+@njit(cache=True, _nrt=False)
+def act_siege(s, t, r, pol_codes):
+    """One siege window with a choice: cast what is worth it, else the next attack or the end of the turn."""
+    p = s.g[G_ACTIVE]
+    if r[R_INCANTATIONS_IN_SIEGE]:
+        i, tp, tl, tpos = cast(s, t, r, p, False)
+        if i >= 0:
+            play_incantation(s, t, r, pol_codes, i, tp, tl, tpos)
+            return
+    lane, pos = next_in_order(s, r)
+    if lane < 0:
+        end_turn(s, t, r, pol_codes)
+    else:
+        take_turn(s, t, r, pol_codes, lane, pos)

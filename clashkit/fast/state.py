@@ -1,0 +1,122 @@
+"""The fast engine's state: one game as a handful of flat NumPy arrays (mirrors :mod:`clashkit.state`).
+
+A :class:`FastState` holds:
+
+- ``g``: the scalars (``G_*`` indices): active player, turn, phase, mana,
+  the siege's lane, the winner, the keeps' sides, the turn's counters …
+- ``hands[p, :hlen[p]]``: hand ``p`` left to right, ``KEEP`` (-1) for the keep (R1.4);
+- ``cr[p, lane, pos, C_*]``: the creatures of one side of one lane from the
+  bridge outward (R1.2), ``ln[p, lane]`` of them; one row of ``C_*`` fields
+  per creature, as the reference :class:`~clashkit.state.Creature`'s slots;
+- ``pile[:g[G_PILE]]`` (top first, keep last) and ``discard[:g[G_DISCARD]]``: the solo AI's (R8.1, R8.5);
+- ``rng``: the game's generator (:mod:`clashkit.fast.rng`);
+- ``tl[:g[G_TURNS_LOGGED]]``: the turns frame's rows (``clashkit.turn.TURN_FIELDS``);
+- ``pol``, ``seen``: the greedy players' memory (casts this turn, positions seen, R10.1's loops).
+
+The rules options and card tables are separate read-only arrays
+(:mod:`clashkit.fast.tables`).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..turn import TURN_WIDTH
+
+# --- Scalars --------------------------------------------------------------------------
+(
+    G_ACTIVE,
+    G_TURN,
+    G_PHASE,
+    G_MANA,
+    G_MANA_GAINED,
+    G_SIEGE_LANE,
+    G_WINNER,
+    G_FORT_A,
+    G_FORT_B,
+    G_AI_LAST_TURN,
+    G_FIRST,
+    G_STAT_PLAYED,
+    G_STAT_KEEP_DAMAGE,
+    G_STAT_DESTROYED,
+    G_STAT_HAND_SIZE,
+    G_STAT_HAND_HEALTH,
+    G_UID,
+    G_SOLO,
+    G_PILE,
+    G_DISCARD,
+    G_TURNS_LOGGED,
+    G_ERROR,
+) = range(22)
+G_WIDTH = 22
+
+#: Phase codes, as :data:`clashkit.state.PHASES`.
+SETUP, MANA, SUMMON, SIEGE, END, OVER = range(6)
+NO_LAST_TURN, LAST_TURN_PENDING, LAST_TURN_UNDER_WAY = 0, 1, 2
+KEEP = -1
+
+# --- One creature in play (clashkit.state.Creature) -------------------------------------
+#: Aura holders whose grant a creature lost this turn (R10.4 ``aura``), at most.
+MAX_LOST = 8
+(
+    C_CARD,
+    C_DAMAGE,
+    C_NEW,
+    C_PROTECTION_USED,
+    C_TOOK_TURN,
+    C_ATTACK_MOD,
+    C_GRANTED,
+    C_SPRINT_BONUS,
+    C_UID,
+    C_SLOT,
+    C_LOST_COUNT,
+    C_LOST,
+) = range(12)
+C_WIDTH = C_LOST + MAX_LOST
+
+#: Error codes in ``g[G_ERROR]``: a position the arrays cannot hold.
+ERR_FULL, ERR_LOST = 1, 2
+
+# --- Greedy's memory, per player (clashkit.policies.greedy) -----------------------------
+P_CAST_TURN, P_CASTS, P_TURN, P_SEEN = range(4)
+P_WIDTH = 4
+
+FastState = namedtuple(
+    "FastState",
+    ["g", "hands", "hlen", "cr", "ln", "pile", "discard", "rng", "tl", "pol", "seen", "work", "moved", "grants"],
+)
+#: ``work`` regions (scratch space, so that no rule step allocates): an attack's victims, a destruction's order.
+W_VICTIMS, W_PLAYABLE, W_ORDER = 0, 4, 8
+
+
+def key_width(cap: int) -> int:
+    """Greedy's position key (active, both hands, the four sides' cards, both keeps' sides)."""
+    return 1 + 2 * (1 + cap) + 4 * (1 + cap) + 2
+
+
+def new_state(cap: int, turn_limit: int) -> FastState:
+    """Empty arrays for games whose hands, lanes and piles hold at most ``cap`` cards."""
+    return FastState(
+        np.zeros(G_WIDTH, np.int64),
+        np.full((2, cap), KEEP, np.int32),
+        np.zeros(2, np.int64),
+        np.zeros((2, 2, cap, C_WIDTH), np.int32),
+        np.zeros((2, 2), np.int64),
+        np.zeros(cap, np.int32),
+        np.zeros(cap, np.int32),
+        np.zeros(1, np.uint64),
+        np.zeros((turn_limit + 1, TURN_WIDTH), np.int16),
+        np.zeros((2, P_WIDTH), np.int64),
+        np.zeros((2, turn_limit + 1, key_width(cap)), np.int32),
+        np.zeros(8 + cap, np.int64),
+        np.zeros((2, C_WIDTH), np.int32),
+        np.zeros((2, 3 * (cap + 1), 2), np.int64),
+    )
+
+
+def legal_rows(cap: int) -> np.ndarray:
+    """Room for the legal actions of one decision (R3.2: 4 playable cards)."""
+    # Plays: each of 4 playable cards, twice (creature) or once per creature in play (incantation).
+    return np.zeros((4 * max(2, 4 * cap) + 1, 5), np.int64)

@@ -1,0 +1,127 @@
+"""Cards and rules as arrays for the fast engine: made from any CardSet and Rules, never compiled in.
+
+A card file is data: :func:`card_tables` reads a :class:`~clashkit.cards.CardSet`
+into flat arrays each game reads, so editing a card never recompiles anything.
+:func:`rules_array` encodes the options of R10.3 and R10.4 and the solo settings
+of R8.9 as small integers (``R_*`` indices).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..cards import CardSet
+from ..policies.greedy import GreedyPolicy, tables
+from ..rules import Rules
+from ..vocab import ABILITY_BITS, Ability, Effect, TargetSide
+
+#: R5.5 effect codes, in ``Effect`` order.
+EFFECTS = tuple(Effect)
+(E_DAMAGE, E_DESTROY, E_BOUNCE, E_SHIFT, E_WEAKEN, E_EMPOWER, E_GRANT, E_HEAL) = range(8)
+TARGET_ENEMY, TARGET_ALLY, TARGET_ANY = range(3)
+_TARGETS = {TargetSide.ENEMY: TARGET_ENEMY, TargetSide.ALLY: TARGET_ALLY, TargetSide.ANY: TARGET_ANY}
+
+Tables = namedtuple(
+    "Tables",
+    [
+        "cost", "is_creature", "attack", "health", "mask", "aura_mask", "aura_dirs",
+        "effect", "amount", "grant", "target", "enemy_side", "value",
+        # greedy's summon rows (GreedyPolicy._summon_row) and weights
+        "reserve_cost", "base", "hits", "tanks", "opens", "weights",
+    ],
+)
+
+# greedy's weights, in this order in ``Tables.weights``
+(
+    W_HH_COST, W_HH_COST_LOW, W_LOW_HEALTH, W_BLOCK, W_BLOCK_BASE, W_AURA, W_CROWD, W_STOP,
+    W_RAGE_KILL, W_KEEP_FOR_INCANTATIONS, W_LOOP_WATCH, W_CASTS_PER_TURN, W_INCANTATION_COST,
+) = range(13)
+
+
+def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
+    """The per-card arrays of ``cards``, and greedy's rows with its weights (R9.3: cards are data)."""
+    greedy = greedy if greedy is not None else GreedyPolicy()
+    t = tables(cards)
+    n = len(cards)
+    rows = [greedy._summon_row(t, c) for c in range(n)]
+    reserve = np.array([r.cost if not r.creature else 0 for r in rows], np.int64)
+    base = np.array([r.worth if r.creature else 0.0 for r in rows], np.float64)
+    hits = np.array([r.as_hitter if r.creature else 0.0 for r in rows], np.float64)
+    tanks = np.array([r.as_tank if r.creature else 0.0 for r in rows], np.float64)
+    opens = np.array([r.on_open_lane if r.creature else 0.0 for r in rows], np.float64)
+    g = greedy
+    weights = np.array(
+        [g.hh_cost, g.hh_cost_low, g.low_health, g.block, g.block_base, g.aura, g.crowd, g.stop,
+         g.rage_kill, g.keep_for_incantations, g.loop_watch, g.casts_per_turn, g.incantation_cost],
+        np.float64,
+    )
+    return Tables(
+        np.array(cards.cost, np.int64),
+        np.array(cards.is_creature, np.bool_),
+        np.array(cards.attack, np.int64),
+        np.array(cards.health, np.int64),
+        np.array(cards.mask, np.int64),
+        np.array(cards.aura_mask, np.int64),
+        np.array(cards.aura_dirs, np.int64),
+        np.array([EFFECTS.index(e) if e is not None else -1 for e in cards.effect], np.int64),
+        np.array(cards.amount, np.int64),
+        np.array(cards.grant_mask, np.int64),
+        np.array([_TARGETS[s] if s is not None else -1 for s in cards.target], np.int64),
+        np.array(t.enemy_side, np.bool_),
+        np.array(t.value, np.float64),
+        reserve, base, hits, tanks, opens, weights,
+    )
+
+
+# --- Rules options (R10.3, R10.4, R8.9) --------------------------------------------------
+(
+    R_INCANTATIONS_IN_SIEGE,
+    R_PROTECTION,
+    R_BLOODLUST,
+    R_AI_INCANTATION_SIDE,
+    R_AI_LAST_TURN,
+    R_TURN_LIMIT,
+    R_KEEP_DISTANCE,
+    R_AURA,
+    R_SIEGE_ORDER,
+    R_SOLO_PLAYER_FIRST_MANA,
+    R_AI_FIXED_MANA,
+    R_AI_MANA_PER_CREATURE,
+    R_AI_FIRST,
+    R_AI_PILE_DAMAGE,
+    R_AI_BITS,
+    R_AI_REDUCED_ALL,
+) = range(16)
+R_WIDTH = 16
+PROTECTION_FIRST_ATTACK, PROTECTION_FIRST_DAMAGE, PROTECTION_FIRST_HIT = range(3)
+BLOODLUST_PRIMARY, BLOODLUST_ANY, BLOODLUST_PER_CREATURE = range(3)
+PILE_FULL, PILE_MINUS_ONE, PILE_ONE = range(3)
+
+
+def rules_array(rules: Rules, *, solo: bool) -> np.ndarray:
+    """The options in force as small integers (``R_*``)."""
+    s = rules.solo
+    ability = s.ai_ability
+    return np.array(
+        [
+            int(rules.incantations_in_siege),
+            ("first_attack", "first_damage", "first_hit").index(rules.protection),
+            ("primary", "any", "per_creature").index(rules.bloodlust_trigger),
+            int(rules.ai_incantation_side == "either"),
+            int(rules.ai_last_turn == "current"),
+            rules.turn_limit,
+            int(rules.keep_distance == "attack"),
+            int(rules.aura == "until_holder_moves"),
+            int(rules.siege_order == "fixed"),
+            int(rules.solo_player_first_mana == "six"),
+            s.ai_fixed_mana,
+            s.ai_mana_per_creature,
+            int(s.ai_first),
+            ("full", "minus_one", "one").index(s.ai_pile_damage),
+            ABILITY_BITS[Ability(ability)] if (solo and ability) else 0,
+            int(s.ai_reduced_scope == "all"),
+        ],
+        np.int64,
+    )

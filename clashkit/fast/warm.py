@@ -1,0 +1,17 @@
+"""``python -m clashkit.fast.warm``: compile the fast engine into numba's cache ahead of time (``make venv``)."""
+
+from __future__ import annotations
+
+import time
+
+
+def main() -> None:
+    started = time.perf_counter()
+    from ..simulate import simulate
+
+    simulate(2, "1", "2", "greedy", "random", engine="fast", record_events=False, progress=False)
+    print(f"fast engine ready ({time.perf_counter() - started:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
