@@ -47,7 +47,8 @@ def test_bradley_terry_recovers_a_known_edge():
 
 
 def test_policy_lists_keep_their_options_together():
-    assert parse_policies("greedy,search:budget=4,fair,search:fair") == ["greedy", "search:budget=4,fair", "search:fair"]
+    parsed = parse_policies("greedy,search:budget=4,fair,search:fair")
+    assert parsed == ["greedy", "search:budget=4,fair", "search:fair"]
     with pytest.raises(OptionError, match="--policies: unknown policy 'nobody'"):
         parse_policies("greedy,nobody")
     with pytest.raises(OptionError, match="named twice"):

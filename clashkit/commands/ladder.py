@@ -22,7 +22,8 @@ DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair"
               help="The simulation engine (default: simulate's).")
 @click.option("--bootstrap", type=click.IntRange(0), default=400, show_default=True,
               help="Bootstrap resamples of the 95% intervals.")
-@click.option("--jobs", type=click.IntRange(0), default=0, show_default=True, help="Worker processes (0: one per core).")
+@click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
+              help="Worker processes (0: one per core).")
 @cluster_option()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line.")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
