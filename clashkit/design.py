@@ -137,12 +137,14 @@ def vanilla(card: Card) -> Card:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What every game of a study shares besides the cards: the policy of both players, the
-    rules options (R10.3) and the engine (``None``: simulate's default)."""
+    """What every game of a study shares besides the cards: the policy of both players (or of
+    seat A, with ``opponent`` the policy of seat B), the rules options (R10.3) and the engine
+    (``None``: simulate's default)."""
 
     policy: str = "greedy"
     rules: Rules | None = None
     engine: str | None = None
+    opponent: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +199,7 @@ def play_job(job: Job) -> JobResult:
         str(job.deck_a),
         str(job.deck_b),
         job.settings.policy,
-        job.settings.policy,
+        job.settings.opponent or job.settings.policy,
         seed=job.seed,
         jobs=1,
         record_events=job.events,
@@ -293,6 +295,8 @@ def run_jobs(
     if todo:
         pending = list(todo.values())
         if runner is None:
+            if progress and plays_search(pending):
+                desc = f"{desc}, about {duration(estimate_seconds(pending, workers=workers))}"
             results = play_local(pending, workers=workers, progress=progress, desc=desc)
         else:
             results = list(runner(pending))
@@ -300,6 +304,48 @@ def run_jobs(
             raise RuntimeError(f"the runner returned {len(results)} results for {len(pending)} jobs")
         cache.update(zip(todo, results, strict=True))
     return [cache[job.key] for job in jobs]
+
+
+def plays_search(jobs: Sequence[Job]) -> bool:
+    """Whether any of ``jobs`` plays a ``search`` policy (slow enough to be worth an estimate)."""
+    return any(_is_search(p) for job in jobs for p in (job.settings.policy, job.settings.opponent))
+
+
+def _is_search(policy: str | None) -> bool:
+    return policy is not None and str(policy).strip().lower().startswith("search")
+
+
+def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
+    """How long ``jobs`` will take on this machine, from a timing probe: one game of each
+    policy against itself (on the first job's decks and seed), a game between two policies
+    taken to cost the mean of theirs."""
+    import time
+
+    first = jobs[0]
+    cost: dict[str, float] = {}
+    for job in jobs:
+        for policy in (job.settings.policy, job.settings.opponent or job.settings.policy):
+            if policy not in cost:
+                probe = Job(first.deck_a, first.deck_b, first.seed, 1, first.cards,
+                            dataclasses.replace(job.settings, policy=policy, opponent=None))  # fmt: skip
+                started = time.perf_counter()
+                play_job(probe)
+                cost[policy] = time.perf_counter() - started
+    total = sum(job.n * (cost[job.settings.policy] + cost[job.settings.opponent or job.settings.policy]) / 2
+                for job in jobs)  # fmt: skip
+    workers = workers or os.cpu_count() or 1
+    if sum(job.n for job in jobs) < SMALL_BATCH:
+        workers = 1
+    return total / max(1, min(workers, len(jobs)))
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``3.5 min``, ``1.2 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def play_local(

@@ -104,6 +104,61 @@ def mean_exprs(values: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr, pl.Ex
     return mean, mean - half, mean + half
 
 
+def ranks(values: Sequence[float]) -> list[float]:
+    """Ranks from 1, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman's rank correlation (ties by mean ranks); NaN when either side has no spread.
+
+    >>> spearman([0.4, 0.5, 0.6, 0.7], [0.45, 0.55, 0.5, 0.7])
+    0.8
+    """
+    rx, ry = ranks(x), ranks(y)
+    n = len(rx)
+    mx, my = sum(rx) / n, sum(ry) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else math.nan
+
+
+def kendall(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b; NaN when either side has no spread.
+
+    >>> kendall([1, 2, 3, 4], [1, 3, 2, 4])
+    0.6666666666666666
+    """
+    concordant = discordant = ties_x = ties_y = 0
+    n = len(x)
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx, dy = x[i] - x[j], y[i] - y[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                ties_x += 1
+            elif dy == 0:
+                ties_y += 1
+            elif (dx > 0) == (dy > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    denominator = math.sqrt((concordant + discordant + ties_x) * (concordant + discordant + ties_y))
+    return (concordant - discordant) / denominator if denominator > 0 else math.nan
+
+
 def unpaired_change(
     wins0: int, games0: int, wins1: int, games1: int, z: float = Z95
 ) -> tuple[float, float, float]:

@@ -203,7 +203,7 @@ def test_more_cards_than_the_limit_are_refused(tmp_path):
 
 
 @pytest.mark.parametrize(("policy", "message"), [
-    ("search:foo=1", "policy 'search' has no option 'foo' (its options are budget, horizon, noise)"),
+    ("search:foo=1", "policy 'search' has no option 'foo' (its options are budget, horizon, noise, fair)"),
     ("greedy:x=1", "policy 'greedy' has no option 'x' (it takes no options)"),
 ])  # fmt: skip
 def test_unknown_policy_options_name_the_options(policy, message):

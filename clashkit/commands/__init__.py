@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 #: Command modules; each defines ``command`` (a click command).
-MODULES = ("siege", "solo_levels", "simulate", "play", "rules", "balance", "sweep", "card_stats", "tune")
+MODULES = ("siege", "solo_levels", "simulate", "play", "rules", "balance", "sweep", "card_stats", "tune", "ladder")
 
 
 def register(group) -> None:

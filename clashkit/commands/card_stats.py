@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .design_options import emit, study_kwargs, study_options, study_output, timed
+from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
 
 
 @click.command("card-stats")
@@ -18,9 +18,28 @@ def command(names, no_impact, as_json, out, **options) -> None:
     in games where it was played and where it was not, its owner's hand-health
     at the end of the turn after (R1.5), and its impact: the change in its deck's
     rate when it is replaced by a vanilla 0/1 creature of cost 1, measured on the
-    same seeds.  Every figure with its 95% interval and its game count.
+    same seeds.  Every figure with its 95% interval and its game count.  With
+    --policies, the table at each strength on the same seeds (JSON:
+    {"policies": {P: <the card-stats object>}}).
     """
     from ..design import card_stats
+
+    policies = policy_list(options)
+    if policies is not None:
+        import polars as pl
+
+        kwargs = study_kwargs(**options)
+        asked = {**options, "cards": list(names), "impact": not no_impact, "policies": policies}
+        with study_output(out, "card-stats", asked, ("card_stats",)) as save:
+            tables, seconds = timed(lambda: {
+                p: card_stats(names=list(names) or None, impact=not no_impact, **{**kwargs, "policy": p})
+                for p in policies
+            })()  # fmt: skip
+            save({"card_stats": pl.concat([t.select(pl.lit(p).alias("policy"), pl.all()) for p, t in tables.items()])})
+        data = {"policies": {p: {"n": kwargs["n"], "seed": kwargs["seed"], "policy": p, "cards": t.to_dicts()}
+                             for p, t in tables.items()}, "seconds": seconds}  # fmt: skip
+        emit(data, "\n\n".join(f"{p}:\n{_text(t, seconds)}" for p, t in tables.items()), as_json=as_json)
+        return
 
     asked = {**options, "cards": list(names), "impact": not no_impact}
     with study_output(out, "card-stats", asked, ("card_stats",)) as save:

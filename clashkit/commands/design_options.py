@@ -35,6 +35,9 @@ def study_options(default_n: int):
                          help="Rules options of R10.3, e.g. turn_limit=100."),
             click.option("--policy", default="greedy", show_default=True, metavar="P",
                          help="The policy of both players."),
+            click.option("--policies", default=None, metavar="P1,P2,…",
+                         help="Several policies, weakest first: the study at each strength, on the same seeds "
+                         "(search:fair, search:budget=4,fair; replaces --policy)."),
             click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
                          help="Master seed: pairing k plays seeds from seed + k, whatever the card values."),
             click.option("--engine", type=click.Choice(["fast", "reference"]), default=None,
@@ -73,7 +76,7 @@ def cluster_option():
 
 
 def study_kwargs(*, n, cards_file, rules_text, policy, seed, engine, mirror, jobs, no_progress,
-                 cluster=None) -> dict:  # fmt: skip
+                 cluster=None, policies=None) -> dict:  # fmt: skip
     """The keyword arguments of the :mod:`clashkit.design` functions from the shared options."""
     rules = (
         Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules")
@@ -84,6 +87,15 @@ def study_kwargs(*, n, cards_file, rules_text, policy, seed, engine, mirror, job
         n=n, cards=cards_file, rules=rules, policy=policy, seed=seed, engine=engine, mirror=mirror,
         jobs=jobs or None, progress=not no_progress, cluster=cluster,
     )  # fmt: skip
+
+
+def policy_list(options: dict) -> list[str] | None:
+    """``--policies`` checked (:func:`clashkit.ladder.parse_policies`), or ``None`` when not given."""
+    if options.get("policies") is None:
+        return None
+    from ..ladder import parse_policies
+
+    return parse_policies(options["policies"], least=1)
 
 
 def timed(function):

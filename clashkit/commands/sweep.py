@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from ..errors import OptionError
-from .design_options import emit, study_kwargs, study_options, study_output, timed
+from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
 
 
 @click.command("sweep")
@@ -26,7 +26,8 @@ def command(card, settings, as_json, out, **options) -> None:
 
     Every value plays the same seeds (common random numbers), so the 95%
     interval of a change comes from the per-game differences: a change the
-    games cannot tell from 0 is said so.
+    games cannot tell from 0 is said so.  With --policies, the sweep at each
+    strength on the same seeds (JSON: {"policies": {P: <the sweep object>}}).
     """
     from ..design import parse_values, sweep
 
@@ -36,6 +37,21 @@ def command(card, settings, as_json, out, **options) -> None:
         if field in values:
             raise OptionError(f"--set {field}: the field is given twice")
         values[field] = vs
+    policies = policy_list(options)
+    if policies is not None:
+        import polars as pl
+
+        kwargs = study_kwargs(**options)
+        asked = {**options, "card": card, "set": values, "policies": policies}
+        with study_output(out, "sweep", asked, ("sweep", "matchups")) as save:
+            results, seconds = timed(lambda: {p: sweep(card, values, **{**kwargs, "policy": p}) for p in policies})()
+            save({"sweep": pl.concat([r.rows.select(pl.lit(p).alias("policy"), pl.all()) for p, r in results.items()]),
+                  "matchups": pl.concat([r.matchups.select(pl.lit(p).alias("policy"), pl.all())
+                                         for p, r in results.items()])})  # fmt: skip
+        text = "\n\n".join(f"{p}:\n{r}" for p, r in results.items()) + f"\n\n({seconds:.1f} s)"
+        data = {"policies": {p: r.to_dict() for p, r in results.items()}, "seconds": seconds}
+        emit(data, text, as_json=as_json)
+        return
     with study_output(out, "sweep", {**options, "card": card, "set": values}, ("sweep", "matchups")) as save:
         result, seconds = timed(sweep)(card, values, **study_kwargs(**options))
         save({"sweep": result.rows, "matchups": result.matchups})

@@ -19,7 +19,10 @@ POLICIES: dict[str, type[Policy]] = {
 
 
 def get_policy(spec: str | Policy) -> Policy:
-    """A policy from its name (``random``, ``greedy``, ``search:budget=64``) or itself."""
+    """A policy from its name (``random``, ``greedy``, ``search:budget=64``) or itself.
+
+    An option written without a value is an on/off option switched on: ``search:fair`` is
+    ``search:fair=true`` (only for options that are on/off)."""
     if isinstance(spec, Policy):
         return spec
     name, _, options = str(spec).partition(":")
@@ -30,7 +33,9 @@ def get_policy(spec: str | Policy) -> Policy:
     for part in filter(None, options.split(",")):
         key, sep, value = part.partition("=")
         if not sep:
-            raise OptionError(f"policy option {part!r} is not KEY=VALUE")
+            if not _is_flag(cls, key.strip()):
+                raise OptionError(f"policy option {part!r} is not KEY=VALUE")
+            value = "true"
         try:
             kwargs[key.strip()] = int(value)
         except ValueError:
@@ -50,6 +55,13 @@ def get_policy(spec: str | Policy) -> Policy:
         return cls(**kwargs)
     except TypeError as e:
         raise OptionError(f"policy {name!r}: {e}") from None
+
+
+def _is_flag(cls: type[Policy], key: str) -> bool:
+    import inspect
+
+    parameter = inspect.signature(cls).parameters.get(key)
+    return parameter is not None and isinstance(parameter.default, bool)
 
 
 __all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "SearchPolicy", "get_policy"]

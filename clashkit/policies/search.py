@@ -21,6 +21,26 @@ Like ``greedy`` it remembers the positions that begin its turns from turn 16
 on, and leaves a loop (the same position again) with a play drawn from the
 game's generator.  Format choices (draft, constructed, bans, R4.6 returns)
 are greedy's.
+
+**Fair search** (``search:fair``, or ``search:budget=N,fair=true``).  Plain
+``search`` reads the whole state (R1.7), the order of the opponent's hand
+included, which a player at the table never sees.  With ``fair`` it decides
+only from what the acting player can know (:mod:`clashkit.policies.sight`):
+the hidden slots — the opponent's cards never seen since the deal, in solo
+the AI pile — are first written in card-id order, so that its candidates,
+its loop check and everything else it reads are functions of what it knows;
+then each *round* of rollouts draws one **determinization** (the hidden
+slots shuffled with a generator seeded from the game's, R10.2) and plays
+every candidate from that same sample, so candidates are compared on the
+same guess (common random numbers) and the guesses vary between rounds.
+Every rollout also reseeds its copy's generator, so no rollout sees the
+game's future draws (the solo AI's reshuffles, R8.7).  The state is given
+back exactly as it came.  Determinization per round rather than one
+information-set tree: the rollouts are what costs, and a sampled hand per
+round needs no new machinery in the game loop; its known weakness (it
+assumes it will learn the hidden order, "strategy fusion") matters little
+here, where the hidden order only decides which cards the opponent can
+play in a few turns.
 """
 
 from __future__ import annotations
@@ -31,6 +51,7 @@ from ..legality import legal_actions
 from ..loop import run
 from ..rng import Rng
 from ..state import SUMMON, GameState
+from . import sight
 from .greedy import GreedyPolicy, tables
 
 
@@ -54,21 +75,38 @@ class SearchPolicy(GreedyPolicy):
 
     name = "search"
 
-    def __init__(self, budget: int = 16, horizon: int = 16, noise: float = 0.1) -> None:
+    def __init__(self, budget: int = 16, horizon: int = 16, noise: float = 0.1, fair: bool = False) -> None:
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise TypeError(f"budget must be a whole number ≥ 1, not {budget!r}")
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
             raise TypeError(f"horizon must be a whole number ≥ 1, not {horizon!r}")
+        fair = _flag(fair, "fair")
         super().__init__()
         self.budget = budget
         self.horizon = horizon
         self.noise = float(noise)
-        self.name = f"search:budget={budget}"
+        self.fair = fair
+        self.name = f"search:budget={budget}" + (",fair" if fair else "")
         self.greedy = GreedyPolicy()
+        #: What each player has seen of the opponent's cards in this game (fair search).
+        self.sightings = sight.Sightings()
         #: Rollouts played so far (for tests and measurements).
         self.rollouts = 0
 
     def decide(self, state: GameState, cards=None) -> Action:
+        if not self.fair:
+            return self._decide(state, cards, None)
+        player = state.active
+        slots = sight.hidden_slots(state, player, self.sightings.of(state, player))
+        was = sight.canonical(state, player, slots)
+        try:
+            return self._decide(state, cards, slots)
+        finally:
+            sight.restore(state, player, slots, was)
+
+    def _decide(self, state: GameState, cards, slots: list[int] | None) -> Action:
+        """The decision; with ``slots`` (fair search) ``state``'s hidden slots are canonical and
+        every rollout samples them."""
         legal = legal_actions(state)
         if state.phase == SUMMON and self.leaves_loop(state):
             # The same position again, as greedy would see it: leave the loop.
@@ -84,7 +122,7 @@ class SearchPolicy(GreedyPolicy):
         for k in range(budget):
             j = k % len(tried)
             noisy = k >= len(tried)
-            scores[j] += self.rollout(state, tried[j], seed + k // len(tried), noisy)
+            scores[j] += self.rollout(state, tried[j], seed + k // len(tried), noisy, slots)
             counts[j] += 1
         best = 0
         best_mean = scores[0] / counts[0]
@@ -114,13 +152,17 @@ class SearchPolicy(GreedyPolicy):
             out.append(action)
         return out
 
-    def rollout(self, state: GameState, action, seed: int, noisy: bool) -> float:
+    def rollout(self, state: GameState, action, seed: int, noisy: bool, slots: list[int] | None = None) -> float:
         """Play ``action`` on a copy, then greedy for both to the horizon with the game loop
-        (:func:`~clashkit.game.play`); 1 if the mover wins."""
+        (:func:`~clashkit.game.play`); 1 if the mover wins.  With ``slots`` (fair search) the
+        copy's generator is seeded with ``seed`` and the hidden slots are sampled from it first."""
         self.rollouts += 1
         me = state.active
         sim = state.clone(record=False)
         sim.turn_log = None
+        if slots is not None:
+            sim.rng.seed(seed)
+            sight.sample(sim, me, slots, sim.rng)
         if noisy:
             sim.rng.seed(seed)
             players = (_NoisyGreedy(sim.rng, self.noise), _NoisyGreedy(sim.rng, self.noise))
@@ -131,6 +173,20 @@ class SearchPolicy(GreedyPolicy):
         if sim.winner is not None:
             return 1.0 if sim.winner == me else 0.0
         return evaluate(sim, me)
+
+
+def _flag(value, name: str) -> bool:
+    """An on/off option as written on the command line (``fair``, ``fair=true``, ``fair=0``)."""
+    if isinstance(value, bool):
+        return value
+    if value in (0, 1):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on"):
+        return True
+    if text in ("false", "no", "off"):
+        return False
+    raise TypeError(f"{name} must be true or false, not {value!r}")
 
 
 def life(state: GameState, player: int) -> int:

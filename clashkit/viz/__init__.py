@@ -38,6 +38,7 @@ _EXPORTS = {
         "chart_first_player",
         "chart_hand_health",
         "chart_hand_health_track",
+        "chart_ladder",
         "chart_mana_curve",
         "chart_mana_per_turn",
         "chart_matchups",

@@ -293,6 +293,26 @@ def chart_first_player(
     )
 
 
+def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart:
+    """A ladder's ratings (:func:`clashkit.ladder.ladder`'s ``ratings`` frame): each policy's
+    Bradley–Terry rating on the Elo scale with its 95% interval, best at the top; the dashed
+    line is the mean (1500)."""
+    from ..ladder import MEAN
+
+    order = ratings.sort("rating", descending=True)["policy"].to_list()
+    base = alt.Chart(ratings, width=width).encode(y=alt.Y("policy:N", title=None, sort=order))
+    mean = alt.Chart(pl.DataFrame({"x": [MEAN]})).mark_rule(color="#999", strokeDash=[4, 3]).encode(x="x:Q")
+    bars = base.mark_rule(strokeWidth=2, color="#555").encode(
+        x=alt.X("low:Q", title="rating, Elo scale (95% interval)", scale=alt.Scale(zero=False)), x2="high:Q"
+    )
+    points = base.mark_point(filled=True, size=70, color="#2f6db5").encode(
+        x="rating:Q",
+        tooltip=["policy:N", alt.Tooltip("rating:Q", format=".0f"), alt.Tooltip("low:Q", format=".0f"),
+                 alt.Tooltip("high:Q", format=".0f"), "games:Q", alt.Tooltip("score:Q", format=".1%")],
+    )  # fmt: skip
+    return alt.layer(mean, bars, points).properties(title="Ladder of the bots")
+
+
 def chart_card_numbers(
     events: pl.DataFrame,
     games: pl.DataFrame,

@@ -1,0 +1,63 @@
+"""Balance by skill level: ``balance --policies``, the rank correlation and the paired changes."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from click.testing import CliRunner
+
+from clashkit.cli import main
+from clashkit.skill import balance_by_skill
+from clashkit.stats import kendall, spearman
+
+WEAK, STRONG = "greedy", "search:budget=1,horizon=2,fair"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [*args, "--no-progress"])
+
+
+def test_balance_policies_json_shape():
+    result = run("balance", "--policies", f"{WEAK},{STRONG}", "-n", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output.strip().splitlines()[-1])
+    assert list(data["policies"]) == [WEAK, STRONG]
+    for one in data["policies"].values():  # each the one-policy balance object
+        assert set(one["decks"]) == {"1", "2", "3", "4"}
+        assert len(one["matrix"]) == 12 and one["games"] == 24
+        assert set(one["matrix"][0]) >= {"a", "b", "games", "rate_a", "low", "high"}
+    r = data["rank_correlation"]
+    assert r["weak"] == WEAK and r["strong"] == STRONG and r["decks"] == [1, 2, 3, 4]
+    assert -1 <= r["spearman"] <= 1 and r["low"] <= r["high"]
+    assert [c["deck"] for c in data["changes"]] == [1, 2, 3, 4]
+    for c in data["changes"]:
+        weak = data["policies"][WEAK]["decks"][str(c["deck"])]["rate"]
+        strong = data["policies"][STRONG]["decks"][str(c["deck"])]["rate"]
+        assert math.isclose(c["change"], strong - weak)
+
+
+def test_balance_policies_bad_input_is_one_line():
+    for policies, message in [
+        ("greedy,nobody", "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search)"),
+        ("greedy", "clashkit: error: --policies: name at least 2 policies for balance by skill "
+         "(e.g. greedy,search:fair)"),
+        ("greedy,search:depth=2", "clashkit: error: --policies: policy 'search' has no option 'depth' "
+         "(its options are budget, horizon, noise, fair)"),
+    ]:
+        result = run("balance", "--policies", policies, "-n", "1", "--json")
+        assert result.exit_code == 2
+        assert result.output.strip().splitlines() == [message]
+
+
+def test_the_same_policy_twice_over_the_same_seeds_changes_nothing():
+    result = balance_by_skill(["greedy", "search:budget=1,horizon=1,noise=0"], 1, seed=4, bootstrap=20)
+    again = balance_by_skill(["greedy", "search:budget=1,horizon=1,noise=0"], 1, seed=4, bootstrap=20)
+    assert result.to_dict() == again.to_dict()
+    assert result.table()["deck"].to_list() == [1, 2, 3, 4]
+
+
+def test_rank_correlations():
+    assert spearman([0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1]) == -1.0
+    assert kendall([0.1, 0.2, 0.3, 0.4], [0.2, 0.1, 0.3, 0.4]) == 4 / 6
+    assert math.isnan(spearman([0.5] * 4, [0.1, 0.2, 0.3, 0.4]))
