@@ -43,9 +43,9 @@ FIGURES: dict[str, Figure] = {
     "bots": Figure(("benchmarks/bots.py",), False, "about 3 min"),
     "balance": Figure(("-m", "clashkit", "balance", "-n", "2000", "--no-progress"), True, "about 1 min"),
     "solo-search": Figure(
-        ("benchmarks/solo_calibration.py", "--policy", "search", "--combinations", "0", "--table", "main"),
+        ("benchmarks/solo_calibration.py", "--policy", "search", "-n", "500", "--combinations", "0", "--table", "main"),
         True,
-        "about 30 min",
+        "about 8 min",
     ),
     "solo-decks": Figure(
         ("benchmarks/solo_calibration.py", "--policy", "greedy", "--decks", "draft,1,2,3,4", "--combinations", "0",
