@@ -22,7 +22,10 @@ import polars as pl
 
 from ..cards import CardSet, starter_set
 from ..design import FIELDS, Sweep, Tuning, field_value, sweep
+from . import rendering
 from .tables import table_html
+
+rendering.on_altair_loaded()  # the heat map draws offline, as the other charts do
 
 PERCENT = ".0%"
 
