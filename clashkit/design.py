@@ -864,6 +864,7 @@ def card_stats(
     *,
     names: Sequence[str] | None = None,
     impact: bool = True,
+    plays_n: int | None = None,
     cards: CardSet | str | os.PathLike | None = None,
     policy: str = "greedy",
     rules: Rules | Mapping[str, Any] | None = None,
@@ -873,6 +874,7 @@ def card_stats(
     jobs: int | None = 1,
     progress: bool = False,
     runner: Runner | None = None,
+    cache: dict | None = None,
 ) -> pl.DataFrame:
     """Per card of the starter decks, over ``n`` games of every ordered pairing:
 
@@ -888,7 +890,8 @@ def card_stats(
     Each figure has its 95% interval (``…_low``, ``…_high``) and its count.  ``names``
     restricts the table (and the removal games) to some cards; ``impact=False`` skips the
     removal games.  The play numbers need events, so they are always played on the reference
-    engine; the removal games on ``engine``.
+    engine, on ``plays_n`` games a pairing (default ``n``); the removal games on ``engine``,
+    ``n`` a pairing.  ``cache`` (a dict, as for :func:`run_jobs`) reuses games already played.
     """
     base = _card_set(cards)
     chosen = [str(x).strip().upper() for x in names] if names else None
@@ -901,7 +904,10 @@ def card_stats(
     _check_policy(policy)
     study = _study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
                    progress=progress, runner=runner)  # fmt: skip
-    jobs_events = study.jobs(base, events=True)
+    if cache is not None:
+        study = dataclasses.replace(study, cache=cache)
+    plays_study = study if plays_n is None else dataclasses.replace(study, n=plays_n)
+    jobs_events = plays_study.jobs(base, events=True)
     results = run_jobs(jobs_events, workers=study.workers, progress=progress, desc="card plays",
                        runner=runner, cache=study.cache)  # fmt: skip
     plays = pl.concat(

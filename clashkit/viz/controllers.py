@@ -12,7 +12,7 @@ every behaviour is testable in plain pytest.
                        (next / back / run)
 :class:`RulesStepper`  a scenario's turn played one step at a time, each step explained
                        with the rules it applies
-:class:`CardDesigner`  edit or add a card, rerun a small simulation, compare win rates
+:class:`CardDesigner`  edit or add a card, play the change on the same seeds, compare win rates
 =====================  ==================================================================
 
 Stepping back restores an exact copy of the state before the step: every
@@ -958,16 +958,22 @@ class CardDesigner:
     with its paired 95% interval (:func:`clashkit.design.compare`), the matrix before and
     after, and the card's own numbers (:func:`clashkit.design.card_stats`).
 
-    ``games_per_pairing=None`` (the default) chooses the game count so that every deck's
-    change is measured to ±1.5 points (:data:`clashkit.design.HALF_WIDTH`): a pilot of
-    :attr:`PILOT` games a pairing estimates the spread of the per-game differences, and
-    the change is played again with as many games as that spread needs (at most
-    :attr:`MAX_GAMES`).  On the reference engine that can take minutes; give a number for
-    a quick look.
+    ``games_per_pairing=None`` (the default) plays at least :attr:`MIN_GAMES` games a
+    pairing and as many as it takes for every deck's change to be measured to ±1.5 points
+    (:data:`clashkit.design.HALF_WIDTH`): the first :attr:`MIN_GAMES` games measure the
+    spread of the per-game differences, and a change whose interval is still wider is
+    played again with the count that spread needs, at most :attr:`MAX_GAMES` (enough for
+    any spread: a per-game difference is −1, 0 or 1).
+
+    The games are played on the fast engine when both bots exist there (``random``,
+    ``greedy``; ``engine=None``), in this process (``jobs=1``: starting worker processes
+    costs more than the games).  :meth:`card_stats` needs events, which only the reference
+    engine records: its play numbers come from :attr:`STATS_GAMES` games a pairing there.
     """
 
-    PILOT = 200
-    MAX_GAMES = 20_000
+    MIN_GAMES = 2_000
+    MAX_GAMES = 3_000
+    STATS_GAMES = 50
 
     def __init__(
         self,
@@ -1080,6 +1086,16 @@ class CardDesigner:
 
         return self.policy or default_policy()
 
+    @property
+    def engine_used(self) -> str:
+        """The engine the games are played on: ``fast`` when both bots exist there and no
+        engine was asked for."""
+        if self.engine is not None:
+            return self.engine
+        from ..fast import FAST_POLICIES
+
+        return "fast" if self._policy() in FAST_POLICIES else "reference"
+
     def run(self, *, progress: bool = True) -> pl.DataFrame:
         """Play before and after on the same seeds; returns :meth:`comparison`.  Games
         already played (the set before the change, pairings the change does not touch) are
@@ -1091,14 +1107,19 @@ class CardDesigner:
         after = self.cards
         n = self.games_per_pairing
         if n is None:
-            pilot = compare(self.base, after, self.PILOT, **options)
-            if pilot.half_width <= HALF_WIDTH:
-                self._keep(pilot)
+            first = compare(self.base, after, self.MIN_GAMES, **options)
+            if first.half_width <= HALF_WIDTH:
+                self._keep(first)
                 return self.comparison()
-            sd = float(pilot.changes["sd"].max() or 0.0)
-            n = min(self.MAX_GAMES, max(self.PILOT, games_for_half_width(sd, HALF_WIDTH)))
+            sd = float(first.changes["sd"].max() or 0.0)
+            n = min(self.MAX_GAMES, max(self.MIN_GAMES, games_for_half_width(sd, HALF_WIDTH)))
         self._keep(compare(self.base, after, n, **options))
         return self.comparison()
+
+    @property
+    def games(self) -> int:
+        """Games a pairing of the last run."""
+        return int(self._need_result().after.matchups["games"].max())
 
     def _keep(self, result) -> None:
         self.result, self.before, self.after = result, result.before, result.after
@@ -1137,12 +1158,17 @@ class CardDesigner:
 
     def card_stats(self, name: str, *, games_per_pairing: int | None = None,
                    progress: bool = False) -> pl.DataFrame:  # fmt: skip
-        """:func:`clashkit.design.card_stats` of card ``name`` as edited."""
+        """:func:`clashkit.design.card_stats` of card ``name`` as edited: the play numbers from
+        :attr:`STATS_GAMES` games a pairing on the reference engine (they need events), the
+        removal impact from the last run's game count (``games_per_pairing`` if given) on
+        the designer's engine, reusing the games already played."""
         from ..design import card_stats
 
-        n = games_per_pairing or self.games_per_pairing or self.PILOT
-        return card_stats(n, names=[name], cards=self.cards, policy=self._policy(), seed=self.seed,
-                          engine=self.engine, jobs=self.jobs, progress=progress)  # fmt: skip
+        n = games_per_pairing or (self.games if self.result is not None else None)
+        n = n or self.games_per_pairing or self.MIN_GAMES
+        return card_stats(n, names=[name], plays_n=min(n, self.STATS_GAMES), cards=self.cards,
+                          policy=self._policy(), seed=self.seed, engine=self.engine, jobs=self.jobs,
+                          progress=progress, cache=self._games)  # fmt: skip
 
     def save(self, path: str | Path) -> Path:
         """Write the edited set as a card file (``CardSet.to_csv``)."""

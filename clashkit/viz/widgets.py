@@ -721,7 +721,9 @@ _NO_CHANGE = '<span style="font-size:12px;color:#6b6250">No change yet: the ship
 
 
 class CardDesignerView(_View):
-    """Edit or add a card with widgets, rerun a small simulation, see the win rates move."""
+    """Edit or add a card with widgets and see the win rates move: **apply the change** plays it
+    at once when the fast engine plays the bots (a few seconds); **run the simulation** plays
+    it again with another game count or other bots."""
 
     def __init__(self, designer: CardDesigner | None = None) -> None:
         self.designer = designer if designer is not None else CardDesigner()
@@ -774,13 +776,14 @@ class CardDesignerView(_View):
         self.message = w.HTML()
         self.changes = w.HTML()
         self.preview = w.HTML(layout=w.Layout(margin="0 0 0 16px"))
-        self.games = w.IntSlider(
+        self.games = w.BoundedIntText(
             value=d.games_per_pairing or 0,
             min=0,
-            max=2000,
-            description="games/pairing (0: enough for ±1.5 points)",
+            max=1_000_000,
+            step=500,
+            description=f"games a pairing (0: at least {d.MIN_GAMES:,}, enough for ±1.5 points)",
             style={"description_width": "initial"},
-            layout=w.Layout(width="420px"),
+            layout=w.Layout(width="460px"),
         )
         bots = list(POLICIES)
         self.policy = w.Dropdown(
@@ -954,6 +957,16 @@ class CardDesignerView(_View):
             return
         self.message.value = _message(what)
         self._show_changes()
+        self._settings()
+        if self.designer.engine_used == "fast":
+            self.on_run()
+        else:
+            self.message.value = _message(f"{what}; press “run the simulation” (the reference engine plays "
+                                          f"{self.policy.value}: it can take minutes)")  # fmt: skip
+
+    def _settings(self) -> None:
+        d = self.designer
+        d.games_per_pairing, d.policy = (self.games.value or None), self.policy.value
 
     def on_undo(self) -> None:
         name = (
@@ -984,15 +997,18 @@ class CardDesignerView(_View):
         )
 
     def on_run(self) -> None:
+        import time
+
         from .charts import chart_win_rate_shift
 
         d = self.designer
-        d.games_per_pairing, d.policy = (self.games.value or None), self.policy.value
+        self._settings()
+        started = time.perf_counter()
         with self.progress:
             self.progress.clear_output()
             comparison = d.run(progress=True)
+        seconds = time.perf_counter() - started
         _show_chart(self.chart, chart_win_rate_shift(comparison))
-        games = int(d.result.after.matchups["games"].max())
         self.table.value = table_html(
             d.change_table().select(
                 "deck", "games", pl.col("before").round(3), pl.col("after").round(3),
@@ -1003,7 +1019,8 @@ class CardDesignerView(_View):
                 .alias("clear change"),
             ),  # fmt: skip
             caption=f"Each deck's rate before and after, and the change with its paired 95% interval "
-            f"({games:,} games a pairing, the same seeds before and after; mirrors left out)",
+            f"({d.games:,} games a pairing on the {d.engine_used} engine, the same seeds before and after; "
+            f"mirrors left out; played in {seconds:.1f} s)",
             tail=False,
         )
         self.matrix.value = table_html(
@@ -1013,10 +1030,12 @@ class CardDesignerView(_View):
         )
         name = self.new_name.value.strip().upper() if self.mode.value == "add a card" else self.which.value
         if name in d.cards and d.cards.card(name).deck is not None:
-            stats = d.card_stats(name, games_per_pairing=self.games.value or None)
+            stats = d.card_stats(name)
             self.stats.value = table_html(
                 stats.with_columns(pl.col(pl.Float64).round(3)),
-                caption=f"card-stats of {name} as edited",
+                caption=f"card-stats of {name} as edited: the play numbers from {min(d.games, d.STATS_GAMES):,} "
+                f"games a pairing on the reference engine (only it records the events they need), the "
+                f"removal impact from {d.games:,} games a pairing on the {d.engine_used} engine",
                 tail=False,
             )
 

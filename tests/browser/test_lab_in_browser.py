@@ -1,5 +1,7 @@
-"""The siege lab notebook in a real browser: JupyterLab on 127.0.0.1, Debian's Chromium driven
-by playwright, every request that leaves the machine blocked and recorded.
+"""The notebooks in a real browser: JupyterLab on 127.0.0.1, Debian's Chromium driven by
+playwright, every request that leaves the machine blocked and recorded.  The siege lab
+(notebook 03) is stepped, cast, saved and loaded; notebook 06 (sweeps, card-stats, tuning)
+runs whole; the card designer of notebook 05 plays a change when its apply button is clicked.
 
 The notebook runs in a temporary copy (JupyterLab saves outputs into the file it
 runs).  A screenshot goes to ``$CLASHKIT_ARTIFACTS`` (default
@@ -26,6 +28,8 @@ pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
 NOTEBOOK = "03_siege_lab.ipynb"
+DESIGNER = "05_matchups_and_card_balance.ipynb"
+SWEEPS = "06_card_sweeps_and_tuning.ipynb"
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL = {"127.0.0.1", "localhost"}
 
@@ -57,7 +61,8 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     root.mkdir()
-    shutil.copy(ROOT / "notebooks" / NOTEBOOK, root / NOTEBOOK)
+    for name in (NOTEBOOK, DESIGNER, SWEEPS):
+        shutil.copy(ROOT / "notebooks" / name, root / name)
     port, token = free_port(), secrets.token_hex(16)
     env = {
         **os.environ,
@@ -140,11 +145,9 @@ def browser():
         chromium.close()
 
 
-def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
-    """Notebook 03 in JupyterLab: the lab steps, casts the preselected incantation at an enemy
-    (R5.5), saves the position and loads it back, rule numbers unfold to their text,
-    ``viz.rule`` shows a rule, and a chart shows its tooltip on hover; nothing leaves 127.0.0.1."""
-    url, token, root = lab
+def offline_page(browser, url: str, token: str, notebook: str):
+    """A page of ``notebook`` in JupyterLab with its kernel started, every request outside
+    127.0.0.1 blocked; returns (context, page, blocked, seen)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     blocked: list[str] = []
     seen: list[str] = []
@@ -161,7 +164,9 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
 
     context.route("**/*", guard)
     page = context.new_page()
-    page.goto(f"{url}/lab/tree/{NOTEBOOK}?token={token}", wait_until="domcontentloaded")
+    # A workspace of its own: only this notebook opens, whatever another test left open.
+    workspace = Path(notebook).stem.split("_")[0]
+    page.goto(f"{url}/lab/workspaces/nb{workspace}/tree/{notebook}?token={token}", wait_until="domcontentloaded")
     page.wait_for_function(
         "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
         " && window.jupyterapp.shell.currentWidget.sessionContext"
@@ -169,6 +174,73 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
         " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel",
         timeout=30_000,
     )
+    return context, page, blocked, seen
+
+
+def page_has(page, text: str, timeout: int) -> None:
+    """Wait until the page's text holds ``text`` (read from the DOM: JupyterLab may not lay out
+    a cell far below the view)."""
+    page.wait_for_function("t => document.body.textContent.includes(t)", arg=text, timeout=timeout)
+
+
+def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
+    """Notebook 06 runs whole in JupyterLab (the sweep's heat map, the whole card-stats table,
+    the tuner's proposal); in notebook 05 the card designer, given attack + 1 for its card and
+    **apply the change**, shows the paired change table played on the fast engine, and the
+    card-stats caption says its play numbers come from the reference engine."""
+    url, token, _root = lab
+    context, page, blocked, seen = offline_page(browser, url, token, SWEEPS)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").wait_for(timeout=60_000)
+    assert "2,000 games a pairing of every value" in page.locator(".ck-sweep-view").inner_text()
+    page_has(page, "card-stats: 32 cards, sorted by card", 60_000)
+    page_has(page, "on the check's fresh seeds: shipped and proposed", 60_000)
+    body = page.text_content("body") or ""
+    assert "Traceback" not in body and "Error loading script" not in body
+
+    context.close()
+    assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
+
+    context, page, blocked, seen = offline_page(browser, url, token, DESIGNER)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    designer = page.locator(".ck-card-designer")
+    designer.wait_for(timeout=60_000)
+    designer.scroll_into_view_if_needed()
+    assert "No change yet" in designer.inner_text()
+    designer.locator("select").first.select_option("OGRE")
+    attack = designer.locator(".widget-hslider").nth(1)  # cost, attack, health
+    page.wait_for_function(
+        "() => document.querySelectorAll('.ck-card-designer .widget-hslider')[1].innerText.includes('5')",
+        timeout=10_000,
+    )  # OGRE's shipped attack
+    assert "attack" in attack.inner_text()
+    attack.locator(".noUi-handle").focus()
+    page.keyboard.press("ArrowRight")
+    designer.locator("button.ck-apply").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ck-card-designer').innerText.includes('paired 95% interval')",
+        timeout=30_000,
+    )
+    text = designer.inner_text()
+    assert "changed: OGRE" in text and "(was OGRE" in text and "No change yet" not in text, text
+    assert "games a pairing on the fast engine" in text
+    assert "change (points)" in text and "deck 4" in text
+    page.wait_for_function(
+        "() => document.querySelector('.ck-card-designer').innerText.includes('on the reference engine')",
+        timeout=30_000,
+    )
+    designer.screenshot(path=str(artifacts() / "card_designer.png"))
+    context.close()
+    assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
+    assert not [u for u in seen if "cdn" in u or "jsdelivr" in u or "unpkg" in u]
+
+
+def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
+    """Notebook 03 in JupyterLab: the lab steps, casts the preselected incantation at an enemy
+    (R5.5), saves the position and loads it back, rule numbers unfold to their text,
+    ``viz.rule`` shows a rule, and a chart shows its tooltip on hover; nothing leaves 127.0.0.1."""
+    url, token, root = lab
+    context, page, blocked, seen = offline_page(browser, url, token, NOTEBOOK)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
 
     # The siege lab's widgets and its board are drawn by the ipywidgets front end.

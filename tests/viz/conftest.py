@@ -137,4 +137,4 @@ def batch():
     """Three random games of each ordered pairing of the starter decks (36 games)."""
     from clashkit.viz.runs import play_matchups
 
-    return play_matchups(games_per_pairing=3, policy="random", seed=5, progress=False)
+    return play_matchups(games_per_pairing=3, policy="random", seed=5, progress=False, record_events=True)

@@ -6,6 +6,7 @@ import ipywidgets as w
 import polars as pl
 
 from clashkit.cards import load_cards, starter_set
+from clashkit.design import HALF_WIDTH, games_for_half_width
 from clashkit.viz import widgets as views
 from clashkit.viz.controllers import CardDesigner
 
@@ -45,12 +46,30 @@ def test_the_change_comes_with_its_paired_interval_and_both_matrices():
 
 def test_the_game_count_follows_the_rule_of_one_and_a_half_points():
     d = CardDesigner(seed=1)
-    d.PILOT, d.MAX_GAMES = 4, 10
-    d.run(progress=False)  # no change: the pilot's interval is ±0 and it is kept
+    d.MIN_GAMES, d.MAX_GAMES = 4, 10
+    d.run(progress=False)  # no change: the first games' interval is ±0 and they are kept
     assert int(d.result.after.matchups["games"].max()) == 4
     d.edit("OGRE", attack=9)
-    d.run(progress=False)  # a change: more games than the pilot, capped at MAX_GAMES
+    d.run(progress=False)  # a change: more games than MIN_GAMES, capped at MAX_GAMES
     assert int(d.result.after.matchups["games"].max()) == 10
+
+
+def test_the_default_count_is_at_least_2000_and_its_cap_meets_one_and_a_half_points():
+    # A per-game difference is -1, 0 or 1, so its spread is at most 1: the cap always suffices.
+    assert CardDesigner.MIN_GAMES >= 2000
+    assert games_for_half_width(1.0, HALF_WIDTH) <= CardDesigner.MAX_GAMES
+    assert CardDesigner(policy="greedy").engine_used == "fast"
+    assert CardDesigner(policy="random", engine="reference").engine_used == "reference"
+    assert CardDesigner(policy="search").engine_used == "reference"
+
+
+def test_card_stats_play_numbers_come_from_fewer_games_than_the_impact():
+    d = CardDesigner(games_per_pairing=20, seed=4)
+    d.STATS_GAMES = 3
+    d.edit("GNOME", health=4)
+    d.run(progress=False)
+    stats = d.card_stats("GNOME")
+    assert stats["games"].to_list() == [6 * 3] and stats["removed_games"].to_list() == [6 * 20]
 
 
 def test_card_stats_of_the_edited_card_and_saving(tmp_path):
@@ -66,6 +85,13 @@ def test_the_view_shows_the_paired_change_and_saves(tmp_path):
     view = views.card_designer(CardDesigner(games_per_pairing=2, policy="random"))
     b = _buttons(view.widget)
     view.which.value = "GNOME"
+    view.attack.value = 3
+    b["ck-apply"].click()  # the fast engine plays random: applying plays the change at once
+    assert "paired 95% interval" in view.table.value and "2 games a pairing on the fast engine" in view.table.value
+    assert "on the reference engine" in view.stats.value
+    view.attack.value = 4
+    b["ck-apply"].click()
+    assert "<td" in view.table.value and view.designer.cards.card("GNOME").attack == 4
     view.attack.value = 3
     b["ck-apply"].click()
     view.games.value = 2
