@@ -65,6 +65,17 @@ FIGURES: dict[str, Figure] = {
         True,
         "about 2 min",
     ),
+    "ogre-sweep": Figure(
+        ("-m", "clashkit", "sweep", "--card", "OGRE", "--set", "attack=3..7", "-n", "2000", "--jobs", "1",
+         "--no-progress"),  # fmt: skip
+        False,
+        "about 30 s",
+    ),
+    "tune": Figure(
+        ("-m", "clashkit", "tune", "-n", "500", "--max-changes", "2", "--jobs", "1", "--no-progress"),
+        False,
+        "about 2 min",
+    ),
     "speed": Figure(("benchmarks/run.py",), False, "about 2 min"),
     "memory": Figure(("benchmarks/memory.py",), False, "about 2 min"),
 }
