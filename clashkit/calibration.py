@@ -31,6 +31,7 @@ import polars as pl
 
 from .levels import DEFAULT_LEVELS, LEVELS, POINTS, all_settings, points, settings_text
 from .rules import Rules, SoloSettings
+from .stats import kendall, wilson
 
 #: The columns of a calibration frame.
 CALIBRATION_SCHEMA = pl.Schema(
@@ -59,23 +60,6 @@ class Configuration:
     label: str
     settings: SoloSettings
     level: int | None = None
-
-
-def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default).
-
-    >>> [round(x, 4) for x in wilson(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    low = 0.0 if wins == 0 else max(0.0, centre - half)
-    high = 1.0 if wins == games else min(1.0, centre + half)
-    return low, high
 
 
 def plan(
@@ -324,23 +308,9 @@ def suggest_levels(frame: pl.DataFrame, games: int | None = None) -> dict[int, s
 
 
 def _kendall_tau(x: list[float], y: list[float]) -> float:
-    """Kendall's tau-b (ties allowed)."""
-    concordant = discordant = ties_x = ties_y = 0
-    for i in range(len(x)):
-        for j in range(i + 1, len(x)):
-            dx, dy = x[i] - x[j], y[i] - y[j]
-            if dx == 0 and dy == 0:
-                continue
-            if dx == 0:
-                ties_x += 1
-            elif dy == 0:
-                ties_y += 1
-            elif (dx > 0) == (dy > 0):
-                concordant += 1
-            else:
-                discordant += 1
-    denominator = math.sqrt((concordant + discordant + ties_x) * (concordant + discordant + ties_y))
-    return (concordant - discordant) / denominator if denominator else 0.0
+    """Kendall's tau-b (:func:`clashkit.stats.kendall`), 0 where it is undefined (no pair ordered)."""
+    value = kendall(x, y)
+    return 0.0 if math.isnan(value) else value
 
 
 def markdown_table(frame: pl.DataFrame) -> str:
