@@ -113,7 +113,7 @@ def reserve(s, t, p):
     return best if best > 0 else 0  # ``best or 0``
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _lane_offer(s, t, p, lane, aura, crowd):
     """What a lane offers a newcomer: (gap, mine there, crowding, open, front's health left,
     Rage from the creature it would stand behind, Auras it would receive, a free place beside it)."""
@@ -141,7 +141,7 @@ def _lane_offer(s, t, p, lane, aura, crowd):
     return gap, size, crowd * size, True, 0, rage_behind, received, side_free
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def summon(s, t, p):
     """R3.3–R3.5: the best creature play now as (hand index, lane), or (-1, -1) to begin the siege."""
     hand = s.hands[p]
@@ -364,7 +364,7 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     return 0.5, p, lane, pos
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cast(s, t, r, p, final):
     """An incantation worth casting now as (hand index, target player, lane, pos), or index -1."""
     w = t.weights
@@ -480,7 +480,7 @@ def leaves_loop(s, t, r, p, checked):
 # --- One decision, carried out (GreedyPolicy.act) -------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def act_summon(s, t, r, pol_codes, legal):
     """One summon-phase decision: leave a loop, play the best creature, cast (no siege casting), or begin the siege."""
     p = s.g[G_ACTIVE]
@@ -500,7 +500,7 @@ def act_summon(s, t, r, pol_codes, legal):
     begin_siege(s, r)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def act_siege(s, t, r, pol_codes):
     """One siege window with a choice: cast what is worth it, else the next attack or the end of the turn."""
     p = s.g[G_ACTIVE]

@@ -5,6 +5,10 @@ siege, incantations, solo, turn, engine — and cite the same R-numbers.  ``s``
 is a :class:`~clashkit.fast.state.FastState`, ``t`` the card
 :class:`~clashkit.fast.tables.Tables`, ``r`` the rules array, ``pol_codes``
 the two players' policies (for R4.6's return order).
+
+Every compiled call copies all the arrays of ``s`` and ``t`` onto the stack,
+so the steps of the hot path that have one or two callers are inlined
+(``inline="always"``): the same code, fewer calls.
 """
 
 from __future__ import annotations
@@ -266,7 +270,7 @@ def enter_play(s, p, lane, card):
     s.ln[p, lane] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _remove(s, p, lane, pos, out):
     """Take the creature at that place out of its side (the gap closes, R4.5) into ``out``."""
     side = s.cr[p, lane]
@@ -338,7 +342,7 @@ def _lose_grants(s, p, grants, k):
         c[C_LOST_COUNT] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def leave_play(s, t, r, p, lane, pos, out):
     """R4.5: the creature leaves; those behind it move one place toward the bridge."""
     grants = s.grants[1]
@@ -370,7 +374,7 @@ def shift(s, t, r, p, lane, pos):
             s.cr[p, 0, n, C_TOOK_TURN] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def sprint_forward(s, t, r, p, lane, pos):
     """R6.7: move to position 0, passing the creatures in front; returns how many were passed."""
     if pos:
@@ -701,7 +705,7 @@ def bloodlust_earned(reading, count, target_destroyed):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def attack(s, t, r, pol_codes, p, lane, pos, mask):
     """R4.1–R4.3 one attack, and R6.6 the Bloodlust attacks it earns."""
     enemy = 1 - p
@@ -760,7 +764,7 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
         pending -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hit_keep(s, t, r, p, c, amount):
     """R4.2, R4.7: the attack hits the opposing keep (R8.6: in solo, the AI pile)."""
     enemy = 1 - p
@@ -820,7 +824,7 @@ def first_turn_of_six(s, r):
     return s.g[G_TURN] == 2 and s.g[G_SOLO] and r[R_AI_FIRST] and r[R_SOLO_PLAYER_FIRST_MANA]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def start_turn(s, t, r, pol_codes):
     """R3.1 / R8.2: the mana phase, then the summon phase opens (the AI's plays itself, R8.3)."""
     s.g[G_PHASE] = MANA
@@ -847,7 +851,7 @@ def start_turn(s, t, r, pol_codes):
     s.g[G_PHASE] = SUMMON
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def regenerate(s):
     """R3.12: damage back to 0, until-end-of-turn effects end, Protection re-armed, nothing new."""
     for p in range(2):
@@ -997,7 +1001,7 @@ def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     check_keep(s, caster)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def proceed(s, t, r, pol_codes):
     """The action that moves the turn on: begin the siege, the next attack, or end the turn."""
     if s.g[G_PHASE] == SUMMON:
