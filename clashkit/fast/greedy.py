@@ -18,7 +18,6 @@ from .rules import (
     abilities,
     apply_row,
     begin_siege,
-    end_turn,
     fill,
     has_choice,
     keep_index,
@@ -26,7 +25,7 @@ from .rules import (
     next_in_order,
     play_creature,
     play_incantation,
-    take_turn,
+    proceed,
 )
 from .state import (
     C_ATTACK_MOD,
@@ -509,8 +508,4 @@ def act_siege(s, t, r, pol_codes):
         if i >= 0:
             play_incantation(s, t, r, pol_codes, i, tp, tl, tpos)
             return
-    lane, pos = next_in_order(s, r)
-    if lane < 0:
-        end_turn(s, t, r, pol_codes)
-    else:
-        take_turn(s, t, r, pol_codes, lane, pos)
+    proceed(s, t, r, pol_codes)

@@ -674,7 +674,7 @@ def attack_damage(t, c, sprint):
     return damage if damage > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def take_turn(s, t, r, pol_codes, lane, pos):
     """R3.9–R3.10: the creature at (lane, pos), next in the order, takes its turn."""
     s.g[G_SIEGE_LANE] = lane
