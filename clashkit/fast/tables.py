@@ -48,7 +48,7 @@ Tables = namedtuple("Tables", ["card", "weights"])
 
 
 def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
-    """The per-card arrays of ``cards``, and greedy's rows with its weights (R9.3: cards are data)."""
+    """One ``CARD`` row a card (its rules, greedy's summon row) and greedy's weights (R9.3: cards are data)."""
     greedy = greedy if greedy is not None else GreedyPolicy()
     t = tables(cards)
     n = len(cards)
