@@ -10,7 +10,8 @@ STAMP  := $(VENV)/.stamp
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
 # The fast engine compiled by numba into its cache once (clashkit/fast/warm.py),
-# again whenever its sources change; without it the first fast run compiles.
+# again whenever its sources change (from scratch: numba's cache of a function does
+# not notice a change in the functions it calls); without it the first fast run compiles.
 WARM := $(VENV)/.fast-warm
 
 .PHONY: venv lab test test-long bench figures lint strip clean
@@ -28,6 +29,7 @@ $(STAMP): pyproject.toml uv.lock
 
 $(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
 	@echo "make: compiling the fast engine with numba into its cache (about a minute, once)"
+	rm -f clashkit/fast/__pycache__/*.nbi clashkit/fast/__pycache__/*.nbc
 	$(VENV)/bin/python -m clashkit.fast.warm
 	touch $@
 

@@ -45,7 +45,7 @@ from .state import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def run_siege(s, t, r, pol_codes):
     """R3.11: nothing to cast in this window, so nothing later either: the siege runs through, the turn ends."""
     lane, pos = next_in_order(s, r)

@@ -18,7 +18,6 @@ from .rules import (
     abilities,
     apply_row,
     begin_siege,
-    end_turn,
     fill,
     has_choice,
     keep_index,
@@ -26,7 +25,7 @@ from .rules import (
     next_in_order,
     play_creature,
     play_incantation,
-    take_turn,
+    proceed,
 )
 from .state import (
     C_ATTACK_MOD,
@@ -96,52 +95,52 @@ def reserve(s, t, p):
         seen += 1
         if seen > 4:
             break
-        if t.is_creature[card]:
+        if t.card[card].is_creature:
             continue
-        effect = t.effect[card]
+        effect = t.card[card].effect
         if effect == E_WEAKEN or effect == E_HEAL:
             continue
-        price = t.cost[card]
+        price = t.card[card].cost
         if best >= 0 and price >= best:
             continue
         if effect == E_SHIFT:
             useful = enemies > 0 and attackers > 0
         else:
-            useful = enemies > 0 if t.enemy_side[card] else attackers > 0
+            useful = enemies > 0 if t.card[card].enemy_side else attackers > 0
         if useful:
             best = price
     return best if best > 0 else 0  # ``best or 0``
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _lane_offer(s, t, p, lane, aura, crowd):
     """What a lane offers a newcomer: (gap, mine there, crowding, open, front's health left,
     Rage from the creature it would stand behind, Auras it would receive, a free place beside it)."""
     # A gap: what the opposing side hits for, beyond what mine there absorbs.
     gap = 0
     for pos in range(s.ln[1 - p, lane]):
-        gap += t.attack[s.cr[1 - p, lane, pos, C_CARD]]
+        gap += t.card[s.cr[1 - p, lane, pos, C_CARD]].attack
     for pos in range(s.ln[p, lane]):
-        gap -= t.health[s.cr[p, lane, pos, C_CARD]]
+        gap -= t.card[s.cr[p, lane, pos, C_CARD]].health
     size = s.ln[p, lane]
     received = 0.0
     rage_behind = False
     if size:
         back = s.cr[p, lane, size - 1, C_CARD]
-        if t.aura_dirs[back] & BEHIND:
+        if t.card[back].aura_dirs & BEHIND:
             received += aura
-            rage_behind = (t.aura_mask[back] & RAGE) != 0
+            rage_behind = (t.card[back].aura_mask & RAGE) != 0
     side_free = s.ln[p, 1 - lane] > size
-    if side_free and t.aura_dirs[s.cr[p, 1 - lane, size, C_CARD]] & SIDE:
+    if side_free and t.card[s.cr[p, 1 - lane, size, C_CARD]].aura_dirs & SIDE:
         received += aura
     if s.ln[1 - p, lane]:
         front = s.cr[1 - p, lane, 0]
-        left = t.health[front[C_CARD]] - front[C_DAMAGE]
+        left = t.card[front[C_CARD]].health - front[C_DAMAGE]
         return gap, size, crowd * size, False, left, rage_behind, received, side_free
     return gap, size, crowd * size, True, 0, rage_behind, received, side_free
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def summon(s, t, p):
     """R3.3–R3.5: the best creature play now as (hand index, lane), or (-1, -1) to begin the siege."""
     hand = s.hands[p]
@@ -161,15 +160,15 @@ def summon(s, t, p):
         if i == keep_at:
             continue
         card = hand[i]
-        if t.is_creature[card]:
-            price = t.cost[card]
+        if t.card[card].is_creature:
+            price = t.card[card].cost
             if price <= mana and (i < keep_at or health > 1):  # R3.8: never self-destroy
                 playable[count] = i
                 count += 1
                 if price > dearest:
                     dearest = price
-        elif t.reserve_cost[card] > incantation_most:
-            incantation_most = t.reserve_cost[card]
+        elif t.card[card].reserve_cost > incantation_most:
+            incantation_most = t.card[card].reserve_cost
     if not count:
         return -1, -1
     aura, crowd = w[W_AURA], w[W_CROWD]
@@ -188,16 +187,16 @@ def summon(s, t, p):
     for k in range(count):
         i = playable[k]
         card = hand[i]
-        price = t.cost[card]
-        a = t.attack[card]
-        h = t.health[card]
-        rage = t.mask[card] & RAGE
-        front_aura = t.aura_dirs[card] & FRONT
-        side_aura = t.aura_dirs[card] & SIDE
-        base = t.base[card]
-        hits = t.hits[card]
-        tanks = t.tanks[card]
-        opens = t.opens[card]
+        price = t.card[card].cost
+        a = t.card[card].attack
+        h = t.card[card].health
+        rage = t.card[card].mask & RAGE
+        front_aura = t.card[card].aura_dirs & FRONT
+        side_aura = t.card[card].aura_dirs & SIDE
+        base = t.card[card].base
+        hits = t.card[card].hits
+        tanks = t.card[card].tanks
+        opens = t.card[card].opens
         if i > keep_at:
             base -= hh_penalty
         over_budget = price > budget
@@ -236,8 +235,8 @@ def summon(s, t, p):
 def aim_enemy(s, t, r, card, nxt_lane, final, p):
     """The best target of an ``enemy`` incantation and its score: (score, player, lane, pos)."""
     enemy = 1 - p
-    effect = t.effect[card]
-    amount = t.amount[card]
+    effect = t.card[card].effect
+    amount = t.card[card].amount
     weakening = not (effect == E_DAMAGE or effect == E_DESTROY or effect == E_BOUNCE or effect == E_SHIFT)
     if weakening:
         if final:
@@ -270,8 +269,8 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
         for pos in range(size if whole_side or not size else 1):
             c = s.cr[enemy, lane, pos]
             opens = pos == 0 and pressing
-            attack = t.attack[c[C_CARD]]
-            left = t.health[c[C_CARD]] - c[C_DAMAGE]
+            attack = t.card[c[C_CARD]].attack
+            left = t.card[c[C_CARD]].health - c[C_DAMAGE]
             if effect == E_DAMAGE:
                 if left > amount:
                     if final and best < 0.0:
@@ -307,8 +306,8 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
 @njit(cache=True, _nrt=False)
 def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     """The best target of an ``ally`` incantation and its score: (score, player, lane, pos)."""
-    effect = t.effect[card]
-    amount = t.amount[card]
+    effect = t.card[card].effect
+    amount = t.card[card].amount
     if nxt_lane < 0:
         if s.ln[p, 0]:
             return 0.0, p, 0, 0
@@ -320,10 +319,10 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     mask = abilities(s, t, r, p, lane, pos)
     th = s.ln[1 - p, lane]
     if me[C_NEW] and not mask & RAGE:
-        if effect == E_GRANT and t.grant[card] & RAGE and th:
+        if effect == E_GRANT and t.card[card].grant & RAGE and th:
             return 2.0, p, lane, pos
         return -1.0, -1, -1, -1
-    damage = t.attack[me[C_CARD]] + me[C_ATTACK_MOD]
+    damage = t.card[me[C_CARD]].attack + me[C_ATTACK_MOD]
     if mask & SPRINT:
         damage += pos
     if not th:
@@ -331,16 +330,16 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
             return 1.0 * amount, p, lane, pos
         return -1.0, -1, -1, -1
     front = s.cr[1 - p, lane, 0]
-    left = t.health[front[C_CARD]] - front[C_DAMAGE]
+    left = t.card[front[C_CARD]].health - front[C_DAMAGE]
     shield = abilities(s, t, r, 1 - p, lane, 0)
     blocked = bool(shield & PROTECTION) and not front[C_PROTECTION_USED]
     if effect == E_EMPOWER:
         if not blocked and damage < left and left <= damage + amount:
-            return 2.0 + t.attack[front[C_CARD]], p, lane, pos
+            return 2.0 + t.card[front[C_CARD]].attack, p, lane, pos
         return -1.0, -1, -1, -1
     if effect != E_GRANT:
         return -1.0, -1, -1, -1
-    grant = t.grant[card]
+    grant = t.card[card].grant
     if mask & grant:
         return -1.0, -1, -1, -1
     vp, vl, vpos = -1, -1, -1
@@ -359,12 +358,12 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     if vp < 0:
         return -1.0, -1, -1, -1
     victim = s.cr[vp, vl, vpos]
-    if t.health[victim[C_CARD]] - victim[C_DAMAGE] <= damage:
-        return 2.0 + t.attack[victim[C_CARD]], p, lane, pos
+    if t.card[victim[C_CARD]].health - victim[C_DAMAGE] <= damage:
+        return 2.0 + t.card[victim[C_CARD]].attack, p, lane, pos
     return 0.5, p, lane, pos
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cast(s, t, r, p, final):
     """An incantation worth casting now as (hand index, target player, lane, pos), or index -1."""
     w = t.weights
@@ -394,9 +393,9 @@ def cast(s, t, r, p, final):
         seen += 1
         if seen > 4:
             break
-        if t.is_creature[card] or t.cost[card] > mana:
+        if t.card[card].is_creature or t.card[card].cost > mana:
             continue
-        if t.enemy_side[card]:
+        if t.card[card].enemy_side:
             score, tp, tl, tpos = aim_enemy(s, t, r, card, nxt_lane, final, p)
         else:
             score, tp, tl, tpos = aim_ally(s, t, r, card, nxt_lane, nxt_pos, p)
@@ -405,7 +404,7 @@ def cast(s, t, r, p, final):
         if i < keep_at:  # R5.2: it comes back on the right, past the keep
             score += 1.5 if final else 0.5
         if not final:
-            score -= w[W_INCANTATION_COST] * t.cost[card]
+            score -= w[W_INCANTATION_COST] * t.card[card].cost
         if score > best:
             best = score
             ci, cp, cl, cpos = i, tp, tl, tpos
@@ -480,7 +479,7 @@ def leaves_loop(s, t, r, p, checked):
 # --- One decision, carried out (GreedyPolicy.act) -------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def act_summon(s, t, r, pol_codes, legal):
     """One summon-phase decision: leave a loop, play the best creature, cast (no siege casting), or begin the siege."""
     p = s.g[G_ACTIVE]
@@ -500,7 +499,7 @@ def act_summon(s, t, r, pol_codes, legal):
     begin_siege(s, r)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def act_siege(s, t, r, pol_codes):
     """One siege window with a choice: cast what is worth it, else the next attack or the end of the turn."""
     p = s.g[G_ACTIVE]
@@ -509,8 +508,4 @@ def act_siege(s, t, r, pol_codes):
         if i >= 0:
             play_incantation(s, t, r, pol_codes, i, tp, tl, tpos)
             return
-    lane, pos = next_in_order(s, r)
-    if lane < 0:
-        end_turn(s, t, r, pol_codes)
-    else:
-        take_turn(s, t, r, pol_codes, lane, pos)
+    proceed(s, t, r, pol_codes)

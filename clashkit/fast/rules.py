@@ -5,6 +5,10 @@ siege, incantations, solo, turn, engine — and cite the same R-numbers.  ``s``
 is a :class:`~clashkit.fast.state.FastState`, ``t`` the card
 :class:`~clashkit.fast.tables.Tables`, ``r`` the rules array, ``pol_codes``
 the two players' policies (for R4.6's return order).
+
+Every compiled call copies all the arrays of ``s`` and ``t`` onto the stack,
+so the steps of the hot path that have one or two callers are inlined
+(``inline="always"``): the same code, fewer calls.
 """
 
 from __future__ import annotations
@@ -210,20 +214,20 @@ def has_lost(s, p, lane, pos, holder_uid):
 def abilities(s, t, r, p, lane, pos):
     """The ability mask of the creature at ``p``'s ``lane``/``pos`` now."""
     c = s.cr[p, lane, pos]
-    mask = t.mask[c[C_CARD]] | c[C_GRANTED]
+    mask = t.card[c[C_CARD]].mask | c[C_GRANTED]
     # R6.8: a neighbour whose Aura reaches back toward this creature grants its ability.
     if pos:
         nb = s.cr[p, lane, pos - 1]
-        if t.aura_dirs[nb[C_CARD]] & BEHIND and not has_lost(s, p, lane, pos, nb[C_UID]):
-            mask |= t.aura_mask[nb[C_CARD]]
+        if t.card[nb[C_CARD]].aura_dirs & BEHIND and not has_lost(s, p, lane, pos, nb[C_UID]):
+            mask |= t.card[nb[C_CARD]].aura_mask
     if pos + 1 < s.ln[p, lane]:
         nb = s.cr[p, lane, pos + 1]
-        if t.aura_dirs[nb[C_CARD]] & FRONT and not has_lost(s, p, lane, pos, nb[C_UID]):
-            mask |= t.aura_mask[nb[C_CARD]]
+        if t.card[nb[C_CARD]].aura_dirs & FRONT and not has_lost(s, p, lane, pos, nb[C_UID]):
+            mask |= t.card[nb[C_CARD]].aura_mask
     if pos < s.ln[p, 1 - lane]:
         nb = s.cr[p, 1 - lane, pos]
-        if t.aura_dirs[nb[C_CARD]] & SIDE and not has_lost(s, p, lane, pos, nb[C_UID]):
-            mask |= t.aura_mask[nb[C_CARD]]
+        if t.card[nb[C_CARD]].aura_dirs & SIDE and not has_lost(s, p, lane, pos, nb[C_UID]):
+            mask |= t.card[nb[C_CARD]].aura_mask
     # R8.9: the ability the custom solo game gives every AI creature.
     if p == 1 and r[R_AI_BITS]:
         mask |= r[R_AI_BITS]
@@ -266,7 +270,7 @@ def enter_play(s, p, lane, card):
     s.ln[p, lane] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _remove(s, p, lane, pos, out):
     """Take the creature at that place out of its side (the gap closes, R4.5) into ``out``."""
     side = s.cr[p, lane]
@@ -296,9 +300,9 @@ def _grants_before_move(s, t, r, p, lane, first, last, grants):
         return 0
     for pos in range(first, last + 1):
         h = s.cr[p, lane, pos]
-        if not t.aura_mask[h[C_CARD]]:
+        if not t.card[h[C_CARD]].aura_mask:
             continue
-        dirs = t.aura_dirs[h[C_CARD]]
+        dirs = t.card[h[C_CARD]].aura_dirs
         uid = h[C_UID]
         # aura_receivers: front, behind, side, each if the Aura reaches it and was not lost.
         if pos and dirs & FRONT and not has_lost(s, p, lane, pos - 1, uid):
@@ -338,7 +342,7 @@ def _lose_grants(s, p, grants, k):
         c[C_LOST_COUNT] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def leave_play(s, t, r, p, lane, pos, out):
     """R4.5: the creature leaves; those behind it move one place toward the bridge."""
     grants = s.grants[1]
@@ -370,7 +374,7 @@ def shift(s, t, r, p, lane, pos):
             s.cr[p, 0, n, C_TOOK_TURN] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def sprint_forward(s, t, r, p, lane, pos):
     """R6.7: move to position 0, passing the creatures in front; returns how many were passed."""
     if pos:
@@ -452,9 +456,9 @@ def _sort_by_value(t, order, count):
     """greedy's R4.6 order: best card first (a stable sort on the card value, descending)."""
     for i in range(1, count):
         card = order[i]
-        v = t.value[card]
+        v = t.card[card].value
         j = i - 1
-        while j >= 0 and t.value[order[j]] < v:
+        while j >= 0 and t.card[order[j]].value < v:
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = card
@@ -534,7 +538,7 @@ def mill(s, r, amount):
 @njit(cache=True, _nrt=False)
 def ai_target(s, t, r, card, lane):
     """R8.4: (player, position) of the creature nearest the bridge in ``lane`` on the declared side."""
-    side = AI if t.target[card] == TARGET_ALLY else 0
+    side = AI if t.card[card].target == TARGET_ALLY else 0
     if s.ln[side, lane]:
         return side, 0
     if r[R_AI_INCANTATION_SIDE] and s.ln[1 - side, lane]:
@@ -554,14 +558,14 @@ def ai_summon(s, t, r, pol_codes):
         slot += 1
         # R8.3, R8.7: a reveal that leaves the Bastion alone flips it at once.
         check_pile(s, r)
-        if t.is_creature[card]:
+        if t.card[card].is_creature:
             enter_play(s, AI, lane, card)
-            total += t.cost[card]
+            total += t.card[card].cost
         else:
             tp, tpos = ai_target(s, t, r, card, lane)
             if tp >= 0:
                 resolve(s, t, r, pol_codes, card, tp, lane, tpos)
-                total += t.cost[card]
+                total += t.card[card].cost
             s.discard[s.g[G_DISCARD]] = card
             s.g[G_DISCARD] += 1
         s.g[G_MANA] = mana - total if total < mana else 0
@@ -592,12 +596,12 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
     # R5.4: an Indestructible creature may be targeted; nothing happens to it.
     if abilities(s, t, r, p, lane, pos) & INDESTRUCTIBLE:
         return
-    effect = t.effect[card]
-    amount = t.amount[card]
+    effect = t.card[card].effect
+    amount = t.card[card].amount
     c = s.cr[p, lane, pos]
     if effect == E_DAMAGE:  # R5.6: not an attack
         hurt(s, t, r, p, lane, pos, amount, False, False)
-        if c[C_DAMAGE] >= t.health[c[C_CARD]]:
+        if c[C_DAMAGE] >= t.card[c[C_CARD]].health:
             uids = s.work[W_VICTIMS : W_VICTIMS + 1]
             uids[0] = c[C_UID]
             destroy(s, t, r, pol_codes, p, uids, 1)
@@ -616,7 +620,7 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
     elif effect == E_EMPOWER:
         c[C_ATTACK_MOD] += amount
     elif effect == E_GRANT:
-        c[C_GRANTED] |= t.grant[card]
+        c[C_GRANTED] |= t.card[card].grant
     elif effect == E_HEAL:
         c[C_DAMAGE] = 0
 
@@ -666,11 +670,11 @@ def next_in_order(s, r):
 @njit(cache=True, _nrt=False)
 def attack_damage(t, c, sprint):
     """R4.1: attack value plus weaken/empower and Sprint's bonus, floored at 0."""
-    damage = t.attack[c[C_CARD]] + c[C_ATTACK_MOD] + (c[C_SPRINT_BONUS] if sprint else 0)
+    damage = t.card[c[C_CARD]].attack + c[C_ATTACK_MOD] + (c[C_SPRINT_BONUS] if sprint else 0)
     return damage if damage > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def take_turn(s, t, r, pol_codes, lane, pos):
     """R3.9–R3.10: the creature at (lane, pos), next in the order, takes its turn."""
     s.g[G_SIEGE_LANE] = lane
@@ -701,7 +705,7 @@ def bloodlust_earned(reading, count, target_destroyed):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def attack(s, t, r, pol_codes, p, lane, pos, mask):
     """R4.1–R4.3 one attack, and R6.6 the Bloodlust attacks it earns."""
     enemy = 1 - p
@@ -736,18 +740,18 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
         # R4.3: every creature hit whose damage reached its health, in the order hit.
         count = 0
         front = s.cr[enemy, lane, 0]
-        target_destroyed = front[C_DAMAGE] >= t.health[front[C_CARD]]
+        target_destroyed = front[C_DAMAGE] >= t.card[front[C_CARD]].health
         if target_destroyed:
             uids[count] = target
             count += 1
         if beside >= 0:
             b = s.cr[enemy, 1 - lane, 0]
-            if b[C_DAMAGE] >= t.health[b[C_CARD]]:
+            if b[C_DAMAGE] >= t.card[b[C_CARD]].health:
                 uids[count] = beside
                 count += 1
         if behind >= 0:
             b = s.cr[enemy, lane, 1]
-            if b[C_DAMAGE] >= t.health[b[C_CARD]]:
+            if b[C_DAMAGE] >= t.card[b[C_CARD]].health:
                 uids[count] = behind
                 count += 1
         if count:
@@ -760,7 +764,7 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
         pending -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hit_keep(s, t, r, p, c, amount):
     """R4.2, R4.7: the attack hits the opposing keep (R8.6: in solo, the AI pile)."""
     enemy = 1 - p
@@ -820,7 +824,7 @@ def first_turn_of_six(s, r):
     return s.g[G_TURN] == 2 and s.g[G_SOLO] and r[R_AI_FIRST] and r[R_SOLO_PLAYER_FIRST_MANA]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def start_turn(s, t, r, pol_codes):
     """R3.1 / R8.2: the mana phase, then the summon phase opens (the AI's plays itself, R8.3)."""
     s.g[G_PHASE] = MANA
@@ -847,7 +851,7 @@ def start_turn(s, t, r, pol_codes):
     s.g[G_PHASE] = SUMMON
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def regenerate(s):
     """R3.12: damage back to 0, until-end-of-turn effects end, Protection re-armed, nothing new."""
     for p in range(2):
@@ -913,8 +917,8 @@ def has_choice(s, t, r):
         card = hand[i]
         if card == KEEP:
             continue
-        if t.cost[card] <= mana:
-            if t.is_creature[card]:
+        if t.card[card].cost <= mana:
+            if t.card[card].is_creature:
                 if summon_creatures:
                     return True
             elif cast and any_creature:
@@ -948,8 +952,8 @@ def legal_actions(s, t, r, out):
             card = hand[i]
             if card == KEEP:
                 continue
-            if t.cost[card] <= mana:
-                if t.is_creature[card]:
+            if t.card[card].cost <= mana:
+                if t.card[card].is_creature:
                     if summon_creatures:
                         for lane in range(2):
                             out[k, 0] = A_CREATURE
@@ -979,7 +983,7 @@ def play_creature(s, t, r, index, lane):
     """R3.3, R3.5, R3.7, R3.8: pay, take the card from the hand, enter play behind the lane."""
     p = s.g[G_ACTIVE]
     card = take_from_hand(s, p, index)
-    s.g[G_MANA] -= t.cost[card]
+    s.g[G_MANA] -= t.card[card].cost
     s.g[G_STAT_PLAYED] += 1
     enter_play(s, p, lane, card)
     check_keep(s, p)
@@ -990,14 +994,14 @@ def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     """R3.3, R5.1–R5.2: pay, resolve on the target, return to the rightmost place; then R3.8."""
     caster = s.g[G_ACTIVE]
     card = take_from_hand(s, caster, index)
-    s.g[G_MANA] -= t.cost[card]
+    s.g[G_MANA] -= t.card[card].cost
     s.g[G_STAT_PLAYED] += 1
     resolve(s, t, r, pol_codes, card, tp, tl, tpos)
     return_to_hand(s, caster, card)
     check_keep(s, caster)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def proceed(s, t, r, pol_codes):
     """The action that moves the turn on: begin the siege, the next attack, or end the turn."""
     if s.g[G_PHASE] == SUMMON:

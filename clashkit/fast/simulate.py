@@ -177,10 +177,10 @@ def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, 
     records.rules.extend([rules] * n)
     records.level.extend(array("b", np.full(n, level, np.int8).tobytes()))
     records.engine.extend(["fast"] * n)
+    # The termination of each winner (-1, 0, 1), looked up once, then read for every game.
     solo = mode == Mode.SOLO
-    records.termination.extend(
-        array("b", [TERMINATIONS.index(termination_of(solo, int(w))) for w in np.asarray(winner)])
-    )
+    codes = np.array([TERMINATIONS.index(termination_of(solo, w)) for w in (-1, 0, 1)], np.int8)
+    records.termination.extend(array("b", codes[np.asarray(winner, np.int64) + 1].tobytes()))
 
 
 def play_games(matchup, first: int, seeds: list[int]) -> GameRecords:

@@ -23,15 +23,22 @@ EFFECTS = tuple(Effect)
 TARGET_ENEMY, TARGET_ALLY, TARGET_ANY = range(3)
 _TARGETS = {TargetSide.ENEMY: TARGET_ENEMY, TargetSide.ALLY: TARGET_ALLY, TargetSide.ANY: TARGET_ANY}
 
-Tables = namedtuple(
-    "Tables",
+#: One card's row (``Tables.card[card].cost`` …): its rules, then greedy's summon row.
+CARD = np.dtype(
     [
-        "cost", "is_creature", "attack", "health", "mask", "aura_mask", "aura_dirs",
-        "effect", "amount", "grant", "target", "enemy_side", "value",
-        # greedy's summon rows (GreedyPolicy._summon_row) and weights
-        "reserve_cost", "base", "hits", "tanks", "opens", "weights",
+        ("cost", np.int64), ("is_creature", np.bool_), ("attack", np.int64), ("health", np.int64),
+        ("mask", np.int64), ("aura_mask", np.int64), ("aura_dirs", np.int64), ("effect", np.int64),
+        ("amount", np.int64), ("grant", np.int64), ("target", np.int64), ("enemy_side", np.bool_),
+        ("value", np.float64),
+        # greedy's summon rows (GreedyPolicy._summon_row)
+        ("reserve_cost", np.int64), ("base", np.float64), ("hits", np.float64), ("tanks", np.float64),
+        ("opens", np.float64),
     ],
+    align=True,
 )
+#: ``card``: one ``CARD`` row a card; ``weights``: greedy's weights (``W_*``).  Two arrays, not one a
+#: field, because every compiled call passes them: fewer arrays make cheaper calls.
+Tables = namedtuple("Tables", ["card", "weights"])
 
 # greedy's weights, in this order in ``Tables.weights``
 (
@@ -41,38 +48,37 @@ Tables = namedtuple(
 
 
 def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
-    """The per-card arrays of ``cards``, and greedy's rows with its weights (R9.3: cards are data)."""
+    """One ``CARD`` row a card (its rules, greedy's summon row) and greedy's weights (R9.3: cards are data)."""
     greedy = greedy if greedy is not None else GreedyPolicy()
     t = tables(cards)
     n = len(cards)
     rows = [greedy._summon_row(t, c) for c in range(n)]
-    reserve = np.array([r.cost if not r.creature else 0 for r in rows], np.int64)
-    base = np.array([r.worth if r.creature else 0.0 for r in rows], np.float64)
-    hits = np.array([r.as_hitter if r.creature else 0.0 for r in rows], np.float64)
-    tanks = np.array([r.as_tank if r.creature else 0.0 for r in rows], np.float64)
-    opens = np.array([r.on_open_lane if r.creature else 0.0 for r in rows], np.float64)
+    card = np.zeros(n, CARD)
+    card["cost"] = cards.cost
+    card["is_creature"] = cards.is_creature
+    card["attack"] = cards.attack
+    card["health"] = cards.health
+    card["mask"] = cards.mask
+    card["aura_mask"] = cards.aura_mask
+    card["aura_dirs"] = cards.aura_dirs
+    card["effect"] = [EFFECTS.index(e) if e is not None else -1 for e in cards.effect]
+    card["amount"] = cards.amount
+    card["grant"] = cards.grant_mask
+    card["target"] = [_TARGETS[s] if s is not None else -1 for s in cards.target]
+    card["enemy_side"] = t.enemy_side
+    card["value"] = t.value
+    card["reserve_cost"] = [r.cost if not r.creature else 0 for r in rows]
+    card["base"] = [r.worth if r.creature else 0.0 for r in rows]
+    card["hits"] = [r.as_hitter if r.creature else 0.0 for r in rows]
+    card["tanks"] = [r.as_tank if r.creature else 0.0 for r in rows]
+    card["opens"] = [r.on_open_lane if r.creature else 0.0 for r in rows]
     g = greedy
     weights = np.array(
         [g.hh_cost, g.hh_cost_low, g.low_health, g.block, g.block_base, g.aura, g.crowd, g.stop,
          g.rage_kill, g.keep_for_incantations, g.loop_watch, g.casts_per_turn, g.incantation_cost],
         np.float64,
     )
-    return Tables(
-        np.array(cards.cost, np.int64),
-        np.array(cards.is_creature, np.bool_),
-        np.array(cards.attack, np.int64),
-        np.array(cards.health, np.int64),
-        np.array(cards.mask, np.int64),
-        np.array(cards.aura_mask, np.int64),
-        np.array(cards.aura_dirs, np.int64),
-        np.array([EFFECTS.index(e) if e is not None else -1 for e in cards.effect], np.int64),
-        np.array(cards.amount, np.int64),
-        np.array(cards.grant_mask, np.int64),
-        np.array([_TARGETS[s] if s is not None else -1 for s in cards.target], np.int64),
-        np.array(t.enemy_side, np.bool_),
-        np.array(t.value, np.float64),
-        reserve, base, hits, tanks, opens, weights,
-    )
+    return Tables(card, weights)
 
 
 # --- Rules options (R10.3, R10.4, R8.9) --------------------------------------------------
