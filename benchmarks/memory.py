@@ -46,7 +46,7 @@ def measure(n: int, jobs: int, policy: str) -> dict:
     with tempfile.TemporaryDirectory() as out:
         env = {**os.environ, "CLASHKIT_MEMORY_RUN": mark}
         command = [sys.executable, "-m", "clashkit", "simulate", "-n", str(n), "--jobs", str(jobs),
-                   "--policy-a", policy, "--no-progress", "--out", out]  # fmt: skip
+                   "--policy-a", policy, "--events", "--no-progress", "--out", out]  # fmt: skip
         started = time.perf_counter()
         process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         peak = 0
