@@ -232,3 +232,16 @@ def game_outcome(state: GameState) -> tuple:
         state.winner,
         state.turn,
     )
+
+
+def buttons(widget) -> dict:
+    """The buttons of a widget tree by their ``ck-`` class (``ck-next``, ``ck-save``, …), to click in tests."""
+    import ipywidgets as w
+
+    found, stack = {}, [widget]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, w.Button):
+            found.update({c: node for c in node._dom_classes if c.startswith("ck-")})
+        stack.extend(getattr(node, "children", ()))
+    return found

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import ipywidgets as w
 import polars as pl
+from helpers import buttons
 
 from clashkit.cards import load_cards, starter_set
 from clashkit.design import HALF_WIDTH, games_for_half_width
 from clashkit.viz import widgets as views
 from clashkit.viz.controllers import CardDesigner
-
-
-def _buttons(widget) -> dict[str, w.Button]:
-    found, stack = {}, [widget]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, w.Button):
-            found.update({c: node for c in node._dom_classes if c.startswith("ck-")})
-        stack.extend(getattr(node, "children", ()))
-    return found
 
 
 def test_edits_and_additions_keep_every_deck_in_its_order():
@@ -83,7 +73,7 @@ def test_card_stats_of_the_edited_card_and_saving(tmp_path):
 
 def test_the_view_shows_the_paired_change_and_saves(tmp_path):
     view = views.card_designer(CardDesigner(games_per_pairing=2, policy="random"))
-    b = _buttons(view.widget)
+    b = buttons(view.widget)
     view.which.value = "GNOME"
     view.attack.value = 3
     b["ck-apply"].click()  # the fast engine plays random: applying plays the change at once

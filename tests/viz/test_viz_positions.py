@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import buttons
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,20 +18,6 @@ from clashkit.errors import ScenarioError
 from clashkit.render import state_dict
 from clashkit.viz import widgets as views
 from clashkit.viz.controllers import RulesStepper, SiegeLab
-
-
-def buttons(widget) -> dict:
-    """Every button under ``widget``, by its ``ck-…`` CSS class."""
-    import ipywidgets as w
-
-    found, stack = {}, [widget]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, w.Button):
-            found.update({c: node for c in node._dom_classes if c.startswith("ck-")})
-        stack.extend(getattr(node, "children", ()))
-    return found
-
 
 CARDS = starter_set()
 CREATURES = sorted(c.name for c in CARDS if c.is_creature)

@@ -4,9 +4,9 @@ shown whole."""
 
 from __future__ import annotations
 
-import ipywidgets as w
 import polars as pl
 import pytest
+from helpers import buttons
 
 from clashkit.errors import UnknownRuleError
 from clashkit.rulebook import rule as rulebook_rule
@@ -14,17 +14,6 @@ from clashkit.viz import rules as viz_rules
 from clashkit.viz import tables
 from clashkit.viz import widgets as views
 from clashkit.viz.controllers import CardDesigner, HandBuilder, SiegeLab, events_table
-
-
-def buttons(widget) -> dict[str, w.Button]:
-    found, stack = {}, [widget]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, w.Button):
-            found.update({c: node for c in node._dom_classes if c.startswith("ck-")})
-        stack.extend(getattr(node, "children", ()))
-    return found
-
 
 # --- The rules in the notebook ------------------------------------------------------------
 

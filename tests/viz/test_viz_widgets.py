@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import ipywidgets as w
 import pytest
+from helpers import buttons
 
 from clashkit.cards import load_cards
 from clashkit.viz import widgets as views
@@ -15,16 +15,6 @@ from clashkit.viz.controllers import CardDesigner, HandBuilder
 FROZEN = load_cards(Path(__file__).resolve().parent.parent / "golden" / "cards.csv")
 
 
-def buttons(widget) -> dict[str, w.Button]:
-    """Every button under ``widget``, by its ``ck-…`` CSS class."""
-    found = {}
-    stack = [widget]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, w.Button):
-            found.update({c: node for c in node._dom_classes if c.startswith("ck-")})
-        stack.extend(getattr(node, "children", ()))
-    return found
 
 
 @pytest.fixture
