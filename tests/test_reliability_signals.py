@@ -36,7 +36,9 @@ def test_sigterm_stops_every_process_of_the_run_and_keeps_finished_games(tmp_pat
     mark = f"CLASHKIT_TEST_RUN={uuid.uuid4().hex}"
     env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "clashkit", "simulate", "-n", "200000", "--jobs", "2",
+    # The reference engine: slow enough that the signal always lands mid-run (the fast engine
+    # may finish 200,000 games before the workers are seen).
+    command = [sys.executable, "-m", "clashkit", "simulate", "-n", "200000", "--jobs", "2", "--engine", "reference",
                "--policy-a", "random", "--no-events", "--no-progress", "--out", str(out)]  # fmt: skip
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
