@@ -47,13 +47,13 @@ def _compiled():
     return game
 
 
-def _cache_present(game) -> bool:
-    """Whether numba's cache holds the batch function already (a later process starts from it)."""
+def _cache_present(module, function: str = "play_batch") -> bool:
+    """Whether numba's cache holds a batch function already (a later process starts from it)."""
     try:
         from pathlib import Path
 
-        cache = Path(game.__file__).parent / "__pycache__"
-        return any(cache.glob("game.play_batch-*.nbi"))
+        cache = Path(module.__file__).parent / "__pycache__"
+        return any(cache.glob(f"{Path(module.__file__).stem}.{function}-*.nbi"))
     except OSError:
         return False
 
@@ -127,6 +127,11 @@ class Engine:
         deal = self.deal
         if deal is None:
             return self._dealt_by_reference(first, seeds)
+        if "deal" not in _WARM:
+            if not _cache_present(setup, "play_dealt_batch"):
+                print("clashkit: compiling the fast engine's deals (once, about ten seconds)…", file=sys.stderr,
+                      flush=True)
+            _WARM.add("deal")
         m, names = self.matchup, np.array(self.cards.names, dtype=object)
         limit = m.rules.turn_limit
         s = new_state(deal.cap, limit)
