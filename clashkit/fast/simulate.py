@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from functools import cached_property
 
 import numpy as np
 
@@ -119,11 +120,16 @@ class Engine:
 
     # --- Drafts, constructed, solo: dealt and played compiled -----------------------------
 
+    @cached_property
+    def deal(self):
+        """How this matchup's games are dealt in compiled code; ``None``: by the reference code."""
+        from .setup import compiled_deal
+
+        return compiled_deal(self.matchup)
+
     def _dealt(self, first: int, seeds: list[int]) -> GameRecords:
         from . import setup
 
-        if not hasattr(self, "deal"):
-            self.deal = setup.compiled_deal(self.matchup)
         deal = self.deal
         if deal is None:
             return self._dealt_by_reference(first, seeds)

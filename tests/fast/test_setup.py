@@ -246,3 +246,19 @@ def test_choices_not_compiled_are_dealt_by_the_reference(monkeypatch):
     for one, other in zip(compiled, by_reference, strict=True):
         assert one.games.equals(other.games)
         assert one.turns.equals(other.turns)
+
+
+@pytest.mark.long
+def test_every_deal_on_many_games():
+    """``make test-long``: 200,000 dealt games, every format, policy pairing and setup option above."""
+    duels = [("draft", Rules()), ("constructed", Rules()), ("draft", Rules(first_player="last_drafter"))]
+    total = 0
+    k = 0
+    while total < 200_000:
+        fmt, rules = duels[k % len(duels)]
+        a, b = DUEL_PAIRS[k % len(DUEL_PAIRS)]
+        assert_same(5000, fmt, fmt, a, b, 20_000 + k, rules=rules, jobs=2)
+        deck = SOLO_DECKS[k % len(SOLO_DECKS)]
+        assert_same(5000, deck, None, a, None, 30_000 + k, mode="solo", level=k % 6, jobs=2)
+        total += 10_000
+        k += 1
