@@ -25,7 +25,12 @@ What it measures, each the best of ``--repeats`` runs:
   ``fast_games_per_s_{greedy,random}`` (``clashkit.fast``, ``--fast-n`` games a
   run, records made as ``simulate`` makes them), and
   ``fast_simulate_parquet_games_per_s``: ``simulate(engine="fast")`` end to end
-  (setup, frames built, Parquet written), wall clock.
+  (setup, frames built, Parquet written), wall clock;
+- every format in both engines, greedy (against greedy, or against the solo
+  AI), one core (CPU time), no events, dealt and played as ``simulate``
+  does: ``{reference,fast}_games_per_s_format_F`` for F in preconstructed
+  (the 12 pairings in turn), draft, constructed, solo_preconstructed (decks
+  1–4 in turn) and solo_draft; ``--format-n`` fast games a format.
 """
 
 from __future__ import annotations
@@ -159,6 +164,49 @@ def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
     return out
 
 
+#: The formats of the per-format table: (key, mode, the decks of its matchups).
+FORMATS = [
+    ("preconstructed", "duel", PAIRINGS),
+    ("draft", "duel", [("draft", "draft")]),
+    ("constructed", "duel", [("constructed", "constructed")]),
+    ("solo_preconstructed", "solo", [(d, None) for d in "1234"]),
+    ("solo_draft", "solo", [("draft", None)]),
+]
+
+
+def format_rates(n: int, n_fast: int, repeats: int, policy: str = "greedy") -> dict:
+    """Games/s of every format in both engines, one core each (see the module docstring)."""
+    from clashkit.fast.simulate import Engine
+
+    out: dict = {}
+    for key, mode, decks in FORMATS:
+        made = {
+            engine: [make_matchup(a, b, policy, policy, record_events=False, engine=engine, mode=mode)
+                     for a, b in decks]
+            for engine in ("reference", "fast")
+        }
+        seeds = game_seeds(0, max(n, n_fast))
+        times = []
+        for _ in range(max(1, repeats // 2)):
+            records = GameRecords()
+            cpu = time.process_time()
+            for i, seed in enumerate(seeds[:n]):
+                play_game(made["reference"][i % len(decks)], i, seed, records)
+            times.append(time.process_time() - cpu)
+        out[f"reference_games_per_s_format_{key}"] = n / best(times)
+        engines = [Engine(m) for m in made["fast"]]
+        engines[0].play(0, seeds[:50])  # the compiled functions load from numba's cache
+        per = -(-n_fast // len(engines))
+        times = []
+        for _ in range(repeats):
+            cpu = time.process_time()
+            for k, engine in enumerate(engines):
+                engine.play(k * per, seeds[k * per : (k + 1) * per])
+            times.append(time.process_time() - cpu)
+        out[f"fast_games_per_s_format_{key}"] = n_fast / best(times)
+    return out
+
+
 def report(r: dict) -> str:
     lines = [
         f"clashkit speed — {r['policy']} vs {r['policy']}, {r['games']} preconstructed games a run,"
@@ -186,6 +234,14 @@ def report(r: dict) -> str:
             "  simulate(engine='fast') + Parquet, greedy 1 vs 2 (wall clock)"
             f" {r['fast_simulate_parquet_games_per_s']:,.0f}",
         ]
+    if "fast_games_per_s_format_draft" in r:
+        lines.append("  every format, greedy, games/s on one core, no events:")
+        lines.append(f"    {'format':<20} {'reference':>10} {'fast':>10}")
+        for key, _, _ in FORMATS:
+            lines.append(
+                f"    {key:<20} {r[f'reference_games_per_s_format_{key}']:10,.0f}"
+                f" {r[f'fast_games_per_s_format_{key}']:10,.0f}"
+            )
     return "\n".join(lines)
 
 
@@ -207,10 +263,14 @@ def main() -> None:
     )
     parser.add_argument("--fast-n", type=int, default=100_000, help="fast-engine games a run (default 100000)")
     parser.add_argument("--no-fast", action="store_true", help="leave the two-engine comparison out")
+    parser.add_argument(
+        "--format-n", type=int, default=20_000, help="fast-engine games a format, per-format table (default 20000)"
+    )
     args = parser.parse_args()
     result = measure(args.n, args.policy, args.repeats, args.jobs)
     if not args.no_fast:
         result.update(fast_rates(args.n, args.fast_n, args.repeats))
+        result.update(format_rates(min(args.n, 1000), args.format_n, args.repeats))
     print(report(result), flush=True)
     if args.json:
         print(json.dumps(result))

@@ -3,15 +3,19 @@
 :func:`play_games` plays the games of one :class:`~clashkit.simulate.Matchup`
 with the given seeds and returns their :class:`~clashkit.records.GameRecords`
 (turns, outcomes; no events) — the same records the reference engine makes
-for the same seeds.  Two fixed decks are dealt and played in one compiled
-call per batch; drafts, the constructed format and solo games are dealt by the
-reference setup code and converted (:func:`clashkit.fast.from_state`).
+for the same seeds.  Every format is dealt and played in one compiled call
+per batch: two fixed decks by :func:`clashkit.fast.game.play_batch`; drafts,
+the constructed format and solo games by :func:`clashkit.fast.setup.play_dealt_batch`.
+A policy whose format choices are not compiled (:func:`clashkit.fast.setup.compiled_deal`
+decides) has its games dealt by the reference setup code and converted
+(:func:`clashkit.fast.from_state`).
 """
 
 from __future__ import annotations
 
 import sys
 from array import array
+from functools import cached_property
 
 import numpy as np
 
@@ -44,13 +48,13 @@ def _compiled():
     return game
 
 
-def _cache_present(game) -> bool:
-    """Whether numba's cache holds the batch function already (a later process starts from it)."""
+def _cache_present(module, function: str = "play_batch") -> bool:
+    """Whether numba's cache holds a batch function already (a later process starts from it)."""
     try:
         from pathlib import Path
 
-        cache = Path(game.__file__).parent / "__pycache__"
-        return any(cache.glob("game.play_batch-*.nbi"))
+        cache = Path(module.__file__).parent / "__pycache__"
+        return any(cache.glob(f"{Path(module.__file__).stem}.{function}-*.nbi"))
     except OSError:
         return False
 
@@ -114,9 +118,66 @@ class Engine:
             )
         return records
 
-    # --- Drafts, constructed, solo: the reference deals, the fast engine plays -------------
+    # --- Drafts, constructed, solo: dealt and played compiled -----------------------------
+
+    @cached_property
+    def deal(self):
+        """How this matchup's games are dealt in compiled code; ``None``: by the reference code."""
+        from .setup import compiled_deal
+
+        return compiled_deal(self.matchup)
 
     def _dealt(self, first: int, seeds: list[int]) -> GameRecords:
+        from . import setup
+
+        deal = self.deal
+        if deal is None:
+            return self._dealt_by_reference(first, seeds)
+        if "deal" not in _WARM:
+            if not _cache_present(setup, "play_dealt_batch"):
+                print("clashkit: compiling the fast engine's deals (once, about ten seconds)…", file=sys.stderr,
+                      flush=True)
+            _WARM.add("deal")
+        m, names = self.matchup, np.array(self.cards.names, dtype=object)
+        limit = m.rules.turn_limit
+        s = new_state(deal.cap, limit)
+        legal = legal_rows(deal.cap)
+        work = deal.work()
+        level = -1 if m.level is None else m.level
+        shown: dict[bytes, tuple[str, ...]] = {}
+        records = GameRecords()
+        for start in range(0, len(seeds), BATCH):
+            chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
+            n = len(chunk)
+            winner = np.empty(n, np.int64)
+            first_player = np.empty(n, np.int64)
+            turns = np.empty(n, np.int64)
+            counts = np.empty(n, np.int64)
+            rows = np.empty((n * limit, TURN_WIDTH), np.int16)
+            dealt_a = np.empty((n, 8), np.int64)
+            dealt_b = np.empty((n, deal.width_b), np.int64)
+            status = np.zeros(2, np.int64)
+            k = setup.play_dealt_batch(
+                s, self.tables, self.rules, self.policies, deal.plan, deal.pool, deal.deck_a, deal.deck_b, work,
+                chunk, legal, winner, first_player, turns, counts, rows, dealt_a, dealt_b, status,
+            )
+            if status[0] != setup.OK:
+                game = first + start + int(status[1])
+                if status[0] == setup.TOO_SMALL:
+                    raise OptionError(f"game {game}: the fast engine's arrays are too small for it")
+                # The reference deal refuses this game's choices: let it say why.
+                self._dealt_by_reference(game, [int(chunk[status[1]])])
+                raise AssertionError(f"game {game}: the fast deal refused what the reference deal accepts")
+            _add_bulk(
+                records, first + start, chunk, rows[:k], counts, winner, first_player, turns,
+                mode=m.mode, fmt=deal.format, deck_a=_deck_names(dealt_a, names, shown),
+                deck_b=_deck_names(dealt_b, names, shown), labels=self.labels, rules=self.rules_text, level=level,
+            )
+        return records
+
+    # --- Policies whose format choices are not compiled: the reference deals, the fast engine plays
+
+    def _dealt_by_reference(self, first: int, seeds: list[int]) -> GameRecords:
         from ..solo_setup import solo_setup
 
         m, cards = self.matchup, self.cards
@@ -155,9 +216,25 @@ class Engine:
         return records
 
 
+def _deck_names(dealt: np.ndarray, names: np.ndarray, shown: dict) -> list[tuple[str, ...]]:
+    """Each game's dealt cards as the games frame lists a deck: names in card-set order
+    (:meth:`clashkit.cards.CardSet.sorted_names`); ``shown`` keeps the tuples already made."""
+    dealt = np.sort(dealt, axis=1)
+    out = []
+    for row in dealt:
+        key = row.tobytes()
+        deck = shown.get(key)
+        if deck is None:
+            deck = shown[key] = tuple(names[row].tolist())
+        out.append(deck)
+    return out
+
+
 def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, *, mode, fmt, deck_a, deck_b,
               labels, rules, level) -> None:
-    """Append a batch's games to ``records`` at once (as :meth:`GameRecords.add` would, game by game)."""
+    """Append a batch's games to ``records`` at once (as :meth:`GameRecords.add` would, game by game).
+
+    ``deck_a`` / ``deck_b``: one deck (names) for every game, or a list of one a game."""
     n = len(seeds)
     records.turns.frombytes(np.ascontiguousarray(rows, dtype=np.int16).tobytes())
     records.event_counts.extend(array("q", bytes(8 * n)))
@@ -166,8 +243,8 @@ def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, 
     records.seed.extend(np.asarray(seeds, np.uint64).tolist())
     records.mode.extend([mode] * n)
     records.format.extend([fmt] * n)
-    records.deck_a.extend([tuple(deck_a)] * n)
-    records.deck_b.extend([tuple(deck_b)] * n)
+    records.deck_a.extend(deck_a if isinstance(deck_a, list) else [tuple(deck_a)] * n)
+    records.deck_b.extend(deck_b if isinstance(deck_b, list) else [tuple(deck_b)] * n)
     records.policy_a.extend([labels[0]] * n)
     records.policy_b.extend([labels[1]] * n)
     records.first_player.extend(array("b", np.asarray(first_player, np.int8).tobytes()))

@@ -10,6 +10,7 @@ def main() -> None:
     from ..simulate import simulate
 
     simulate(2, "1", "2", "greedy", "random", engine="fast", record_events=False, progress=False)
+    simulate(2, "draft", "draft", "greedy", "random", engine="fast", record_events=False, progress=False)
     print(f"fast engine ready ({time.perf_counter() - started:.1f} s)")
 
 
