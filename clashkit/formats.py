@@ -289,6 +289,10 @@ def constructed(
     A a second of B's, B a second of A's.  ``choose_ten`` and ``ban`` are A's and B's
     choices (a policy's methods of those names are such)."""
     own_kit = set(kit(cards))
+    if len(own_kit) < CONSTRUCTED_CHOICE:
+        raise DeckError(
+            f"constructed: the kit holds {len(own_kit)} cards; R7.3 chooses {CONSTRUCTED_CHOICE} different ones"
+        )
     chosen = []
     for player in (0, 1):
         ten = list(choose_ten[player](cards, rng))

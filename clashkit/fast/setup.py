@@ -132,8 +132,7 @@ def compiled_deal(matchup) -> Deal | None:
             return None
         code = DRAFT
     else:
-        # random's ten are a sample of every card id (RandomPolicy.choose_ten)
-        if RANDOM_CHOICES in choices and len(cards) < formats.CONSTRUCTED_CHOICE:
+        if len(pool) < formats.CONSTRUCTED_CHOICE:  # the reference refuses it (R7.3)
             return None
         code = CONSTRUCTED
     plan = _plan(code, choices, rules.first_player == "last_drafter", False, len(cards))
@@ -199,15 +198,15 @@ def pick(s, t, choice, offered, n, mine, m):
 
 
 @njit(cache=True, _nrt=False)
-def choose_ten(s, t, choice, ranked, n_kit, sample, n_cards, out):
+def choose_ten(s, t, choice, pool, ranked, n_kit, sample, out):
     """R7.3: ten card ids into ``out``; returns how many were chosen.
 
-    random: a sample of ten of every card id (``rng.sample(range(len(cards)), 10)``).
+    random: a sample of ten of the kit ``pool`` (``rng.sample(kit(cards), 10)``).
     greedy: the best of the kit (``ranked[:n_kit]``, by value), at most three incantations."""
     if choice == RANDOM_CHOICES:
-        for i in range(n_cards):
-            sample[i] = i
-        R.sample_into(s.rng, sample, n_cards, 10)
+        for i in range(n_kit):
+            sample[i] = pool[i]
+        R.sample_into(s.rng, sample, n_kit, 10)
         for i in range(10):
             out[i] = sample[i]
         return 10
@@ -310,11 +309,10 @@ def constructed(s, t, plan, pool, work):
     B's, B a second of A's.  The eights go to ``work[W_HAND_A, :8]``, ``work[W_HAND_B, :8]`` in
     the order chosen; returns False for a ten the reference refuses (not 10 cards of the kit)."""
     n_kit = pool.shape[0]
-    n_cards = plan[D_CARDS]
     in_kit = work[W_IN_KIT]
     for p in range(2):
         hand = work[W_HAND_A + p]
-        count = choose_ten(s, t, plan[D_CHOICE_A + p], work[W_RANKED], n_kit, work[W_SAMPLE], n_cards, hand)
+        count = choose_ten(s, t, plan[D_CHOICE_A + p], pool, work[W_RANKED], n_kit, work[W_SAMPLE], hand)
         if count != 10:
             return False
         for i in range(10):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..actions import Action
+from ..formats import kit
 from ..legality import legal_actions
 from ..state import GameState
 from .base import Policy
@@ -26,7 +27,8 @@ class RandomPolicy(Policy):
         return offered[rng.randrange(len(offered))]
 
     def choose_ten(self, cards, rng):
-        return rng.sample(range(len(cards)), 10)
+        """R7.3: ten different cards of the kit, drawn uniformly."""
+        return rng.sample(kit(cards), 10)
 
     def ban(self, cards, theirs, mine, rng):
         return theirs[rng.randrange(len(theirs))]

@@ -155,24 +155,28 @@ def test_r8_1_solo_draft_deals_the_references_split(seed, file_seed, player):
     assert state == rng.getstate()
 
 
-def test_r7_3_a_ten_the_reference_refuses_is_refused():
-    # random's ten are drawn from every card id (RandomPolicy.choose_ten): the two cards of no deck are not
-    # in the kit, and the reference refuses a ten holding one
+def test_r7_3_random_chooses_its_ten_from_the_kit():
+    # the two cards of no deck are not in the kit (formats.kit): random never chooses them, and both
+    # engines deal the same eights
     cards = card_file(3, extra=2)
+    own_kit = set(formats.kit(cards))
     matchup = make_matchup("constructed", "constructed", "random", "greedy", record_events=False, cards=cards)
     pa, pb = RandomPolicy(), GreedyPolicy()
-    verdicts = []
     for seed in range(40):
-        _, accepted, _ = dealt(matchup, seed, "constructed")
-        try:
-            formats.constructed(cards, (pa.choose_ten, pb.choose_ten), (pa.ban, pb.ban), Rng(seed))
-        except DeckError as e:
-            assert str(e) == "constructed: policy 'random' of A chose a card that is not in its kit (R7.3)"
-            verdicts.append((accepted, False))
-        else:
-            verdicts.append((accepted, True))
-    assert all(fast == ref for fast, ref in verdicts)
-    assert 5 < sum(ref for _, ref in verdicts) < 35
+        work, accepted, state = dealt(matchup, seed, "constructed")
+        rng = Rng(seed)
+        ref = formats.constructed(cards, (pa.choose_ten, pb.choose_ten), (pa.ban, pb.ban), rng)
+        assert accepted
+        assert set(ref.ten_a) <= own_kit
+        assert work[setup.W_HAND_A, :8].tolist() == ref.a
+        assert work[setup.W_HAND_B, :8].tolist() == ref.b
+        assert state == rng.getstate()
+
+
+def test_r7_3_a_kit_of_fewer_than_ten_is_refused():
+    cards = CardSet([dataclasses.replace(c, deck=None) for c in random_cards(random.Random(0), 9).cards])
+    with pytest.raises(DeckError, match=r"constructed: the kit holds 9 cards; R7\.3 chooses 10 different ones"):
+        formats.constructed(cards, (RandomPolicy().choose_ten,) * 2, (RandomPolicy().ban,) * 2, Rng(1))
 
 
 # --- Whole games: equal frames in both engines -----------------------------------------------------
@@ -217,7 +221,10 @@ def test_random_card_files(which):
 
 
 REFUSED = {
-    "constructed": (card_file(3, extra=8), "policy 'random' of A chose a card that is not in its kit (R7.3)"),
+    "constructed": (
+        CardSet([dataclasses.replace(c, deck=None) for c in random_cards(random.Random(2), 9).cards]),
+        "the kit holds 9 cards; R7.3 chooses 10 different ones",
+    ),
     "draft": (CardSet(random_cards(random.Random(1), 12).cards), "the kit has 12 cards, a draft needs 16 (R7.2)"),
 }
 
