@@ -16,8 +16,10 @@ order in which games finish.  The games frame records it, so any one game can
 be replayed alone (``new_game(..., seed=games["seed"][i])``).  With
 ``jobs > 1`` the games are cut into chunks that worker processes play;
 each sends back its raw buffers (:class:`~clashkit.records.GameRecords`),
-and the parent puts them back in game order and builds the frames once —
-so ``jobs=1`` and ``jobs=2`` give equal frames.
+and the parent puts them back in game order and builds the frames of them —
+so ``jobs=1`` and ``jobs=2`` give equal frames.  The frames are built
+chunk by chunk as the games come (:class:`~clashkit.trace.TraceBuilder`):
+memory holds the frames, never the whole run's raw records as well.
 
 :func:`simulate_to` streams a run of any size into a folder: the games are
 cut into parts of :data:`PART_GAMES` (fixed, so the files do not depend on
@@ -98,6 +100,22 @@ def pool_seeds(pool: Sequence[int], start: int, stop: int) -> list[int]:
             words.append(value ^ (value >> 16))
         seeds.append(words[0] | words[1] << 32)
     return seeds
+
+
+def pool_seed_array(pool: Sequence[int], start: int, stop: int):
+    """:func:`pool_seeds` as a ``numpy`` ``uint64`` array, made without a Python loop (the fast engine's)."""
+    import numpy as np
+
+    count = 2 * (stop - start)
+    # The hash constant of word k is INIT_B * MULT_B**k (mod 2**32); word k needs k's and k+1's.
+    powers = np.full(count + 1, _MULT_B, dtype=np.uint32)
+    powers[0] = _INIT_B * pow(_MULT_B, 2 * start, 1 << 32) & _MASK
+    hashes = np.cumprod(powers, dtype=np.uint32)
+    k = np.arange(2 * start, 2 * stop, dtype=np.int64)
+    entropy = np.asarray(pool, dtype=np.uint32)[k % len(pool)]
+    value = (entropy ^ hashes[:-1]) * hashes[1:]
+    words = (value ^ (value >> np.uint32(16))).astype(np.uint64)
+    return words[0::2] | words[1::2] << np.uint64(32)
 
 
 def game_seeds(seed: int, n: int, start: int = 0) -> list[int]:
@@ -213,7 +231,7 @@ def _play_chunk(pool: tuple[int, ...], first: int, count: int, matchup: Matchup 
     if matchup.engine == "fast":
         from .fast.simulate import play_games
 
-        return play_games(matchup, first, list(pool_seeds(pool, first, first + count)))
+        return play_games(matchup, first, pool_seed_array(pool, first, first + count))
     records = GameRecords()
     for i, seed in enumerate(pool_seeds(pool, first, first + count)):
         play_game(matchup, first + i, seed, records)
@@ -351,16 +369,20 @@ def simulate(
     n = check_games(n)
     jobs = usable_jobs(jobs)
     pool = seed_pool(seed)
-    done: dict[int, GameRecords] = {}
+    from .trace import TraceBuilder  # polars, here: worker processes never import it
+
+    # Parts are built into the frames in game order as soon as they can be (one that finishes
+    # early waits for those before it), so only the frames and a few parts' records are held.
+    builder = TraceBuilder(matchup.card_set)
+    waiting: dict[int, GameRecords] = {}
+    following = 0
     with _progress(n, progress) as bar, sigterm_as_interrupt(), _connected(cluster) as client:
         for part, records in play_parts(matchup, pool, n, jobs, bar=bar, cluster=client):
-            done[part] = records
-    records = GameRecords()
-    for part in sorted(done):
-        records.extend(done[part])
-    from .trace import build_trace  # polars, here: worker processes never import it
-
-    return build_trace(records, matchup.card_set)
+            waiting[part] = records
+            while following in waiting:
+                builder.add(waiting.pop(following))
+                following += 1
+    return builder.trace()
 
 
 def check_games(n: object) -> int:
@@ -506,14 +528,13 @@ def play_parts(
             if part in skip:
                 continue
             first = part * PART_GAMES
-            seeds = pool_seeds(pool, first, first + count)
             if fast is not None:
-                records = fast.play(first, list(seeds))
+                records = fast.play(first, pool_seed_array(pool, first, first + count))
                 if bar is not None:
                     bar.update(count)
             else:
                 records = GameRecords()
-                for i, seed in enumerate(seeds):
+                for i, seed in enumerate(pool_seeds(pool, first, first + count)):
                     play_game(matchup, first + i, seed, records)
                     if bar is not None:
                         bar.update(1)
@@ -843,6 +864,7 @@ __all__ = [
     "make_matchup",
     "play_game",
     "play_parts",
+    "pool_seed_array",
     "pool_seeds",
     "seed_pool",
     "sigterm_as_interrupt",
