@@ -448,9 +448,9 @@ class TraceBuilder:
     a Python object: memory is the frames' own plus one chunk's records.
     """
 
-    def __init__(self, cards: CardSet, *, chunk_games: int = CHUNK_GAMES) -> None:
+    def __init__(self, cards: CardSet, *, chunk_games: int | None = None) -> None:
         self.cards = cards
-        self.chunk_games = chunk_games
+        self.chunk_games = CHUNK_GAMES if chunk_games is None else chunk_games
         self.pending = GameRecords()
         self.chunks: list[Trace] = []
 
