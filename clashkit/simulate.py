@@ -22,8 +22,8 @@ chunk by chunk as the games come (:class:`~clashkit.trace.TraceBuilder`):
 memory holds the frames, never the whole run's raw records as well.
 
 :func:`simulate_to` streams a run of any size into a folder: the games are
-cut into parts of :data:`PART_GAMES` (fixed, so the files do not depend on
-``jobs``), each part's seeds are made when it is played, each finished part
+cut into parts of :func:`part_games` (fixed for each engine, so the files do
+not depend on ``jobs``), each part's seeds are made when it is played, each finished part
 is written as Parquet (:class:`~clashkit.output.RunWriter`) and forgotten,
 and the parts are assembled at the end.  Memory stays bounded whatever
 ``n``; an interrupted run (Ctrl-C, SIGTERM, a full disk) keeps its finished
@@ -66,6 +66,14 @@ from .vocab import Mode
 #: worker task plays before it reports back).  Fixed, so that the files do not depend on jobs.
 PART_GAMES = 500
 MAX_CHUNK = PART_GAMES
+#: The fast engine's parts: about a tenth of a second of its games, so that writing a part
+#: costs little beside playing it (a part of 500 would be written every few milliseconds).
+FAST_PART_GAMES = 8192
+
+
+def part_games(engine: str) -> int:
+    """Games in one part of a run played by ``engine`` (``reference`` or ``fast``)."""
+    return FAST_PART_GAMES if engine == "fast" else PART_GAMES
 
 # numpy's SeedSequence.generate_state: word k mixes pool word k % 4 with the k-th power
 # of its hash multiplier, so any stretch of words can be made without the ones before.
@@ -448,22 +456,22 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _tasks(n: int, jobs: int, skip: set[int]) -> Iterator[tuple[int, int, int]]:
-    """``(part, first game, count)``: each part of :data:`PART_GAMES` cut into worker tasks."""
-    size = max(1, min(PART_GAMES, -(-n // (jobs * 8))))
-    for part in range(-(-n // PART_GAMES)):
+def _tasks(n: int, jobs: int, skip: set[int], part_size: int) -> Iterator[tuple[int, int, int]]:
+    """``(part, first game, count)``: each part of ``part_size`` games cut into worker tasks."""
+    size = max(1, min(part_size, -(-n // (jobs * 8))))
+    for part in range(-(-n // part_size)):
         if part in skip:
             continue
-        end = min(n, (part + 1) * PART_GAMES)
-        for first in range(part * PART_GAMES, end, size):
+        end = min(n, (part + 1) * part_size)
+        for first in range(part * part_size, end, size):
             yield part, first, min(size, end - first)
 
 
 class _Parts:
     """Chunks of games put back together into whole parts, in game order."""
 
-    def __init__(self, n: int) -> None:
-        self.expected = {part: min(PART_GAMES, n - part * PART_GAMES) for part in range(-(-n // PART_GAMES))}
+    def __init__(self, n: int, size: int) -> None:
+        self.expected = {part: min(size, n - part * size) for part in range(-(-n // size))}
         self.partial: dict[int, list[tuple[int, GameRecords]]] = {}
 
     def add(self, part: int, first: int, records: GameRecords) -> GameRecords | None:
@@ -506,13 +514,14 @@ def play_parts(
     stopped before it goes on.  ``cluster`` (a ``distributed.Client``) plays
     the same chunks on Dask instead of ``jobs`` processes.
     """
-    parts = _Parts(n)
+    size = part_games(matchup.engine)
+    parts = _Parts(n, size)
     expected = parts.expected
     if cluster is not None:
         from .cluster import stream, worker_threads
 
         tasks = (((part, first), (pool, first, count, matchup))
-                 for part, first, count in _tasks(n, worker_threads(cluster), skip))  # fmt: skip
+                 for part, first, count in _tasks(n, worker_threads(cluster), skip, size))  # fmt: skip
         for (part, first), records in stream(cluster, _play_chunk, tasks, bar=bar):
             whole = parts.add(part, first, records)
             if whole is not None:
@@ -527,7 +536,7 @@ def play_parts(
         for part, count in expected.items():
             if part in skip:
                 continue
-            first = part * PART_GAMES
+            first = part * size
             if fast is not None:
                 records = fast.play(first, pool_seed_array(pool, first, first + count))
                 if bar is not None:
@@ -541,7 +550,7 @@ def play_parts(
             yield part, records
         return
     _check_main_guard(jobs)
-    tasks = _tasks(n, jobs, skip)
+    tasks = _tasks(n, jobs, skip, size)
     executor = ProcessPoolExecutor(jobs, _pool_context(), initializer=_init_worker, initargs=(matchup,))
     try:
         pending: dict = {}
@@ -614,7 +623,7 @@ def run_description(
         "mirror": matchup.mirror,
         "events": matchup.record_events,
         "cards_sha256": fingerprint,
-        "part_games": PART_GAMES,
+        "part_games": part_games(matchup.engine),
     }
 
 
@@ -682,7 +691,8 @@ def simulate_to(
         return [Path(out) / f"{name}.parquet" for name in names]
     with RunWriter(out, run, events=record_events, resume=resume) as writer:
         skip = writer.done_parts()
-        finished = sum(min(PART_GAMES, n - p * PART_GAMES) for p in skip)
+        size = part_games(matchup.engine)
+        finished = sum(min(size, n - p * size) for p in skip)
         with _progress(n, progress, initial=finished) as bar, sigterm_as_interrupt(), _connected(cluster) as client:
             for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar, cluster=client):
                 trace = build_trace(records, card_set)
@@ -855,6 +865,7 @@ def _solo_deck(deck: object, cards: CardSet) -> object:
 
 
 __all__ = [
+    "FAST_PART_GAMES",
     "MAX_CHUNK",
     "PART_GAMES",
     "Matchup",
@@ -862,6 +873,7 @@ __all__ = [
     "choose_engine",
     "game_seeds",
     "make_matchup",
+    "part_games",
     "play_game",
     "play_parts",
     "pool_seed_array",

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import clashkit.simulate as sim
 import clashkit.trace as trace_module
 from clashkit.cards import starter_set
 from clashkit.limits import LIMITS, TURN_COUNTS
@@ -120,6 +121,7 @@ def test_both_engines_give_equal_turns_frames():
 
 def test_a_big_run_streamed_in_chunks_equals_the_same_games_built_at_once(monkeypatch):
     n = 30_000
+    monkeypatch.setattr(sim, "FAST_PART_GAMES", 1_000)
     monkeypatch.setattr(trace_module, "CHUNK_GAMES", 4_096)
     streamed = simulate(n, "1", "2", "greedy", seed=3, engine="fast", record_events=False, progress=False)
     whole = GameRecords()
@@ -127,8 +129,8 @@ def test_a_big_run_streamed_in_chunks_equals_the_same_games_built_at_once(monkey
                                  seed_pool(3), n, 1):  # fmt: skip
         whole.extend(records)
     at_once = build_trace(whole, CARDS)
-    # Parts of 500 games, a chunk built once 4,096 are held: 6 chunks of 4,500 and the rest, kept as chunks.
-    assert streamed.turns.n_chunks() == streamed.games.n_chunks() == 7
+    # Parts of 1,000 games, a chunk built once 4,096 are held: 6 chunks of 5,000, kept as chunks.
+    assert streamed.turns.n_chunks() == streamed.games.n_chunks() == 6
     assert at_once.turns.n_chunks() == 1
     assert streamed.turns.equals(at_once.turns) and streamed.games.equals(at_once.games)
     assert streamed.games["game"].to_list() == list(range(n))
@@ -137,9 +139,7 @@ def test_a_big_run_streamed_in_chunks_equals_the_same_games_built_at_once(monkey
 
 
 def test_parts_out_of_order_are_built_in_game_order(monkeypatch):
-    import clashkit.simulate as sim
-
-    monkeypatch.setattr(sim, "PART_GAMES", 10)
+    monkeypatch.setattr(sim, "FAST_PART_GAMES", 10)
     monkeypatch.setattr(trace_module, "CHUNK_GAMES", 25)
     real = sim.play_parts
 
@@ -152,3 +152,19 @@ def test_parts_out_of_order_are_built_in_game_order(monkeypatch):
     in_order = simulate(95, "2", "3", "random", seed=4, engine="fast", record_events=False, progress=False)
     assert out_of_order.games["game"].to_list() == list(range(95))
     assert out_of_order.turns.equals(in_order.turns) and out_of_order.games.equals(in_order.games)
+
+
+def test_a_fast_run_is_written_in_parts_of_its_own_size_and_equals_simulate(tmp_path, monkeypatch):
+    from clashkit.output import STAGING, RunWriter
+    from clashkit.trace import Trace
+
+    monkeypatch.setattr(sim, "FAST_PART_GAMES", 400)
+    written = []
+    original = RunWriter.write_part
+    monkeypatch.setattr(RunWriter, "write_part", lambda self, i, frames: (written.append(
+        (i, frames["games"].height)), original(self, i, frames)))  # fmt: skip
+    sim.simulate_to(tmp_path, 1_000, "1", "2", "greedy", seed=2, engine="fast", record_events=False, progress=False)
+    assert written == [(0, 400), (1, 400), (2, 200)] and not (tmp_path / STAGING).exists()
+    back = Trace.read_parquet(tmp_path)
+    expected = simulate(1_000, "1", "2", "greedy", seed=2, engine="fast", record_events=False, progress=False)
+    assert back.turns.equals(expected.turns) and back.games.equals(expected.games)
