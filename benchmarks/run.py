@@ -202,7 +202,7 @@ def fast_pipeline(n: int, repeats: int) -> dict:
     import clashkit.fast.simulate as fast_simulate
     import clashkit.output as output
     from clashkit.fast.simulate import Engine
-    from clashkit.simulate import PART_GAMES, pool_seed_array, seed_pool
+    from clashkit.simulate import part_games, pool_seed_array, seed_pool
     from clashkit.trace import TraceBuilder
 
     matchup = make_matchup("1", "2", "greedy", "greedy", record_events=False, engine="fast")
@@ -217,8 +217,9 @@ def fast_pipeline(n: int, repeats: int) -> dict:
             stack.enter_context(_timed(output, "_sha256", spent, "manifest"))
             started = time.perf_counter()
             builder = TraceBuilder(matchup.card_set)
-            for first in range(0, n, PART_GAMES):
-                count = min(PART_GAMES, n - first)
+            size = part_games("fast")
+            for first in range(0, n, size):
+                count = min(size, n - first)
                 t0 = time.perf_counter()
                 seeds = pool_seed_array(pool, first, first + count)
                 t1 = time.perf_counter()

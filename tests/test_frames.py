@@ -168,3 +168,41 @@ def test_a_fast_run_is_written_in_parts_of_its_own_size_and_equals_simulate(tmp_
     back = Trace.read_parquet(tmp_path)
     expected = simulate(1_000, "1", "2", "greedy", seed=2, engine="fast", record_events=False, progress=False)
     assert back.turns.equals(expected.turns) and back.games.equals(expected.games)
+
+
+# --- The format page -----------------------------------------------------------------------
+
+
+def _page() -> str:
+    from helpers import ROOT
+
+    return (ROOT / "docs" / "frames.md").read_text(encoding="utf-8")
+
+
+def _documented(section: str) -> list[tuple[str, str, str]]:
+    """The rows ``(column, type, what)`` of the table under the heading of ``section`` in docs/frames.md."""
+    table = _page().split(f"## `{section}`", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip("|").split("|") for line in table.splitlines() if line.startswith("| `")]
+    return [(name.strip().strip("`"), kind.strip().strip("`"), what.strip()) for name, kind, what in rows]
+
+
+@pytest.mark.parametrize("section", ["turns", "games", "events"])
+def test_the_format_page_lists_every_column_with_its_type(section):
+    from clashkit.trace import GAMES_SCHEMA, events_schema
+
+    schema = {"turns": TURNS_SCHEMA, "games": GAMES_SCHEMA, "events": events_schema(CARDS)}[section]
+    rows = _documented(section)
+    assert [name for name, _, _ in rows] == schema.names()
+    for name, kind, what in rows:
+        dtype = schema[name]
+        assert kind == ("Enum" if isinstance(dtype, pl.Enum) else str(dtype)), name
+        if isinstance(dtype, pl.Enum) and len(dtype.categories) <= 6:
+            assert all(f"`{value}`" in what for value in dtype.categories), name
+        if section == "turns" and name in TURN_COUNTS:
+            assert what.endswith(f": {TURN_COUNTS[name].low}–{TURN_COUNTS[name].high}"), name
+
+
+def test_the_format_page_gives_the_bytes_of_a_turns_row():
+    turns = simulate(50, "1", "2", "greedy", seed=1, engine="fast", record_events=False, progress=False).turns
+    assert turns.estimated_size() == 22 * turns.height
+    assert "## `turns`: one row a turn, 22 bytes a row in memory" in _page()
