@@ -279,9 +279,10 @@ def turns_from_buffer(
     counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
     if counts.sum() != total or len(counts) != len(games):
         raise ValueError(f"turn counts {counts.sum()} do not match the {total} rows of the buffer")
+    cols = np.ascontiguousarray(rows.T)  # one pass; each column is then read contiguously
     columns = [pl.Series("game", _repeat_ids(games, counts))]
     for name, dtype in list(TURNS_SCHEMA.items())[1:]:
-        values = rows[:, _T[name]]
+        values = cols[_T[name]]
         if isinstance(dtype, pl.Enum):
             columns.append(_enum(name, values, dtype))
         else:
