@@ -207,3 +207,28 @@ def test_the_format_page_gives_the_bytes_of_a_turns_row():
     turns = simulate(50, "1", "2", "greedy", seed=1, engine="fast", record_events=False, progress=False).turns
     assert turns.estimated_size() == 22 * turns.height
     assert "## `turns`: one row a turn, 22 bytes a row in memory" in _page()
+
+
+# --- A count beyond the row's 16 bits (R5.3: a cost-0 card played again and again) -------------
+
+
+def test_a_count_beyond_sixteen_bits_stops_either_engine_instead_of_wrapping():
+    from clashkit.fast import from_state
+    from clashkit.fast import rules as fast_rules
+    from clashkit.fast.state import ERR_FULL, G_ERROR, G_TURNS_LOGGED
+    from clashkit.game import new_game
+    from clashkit.turn import record_turn
+
+    state, _ = new_game("1", "2", seed=1)
+    state.turn_log = array("h")
+    state.counters.cards_played = TURN_COUNTS["cards_played"].high
+    record_turn(state)  # the top of the range fits
+    assert state.turn_log[TURN_FIELDS.index("cards_played")] == 32_767
+    state.counters.creatures_destroyed = 32_768
+    with pytest.raises(OverflowError, match="more than a turn row's 16 bits hold"):
+        record_turn(state)
+    assert len(state.turn_log) == TURN_WIDTH  # nothing of the turn written
+    fast = from_state(state)
+    logged = fast.g[G_TURNS_LOGGED]
+    fast_rules.record_turn(fast)
+    assert fast.g[G_ERROR] == ERR_FULL and fast.g[G_TURNS_LOGGED] == logged
