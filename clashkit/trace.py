@@ -24,7 +24,9 @@ One game::
 
 Many games: :class:`GameRecords` collects the raw buffers of each finished
 game (cheaply, and picklable, so worker processes can send them back), and
-:func:`build_trace` turns them all into one :class:`Trace` at once.
+:func:`build_trace` turns them into one :class:`Trace` at once;
+:class:`TraceBuilder` does it chunk by chunk as records come, so that a run of
+millions of games never holds its raw records and its frames together.
 
 Events frame columns beyond the engine's fields: ``game`` (the game's number
 in its batch) and ``step`` (the event's index within its game, from 0).
@@ -32,13 +34,16 @@ in its batch) and ``step`` (the event's index within its game, from 0).
 when the attack landed, ``BASTION`` or ``FORT``.
 
 Dtypes are as narrow as the ranges of ``clashkit.limits`` allow (about 27
-bytes an event row): ``step`` is ``UInt32`` and ``amount`` ``Int32`` (a
-long game or a cost-0 ``empower`` played again and again has no small bound),
-``turn`` is ``UInt16`` (``turn_limit`` ≤ 10,000), ``position``,
-``mana_left`` and the hand-healths are ``Int8`` (a player owns at most 50
-cards).  A value outside a column's range would be refused with an error
-naming the column rather than wrapped; the limits make that impossible for
-any input the loaders accept.
+bytes an event row, 22 a turn row; ``docs/frames.md`` lists every column):
+``step`` is ``UInt32`` and ``amount`` ``Int32`` (a long game or a cost-0
+``empower`` played again and again has no small bound), ``turn`` is
+``UInt16`` (``turn_limit`` ≤ 10,000), ``position``, ``mana_left`` and the
+hand-healths are ``Int8`` (a player owns at most 50 cards), and each count of
+a turn row is as narrow as its range in ``clashkit.limits.TURN_COUNTS``.  A
+value outside a column's range would be refused with an error naming the
+column rather than wrapped; the limits make that impossible for any input
+the loaders accept, but for a turn's cards played and creatures destroyed,
+which the engines stop at 16 bits.
 """
 
 from __future__ import annotations
