@@ -118,7 +118,7 @@ _NUMPY = {
 }
 
 
-def narrowest(limit: Limit) -> pl.DataType:
+def _narrowest(limit: Limit) -> pl.DataType:
     """The narrowest signed integer type that holds ``limit``'s range."""
     for dtype in (pl.Int8, pl.Int16, pl.Int32):
         info = np.iinfo(_NUMPY[dtype])
@@ -127,15 +127,14 @@ def narrowest(limit: Limit) -> pl.DataType:
     raise ValueError(f"no integer column holds {limit.low}…{limit.high}")
 
 
-def _turn_column(name: str) -> pl.DataType:
-    if name in _TURN_CODES:
-        return _TURN_CODES[name]
-    return narrowest(TURN_COUNTS[name])
-
-
 #: The turns frame's columns that are not counts; each count is as narrow as its range in
 #: ``clashkit.limits.TURN_COUNTS`` allows.
 _TURN_CODES = {"turn": pl.UInt16, "player": PLAYER, "keep_end": KEEP_SIDE}
+
+
+def _turn_column(name: str) -> pl.DataType:
+    return _TURN_CODES[name] if name in _TURN_CODES else _narrowest(TURN_COUNTS[name])
+
 
 TURNS_SCHEMA = pl.Schema({"game": pl.UInt32, **{name: _turn_column(name) for name in TURN_FIELDS}})
 
@@ -544,6 +543,5 @@ __all__ = [
     "events_from_buffer",
     "events_schema",
     "game_frames",
-    "narrowest",
     "turns_from_buffer",
 ]
