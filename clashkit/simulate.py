@@ -62,8 +62,9 @@ from .rules import Rules
 from .solo_setup import solo_setup, split_cards
 from .vocab import Mode
 
-#: Games in one part of a run: the unit written, resumed and assembled (and the most one
-#: worker task plays before it reports back).  Fixed, so that the files do not depend on jobs.
+#: Games in one part of a reference-engine run: the unit written, resumed and assembled (and
+#: the most one worker task plays before it reports back).  Fixed, so that the files do not
+#: depend on jobs.
 PART_GAMES = 500
 MAX_CHUNK = PART_GAMES
 #: The fast engine's parts: about a tenth of a second of its games, so that writing a part
