@@ -606,6 +606,7 @@ def run_description(
 ) -> dict[str, Any]:
     """What a run plays, as its manifest and ``resume`` record it."""
     from .rules import RULES_VERSION
+    from .trace import FRAMES_VERSION
 
     fingerprint = hashlib.sha256(repr(matchup.card_set.cards).encode()).hexdigest()
     return {
@@ -625,6 +626,7 @@ def run_description(
         "events": matchup.record_events,
         "cards_sha256": fingerprint,
         "part_games": part_games(matchup.engine),
+        "frames_version": FRAMES_VERSION,
     }
 
 

@@ -65,6 +65,10 @@ from .state import PHASES
 from .turn import TURN_FIELDS, TURN_WIDTH
 from .vocab import LANES, PLAYERS, Keep, Mode
 
+#: Raised whenever a frame's schema changes (2: the turns frame's counts narrowed to Int8 where
+#: their ranges allow).  A run's ``run.json`` records it, so ``resume`` never mixes parts of two.
+FRAMES_VERSION = 2
+
 PLAYER = pl.Enum([p.value for p in PLAYERS])
 LANE = pl.Enum([lane.value for lane in LANES])
 PHASE = pl.Enum([p.value for p in PHASES])
@@ -526,6 +530,7 @@ def _cards_of(state, player: int) -> tuple[str, ...]:
 __all__ = [
     "ENGINE",
     "FORMAT",
+    "FRAMES_VERSION",
     "GAMES_SCHEMA",
     "KEEP_SIDE",
     "KIND",

@@ -232,3 +232,31 @@ def test_a_count_beyond_sixteen_bits_stops_either_engine_instead_of_wrapping():
     logged = fast.g[G_TURNS_LOGGED]
     fast_rules.record_turn(fast)
     assert fast.g[G_ERROR] == ERR_FULL and fast.g[G_TURNS_LOGGED] == logged
+
+
+def test_an_interrupted_run_of_the_old_turns_schema_is_not_resumed_into_the_new(tmp_path, monkeypatch):
+    import json
+
+    from clashkit.errors import OutputError
+    from clashkit.output import STAGING, RunWriter
+
+    monkeypatch.setattr(sim, "FAST_PART_GAMES", 50)
+    original = RunWriter.write_part
+
+    def interrupted(self, index, frames):
+        if index == 1:
+            raise KeyboardInterrupt
+        original(self, index, frames)
+
+    monkeypatch.setattr(RunWriter, "write_part", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sim.simulate_to(tmp_path, 120, "1", "2", "greedy", engine="fast", record_events=False, progress=False)
+    monkeypatch.setattr(RunWriter, "write_part", original)
+    record = tmp_path / STAGING / "run.json"
+    run = json.loads(record.read_text())
+    assert run["frames_version"] == trace_module.FRAMES_VERSION
+    del run["frames_version"]  # as a clashkit whose turns counts were all Int16 wrote it
+    record.write_text(json.dumps(run))
+    with pytest.raises(OutputError, match="plays something else.*frames_version"):
+        sim.simulate_to(tmp_path, 120, "1", "2", "greedy", engine="fast", record_events=False, progress=False,
+                        resume=True)  # fmt: skip
