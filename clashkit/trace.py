@@ -204,7 +204,9 @@ def _int(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> pl.
                 f"trace column {name!r} holds {high if high > info.max else low}, "
                 f"outside its type {dtype} ({info.min}…{info.max})"
             )
-    column = pl.Series(name, values.astype(target, copy=False))
+    # A copy of its own: polars keeps the numpy buffer it is given, and ``values`` is often one
+    # row of a block of all the columns, which would then live as long as this column.
+    column = pl.Series(name, values.astype(target))
     return _nulls_where(column, values < 0) if nullable else column
 
 
@@ -396,7 +398,7 @@ def build_trace(records: GameRecords, cards: CardSet) -> Trace:
 
 def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
     winner = np.asarray(records.winner, dtype=np.int16)
-    level = np.asarray(records.level, dtype=np.int8)
+    level = np.array(records.level, dtype=np.int8)  # copies: polars keeps the buffer it is given
     runs = np.asarray(records.setup_runs, dtype=np.int64)
     if runs.sum() != len(games):
         raise ValueError(f"setups cover {runs.sum()} games, not the {len(games)} recorded")
@@ -414,7 +416,7 @@ def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
 
     columns = [
         _int("game", games, pl.UInt32),
-        pl.Series("seed", np.asarray(records.seed, dtype=np.uint64)),
+        pl.Series("seed", np.array(records.seed, dtype=np.uint64)),
         shared("mode", MODE),
         shared("format", FORMAT),
         shared("deck_a", pl.List(pl.String)),
