@@ -77,7 +77,7 @@ FIGURES: dict[str, Figure] = {
         "about 2 min",
     ),
     "speed": Figure(("benchmarks/run.py",), False, "about 2 min"),
-    "memory": Figure(("benchmarks/memory.py",), False, "about 2 min"),
+    "memory": Figure(("benchmarks/memory.py",), False, "about 4 min"),
 }
 
 

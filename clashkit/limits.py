@@ -15,6 +15,10 @@ How the ranges fit the frames (``clashkit/trace.py``):
   most 50 creatures and the solo AI gains at most 10 + 2 × 50 mana (R8.2):
   ``position``, ``mana_left`` and the hand-healths fit ``Int8``;
 - ``turn_limit`` and a scenario's ``turn`` stay below 2¹⁶ (``UInt16``);
+- a turn's counts (:data:`TURN_COUNTS`): mana, hand sizes and creatures
+  fit ``Int8`` (the solo AI gains at most 10 + 2 × 50 = 110 mana); the
+  cards played, the keep damage and the creatures destroyed in a turn keep
+  ``Int16``;
 - an attack's damage can grow without bound within a turn (a cost-0
   ``empower`` played again and again, R5.3), so ``amount`` is ``Int32`` and
   the event buffer is 32-bit; ``step`` is ``UInt32``;
@@ -59,6 +63,34 @@ LIMITS: dict[str, Limit] = {
     # Runs (R10.2).
     "seed": Limit(0, 2**64 - 1, "R10.2: a seed (the games frame's UInt64 column)"),
     "games": Limit(0, 2**32 - 1, "R10.2: games in one run (the games frame's UInt32 column)"),
+}
+
+#: A player's cards in a game: what bounds hands, lanes and the solo AI's mana.
+_OWNED = LIMITS["cards_owned"].high
+
+#: The range of each count of a turns-frame row in any game the loaders accept; the frame's
+#: columns are the narrowest integer type that holds it (``clashkit/trace.py``), and a value
+#: outside it is refused, never wrapped.
+TURN_COUNTS: dict[str, Limit] = {
+    "mana_gained": Limit(
+        0, 10 + 2 * _OWNED, "R3.1, R8.2: a hand of the cards owned and the keep, or the AI's 10 fixed "
+        "and 2 a player creature"
+    ),
+    "mana_spent": Limit(0, 10 + 2 * _OWNED, "R3.3: at most the mana gained"),
+    "cards_played": Limit(0, 2**15 - 1, "R5.3: an incantation can be played again and again (16 bits)"),
+    "hand_size_start": Limit(0, _OWNED + 1, "R3.1, R8.1: the cards owned and the keep"),
+    "hand_health_start": Limit(0, _OWNED, "R1.5, R8.6: the cards owned right of the keep"),
+    "hand_size_end": Limit(0, _OWNED + 1, "R3.1, R8.1: the cards owned and the keep"),
+    "hand_health_end": Limit(0, _OWNED, "R1.5, R8.6: the cards owned right of the keep"),
+    "creatures_a": Limit(0, _OWNED, "R3.5: creatures of one side, each a card its player owns"),
+    "creatures_b": Limit(0, _OWNED, "R3.5: creatures of one side, each a card its player owns"),
+    "keep_damage": Limit(
+        0, _OWNED * (_OWNED + 1), "R4.7, R6.6, R8.6: each creature hits a keep at most once a siege, "
+        "by at most the hand's length"
+    ),
+    "creatures_destroyed": Limit(
+        0, 2**15 - 1, "R4.4, R5.5: a destroyed creature returns to hand and can come back (16 bits)"
+    ),
 }
 
 #: The largest card, deck or scenario file read (a bigger one is refused unread).
@@ -112,4 +144,4 @@ def read_text(path: str | os.PathLike, error: type[InputError], where: str | Non
         raise error(f"{where}: not UTF-8 text") from None
 
 
-__all__ = ["LIMITS", "MAX_FILE_BYTES", "Limit", "check", "read_text", "shown"]
+__all__ = ["LIMITS", "MAX_FILE_BYTES", "TURN_COUNTS", "Limit", "check", "read_text", "shown"]

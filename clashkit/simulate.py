@@ -16,12 +16,14 @@ order in which games finish.  The games frame records it, so any one game can
 be replayed alone (``new_game(..., seed=games["seed"][i])``).  With
 ``jobs > 1`` the games are cut into chunks that worker processes play;
 each sends back its raw buffers (:class:`~clashkit.records.GameRecords`),
-and the parent puts them back in game order and builds the frames once —
-so ``jobs=1`` and ``jobs=2`` give equal frames.
+and the parent puts them back in game order and builds the frames of them —
+so ``jobs=1`` and ``jobs=2`` give equal frames.  The frames are built
+chunk by chunk as the games come (:class:`~clashkit.trace.TraceBuilder`):
+memory holds the frames, never the whole run's raw records as well.
 
 :func:`simulate_to` streams a run of any size into a folder: the games are
-cut into parts of :data:`PART_GAMES` (fixed, so the files do not depend on
-``jobs``), each part's seeds are made when it is played, each finished part
+cut into parts of :func:`part_games` (fixed for each engine, so the files do
+not depend on ``jobs``), each part's seeds are made when it is played, each finished part
 is written as Parquet (:class:`~clashkit.output.RunWriter`) and forgotten,
 and the parts are assembled at the end.  Memory stays bounded whatever
 ``n``; an interrupted run (Ctrl-C, SIGTERM, a full disk) keeps its finished
@@ -60,10 +62,19 @@ from .rules import Rules
 from .solo_setup import solo_setup, split_cards
 from .vocab import Mode
 
-#: Games in one part of a run: the unit written, resumed and assembled (and the most one
-#: worker task plays before it reports back).  Fixed, so that the files do not depend on jobs.
+#: Games in one part of a reference-engine run: the unit written, resumed and assembled (and
+#: the most one worker task plays before it reports back).  Fixed, so that the files do not
+#: depend on jobs.
 PART_GAMES = 500
 MAX_CHUNK = PART_GAMES
+#: The fast engine's parts: about a tenth of a second of its games, so that writing a part
+#: costs little beside playing it (a part of 500 would be written every few milliseconds).
+FAST_PART_GAMES = 8192
+
+
+def part_games(engine: str) -> int:
+    """Games in one part of a run played by ``engine`` (``reference`` or ``fast``)."""
+    return FAST_PART_GAMES if engine == "fast" else PART_GAMES
 
 # numpy's SeedSequence.generate_state: word k mixes pool word k % 4 with the k-th power
 # of its hash multiplier, so any stretch of words can be made without the ones before.
@@ -98,6 +109,22 @@ def pool_seeds(pool: Sequence[int], start: int, stop: int) -> list[int]:
             words.append(value ^ (value >> 16))
         seeds.append(words[0] | words[1] << 32)
     return seeds
+
+
+def pool_seed_array(pool: Sequence[int], start: int, stop: int):
+    """:func:`pool_seeds` as a ``numpy`` ``uint64`` array, made without a Python loop (the fast engine's)."""
+    import numpy as np
+
+    count = 2 * (stop - start)
+    # The hash constant of word k is INIT_B * MULT_B**k (mod 2**32); word k needs k's and k+1's.
+    powers = np.full(count + 1, _MULT_B, dtype=np.uint32)
+    powers[0] = _INIT_B * pow(_MULT_B, 2 * start, 1 << 32) & _MASK
+    hashes = np.cumprod(powers, dtype=np.uint32)
+    k = np.arange(2 * start, 2 * stop, dtype=np.int64)
+    entropy = np.asarray(pool, dtype=np.uint32)[k % len(pool)]
+    value = (entropy ^ hashes[:-1]) * hashes[1:]
+    words = (value ^ (value >> np.uint32(16))).astype(np.uint64)
+    return words[0::2] | words[1::2] << np.uint64(32)
 
 
 def game_seeds(seed: int, n: int, start: int = 0) -> list[int]:
@@ -213,7 +240,7 @@ def _play_chunk(pool: tuple[int, ...], first: int, count: int, matchup: Matchup 
     if matchup.engine == "fast":
         from .fast.simulate import play_games
 
-        return play_games(matchup, first, list(pool_seeds(pool, first, first + count)))
+        return play_games(matchup, first, pool_seed_array(pool, first, first + count))
     records = GameRecords()
     for i, seed in enumerate(pool_seeds(pool, first, first + count)):
         play_game(matchup, first + i, seed, records)
@@ -351,16 +378,20 @@ def simulate(
     n = check_games(n)
     jobs = usable_jobs(jobs)
     pool = seed_pool(seed)
-    done: dict[int, GameRecords] = {}
+    from .trace import TraceBuilder  # polars, here: worker processes never import it
+
+    # Parts are built into the frames in game order as soon as they can be (one that finishes
+    # early waits for those before it), so only the frames and a few parts' records are held.
+    builder = TraceBuilder(matchup.card_set)
+    waiting: dict[int, GameRecords] = {}
+    following = 0
     with _progress(n, progress) as bar, sigterm_as_interrupt(), _connected(cluster) as client:
         for part, records in play_parts(matchup, pool, n, jobs, bar=bar, cluster=client):
-            done[part] = records
-    records = GameRecords()
-    for part in sorted(done):
-        records.extend(done[part])
-    from .trace import build_trace  # polars, here: worker processes never import it
-
-    return build_trace(records, matchup.card_set)
+            waiting[part] = records
+            while following in waiting:
+                builder.add(waiting.pop(following))
+                following += 1
+    return builder.trace()
 
 
 def check_games(n: object) -> int:
@@ -426,22 +457,22 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _tasks(n: int, jobs: int, skip: set[int]) -> Iterator[tuple[int, int, int]]:
-    """``(part, first game, count)``: each part of :data:`PART_GAMES` cut into worker tasks."""
-    size = max(1, min(PART_GAMES, -(-n // (jobs * 8))))
-    for part in range(-(-n // PART_GAMES)):
+def _tasks(n: int, jobs: int, skip: set[int], part_size: int) -> Iterator[tuple[int, int, int]]:
+    """``(part, first game, count)``: each part of ``part_size`` games cut into worker tasks."""
+    size = max(1, min(part_size, -(-n // (jobs * 8))))
+    for part in range(-(-n // part_size)):
         if part in skip:
             continue
-        end = min(n, (part + 1) * PART_GAMES)
-        for first in range(part * PART_GAMES, end, size):
+        end = min(n, (part + 1) * part_size)
+        for first in range(part * part_size, end, size):
             yield part, first, min(size, end - first)
 
 
 class _Parts:
     """Chunks of games put back together into whole parts, in game order."""
 
-    def __init__(self, n: int) -> None:
-        self.expected = {part: min(PART_GAMES, n - part * PART_GAMES) for part in range(-(-n // PART_GAMES))}
+    def __init__(self, n: int, size: int) -> None:
+        self.expected = {part: min(size, n - part * size) for part in range(-(-n // size))}
         self.partial: dict[int, list[tuple[int, GameRecords]]] = {}
 
     def add(self, part: int, first: int, records: GameRecords) -> GameRecords | None:
@@ -484,13 +515,14 @@ def play_parts(
     stopped before it goes on.  ``cluster`` (a ``distributed.Client``) plays
     the same chunks on Dask instead of ``jobs`` processes.
     """
-    parts = _Parts(n)
+    size = part_games(matchup.engine)
+    parts = _Parts(n, size)
     expected = parts.expected
     if cluster is not None:
         from .cluster import stream, worker_threads
 
         tasks = (((part, first), (pool, first, count, matchup))
-                 for part, first, count in _tasks(n, worker_threads(cluster), skip))  # fmt: skip
+                 for part, first, count in _tasks(n, worker_threads(cluster), skip, size))  # fmt: skip
         for (part, first), records in stream(cluster, _play_chunk, tasks, bar=bar):
             whole = parts.add(part, first, records)
             if whole is not None:
@@ -505,22 +537,21 @@ def play_parts(
         for part, count in expected.items():
             if part in skip:
                 continue
-            first = part * PART_GAMES
-            seeds = pool_seeds(pool, first, first + count)
+            first = part * size
             if fast is not None:
-                records = fast.play(first, list(seeds))
+                records = fast.play(first, pool_seed_array(pool, first, first + count))
                 if bar is not None:
                     bar.update(count)
             else:
                 records = GameRecords()
-                for i, seed in enumerate(seeds):
+                for i, seed in enumerate(pool_seeds(pool, first, first + count)):
                     play_game(matchup, first + i, seed, records)
                     if bar is not None:
                         bar.update(1)
             yield part, records
         return
     _check_main_guard(jobs)
-    tasks = _tasks(n, jobs, skip)
+    tasks = _tasks(n, jobs, skip, size)
     executor = ProcessPoolExecutor(jobs, _pool_context(), initializer=_init_worker, initargs=(matchup,))
     try:
         pending: dict = {}
@@ -575,6 +606,7 @@ def run_description(
 ) -> dict[str, Any]:
     """What a run plays, as its manifest and ``resume`` record it."""
     from .rules import RULES_VERSION
+    from .trace import FRAMES_VERSION
 
     fingerprint = hashlib.sha256(repr(matchup.card_set.cards).encode()).hexdigest()
     return {
@@ -593,7 +625,8 @@ def run_description(
         "mirror": matchup.mirror,
         "events": matchup.record_events,
         "cards_sha256": fingerprint,
-        "part_games": PART_GAMES,
+        "part_games": part_games(matchup.engine),
+        "frames_version": FRAMES_VERSION,
     }
 
 
@@ -661,7 +694,8 @@ def simulate_to(
         return [Path(out) / f"{name}.parquet" for name in names]
     with RunWriter(out, run, events=record_events, resume=resume) as writer:
         skip = writer.done_parts()
-        finished = sum(min(PART_GAMES, n - p * PART_GAMES) for p in skip)
+        size = part_games(matchup.engine)
+        finished = sum(min(size, n - p * size) for p in skip)
         with _progress(n, progress, initial=finished) as bar, sigterm_as_interrupt(), _connected(cluster) as client:
             for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar, cluster=client):
                 trace = build_trace(records, card_set)
@@ -834,6 +868,7 @@ def _solo_deck(deck: object, cards: CardSet) -> object:
 
 
 __all__ = [
+    "FAST_PART_GAMES",
     "MAX_CHUNK",
     "PART_GAMES",
     "Matchup",
@@ -841,8 +876,10 @@ __all__ = [
     "choose_engine",
     "game_seeds",
     "make_matchup",
+    "part_games",
     "play_game",
     "play_parts",
+    "pool_seed_array",
     "pool_seeds",
     "seed_pool",
     "sigterm_as_interrupt",

@@ -24,7 +24,9 @@ One game::
 
 Many games: :class:`GameRecords` collects the raw buffers of each finished
 game (cheaply, and picklable, so worker processes can send them back), and
-:func:`build_trace` turns them all into one :class:`Trace` at once.
+:func:`build_trace` turns them into one :class:`Trace` at once;
+:class:`TraceBuilder` does it chunk by chunk as records come, so that a run of
+millions of games never holds its raw records and its frames together.
 
 Events frame columns beyond the engine's fields: ``game`` (the game's number
 in its batch) and ``step`` (the event's index within its game, from 0).
@@ -32,13 +34,16 @@ in its batch) and ``step`` (the event's index within its game, from 0).
 when the attack landed, ``BASTION`` or ``FORT``.
 
 Dtypes are as narrow as the ranges of ``clashkit.limits`` allow (about 27
-bytes an event row): ``step`` is ``UInt32`` and ``amount`` ``Int32`` (a
-long game or a cost-0 ``empower`` played again and again has no small bound),
-``turn`` is ``UInt16`` (``turn_limit`` ≤ 10,000), ``position``,
-``mana_left`` and the hand-healths are ``Int8`` (a player owns at most 50
-cards).  A value outside a column's range would be refused with an error
-naming the column rather than wrapped; the limits make that impossible for
-any input the loaders accept.
+bytes an event row, 22 a turn row; ``docs/frames.md`` lists every column):
+``step`` is ``UInt32`` and ``amount`` ``Int32`` (a long game or a cost-0
+``empower`` played again and again has no small bound), ``turn`` is
+``UInt16`` (``turn_limit`` ≤ 10,000), ``position``, ``mana_left`` and the
+hand-healths are ``Int8`` (a player owns at most 50 cards), and each count of
+a turn row is as narrow as its range in ``clashkit.limits.TURN_COUNTS``.  A
+value outside a column's range would be refused with an error naming the
+column rather than wrapped; the limits make that impossible for any input
+the loaders accept, but for a turn's cards played and creatures destroyed,
+which the engines stop at 16 bits.
 """
 
 from __future__ import annotations
@@ -54,10 +59,15 @@ import polars as pl
 
 from .cards import KEEP_NAMES, CardSet
 from .events import EVENT_FIELDS, EVENT_KINDS, FIELDS, WIDTH
+from .limits import TURN_COUNTS, Limit
 from .records import TERMINATIONS, GameRecords
 from .state import PHASES
 from .turn import TURN_FIELDS, TURN_WIDTH
 from .vocab import LANES, PLAYERS, Keep, Mode
+
+#: Raised whenever a frame's schema changes (2: the turns frame's counts narrowed to Int8 where
+#: their ranges allow).  A run's ``run.json`` records it, so ``resume`` never mixes parts of two.
+FRAMES_VERSION = 2
 
 PLAYER = pl.Enum([p.value for p in PLAYERS])
 LANE = pl.Enum([lane.value for lane in LANES])
@@ -102,25 +112,35 @@ def events_schema(cards: CardSet) -> pl.Schema:
     )
 
 
-TURNS_SCHEMA = pl.Schema(
-    {
-        "game": pl.UInt32,
-        "turn": pl.UInt16,
-        "player": PLAYER,
-        "mana_gained": pl.Int16,
-        "mana_spent": pl.Int16,
-        "cards_played": pl.Int16,
-        "hand_size_start": pl.Int16,
-        "hand_health_start": pl.Int16,
-        "hand_size_end": pl.Int16,
-        "hand_health_end": pl.Int16,
-        "keep_end": KEEP_SIDE,
-        "creatures_a": pl.Int16,
-        "creatures_b": pl.Int16,
-        "keep_damage": pl.Int16,
-        "creatures_destroyed": pl.Int16,
-    }
-)
+_NUMPY = {
+    pl.UInt16: np.uint16,
+    pl.UInt32: np.uint32,
+    pl.UInt64: np.uint64,
+    pl.Int8: np.int8,
+    pl.Int16: np.int16,
+    pl.Int32: np.int32,
+}
+
+
+def _narrowest(limit: Limit) -> pl.DataType:
+    """The narrowest signed integer type that holds ``limit``'s range."""
+    for dtype in (pl.Int8, pl.Int16, pl.Int32):
+        info = np.iinfo(_NUMPY[dtype])
+        if info.min <= limit.low and limit.high <= info.max:
+            return dtype
+    raise ValueError(f"no integer column holds {limit.low}…{limit.high}")
+
+
+#: The turns frame's columns that are not counts; each count is as narrow as its range in
+#: ``clashkit.limits.TURN_COUNTS`` allows.
+_TURN_CODES = {"turn": pl.UInt16, "player": PLAYER, "keep_end": KEEP_SIDE}
+
+
+def _turn_column(name: str) -> pl.DataType:
+    return _TURN_CODES[name] if name in _TURN_CODES else _narrowest(TURN_COUNTS[name])
+
+
+TURNS_SCHEMA = pl.Schema({"game": pl.UInt32, **{name: _turn_column(name) for name in TURN_FIELDS}})
 
 #: R3.8, R4.9, R8.7, R10.1: how each game ended (``clashkit.outcome.Termination``); null while running.
 TERMINATION = pl.Enum([t.value for t in TERMINATIONS])
@@ -149,14 +169,6 @@ GAMES_SCHEMA = pl.Schema(
 
 _F = {name: i for i, name in enumerate(FIELDS)}
 _T = {name: i for i, name in enumerate(TURN_FIELDS)}
-_NUMPY = {
-    pl.UInt16: np.uint16,
-    pl.UInt32: np.uint32,
-    pl.UInt64: np.uint64,
-    pl.Int8: np.int8,
-    pl.Int16: np.int16,
-    pl.Int32: np.int32,
-}
 
 
 # --- Codes to columns -------------------------------------------------------------------
@@ -192,7 +204,9 @@ def _int(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> pl.
                 f"trace column {name!r} holds {high if high > info.max else low}, "
                 f"outside its type {dtype} ({info.min}…{info.max})"
             )
-    column = pl.Series(name, values.astype(target, copy=False))
+    # A copy of its own: polars keeps the numpy buffer it is given, and ``values`` is often one
+    # row of a block of all the columns, which would then live as long as this column.
+    column = pl.Series(name, values.astype(target))
     return _nulls_where(column, values < 0) if nullable else column
 
 
@@ -275,18 +289,14 @@ def turns_from_buffer(
     counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
     if counts.sum() != total or len(counts) != len(games):
         raise ValueError(f"turn counts {counts.sum()} do not match the {total} rows of the buffer")
-    cols = np.ascontiguousarray(rows.T)
+    cols = np.ascontiguousarray(rows.T)  # one pass; each column is then read contiguously
     columns = [pl.Series("game", _repeat_ids(games, counts))]
-    for name in TURNS_SCHEMA.names()[1:]:
+    for name, dtype in list(TURNS_SCHEMA.items())[1:]:
         values = cols[_T[name]]
-        if name == "turn":
-            columns.append(_int(name, values, pl.UInt16))
-        elif name == "player":
-            columns.append(_enum(name, values, PLAYER))
-        elif name == "keep_end":
-            columns.append(_enum(name, values, KEEP_SIDE))
+        if isinstance(dtype, pl.Enum):
+            columns.append(_enum(name, values, dtype))
         else:
-            columns.append(pl.Series(name, values))
+            columns.append(_int(name, values, dtype))
     return pl.DataFrame(columns)
 
 
@@ -322,12 +332,15 @@ class Trace:
 
     @classmethod
     def concat(cls, traces: Iterable[Trace]) -> Trace:
-        """Traces of the same card set one after the other (game numbers are kept as they are)."""
+        """Traces of the same card set one after the other (game numbers are kept as they are).
+
+        The frames' chunks are kept, not copied into one (``rechunk=False``).
+        """
         traces = list(traces)
         if not traces:
             raise ValueError("no traces to concatenate")
         names = ("events", "turns", "games")
-        return cls(*(pl.concat([getattr(t, name) for t in traces]) for name in names))
+        return cls(*(pl.concat([getattr(t, name) for t in traces], rechunk=False) for name in names))
 
     def write_parquet(
         self, directory: str | os.PathLike, *, events: bool = True, run: dict | None = None
@@ -385,25 +398,40 @@ def build_trace(records: GameRecords, cards: CardSet) -> Trace:
 
 def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
     winner = np.asarray(records.winner, dtype=np.int16)
-    level = np.asarray(records.level, dtype=np.int8)
+    level = np.array(records.level, dtype=np.int8)  # copies: polars keeps the buffer it is given
+    runs = np.asarray(records.setup_runs, dtype=np.int64)
+    if runs.sum() != len(games):
+        raise ValueError(f"setups cover {runs.sum()} games, not the {len(games)} recorded")
+    # Each game's setup: the text columns are built once a setup, then gathered.
+    setup_of = pl.Series(np.repeat(np.arange(len(runs), dtype=np.uint32), runs))
+    setups = records.setups
+
+    def shared(name: str, dtype) -> pl.Series:
+        words = [getattr(setup, name) for setup in setups]
+        if isinstance(dtype, pl.Enum):
+            column = _codes_enum(name, words, dtype)
+        else:
+            column = pl.Series(name, [list(w) for w in words] if isinstance(dtype, pl.List) else words, dtype=dtype)
+        return column.gather(setup_of)
+
     columns = [
         _int("game", games, pl.UInt32),
-        pl.Series("seed", np.asarray(records.seed, dtype=np.uint64)),
-        _codes_enum("mode", records.mode, MODE),
-        _codes_enum("format", records.format, FORMAT),
-        _lists("deck_a", records.deck_a),
-        _lists("deck_b", records.deck_b),
-        pl.Series("policy_a", records.policy_a, dtype=pl.String),
-        pl.Series("policy_b", records.policy_b, dtype=pl.String),
+        pl.Series("seed", np.array(records.seed, dtype=np.uint64)),
+        shared("mode", MODE),
+        shared("format", FORMAT),
+        shared("deck_a", pl.List(pl.String)),
+        shared("deck_b", pl.List(pl.String)),
+        shared("policy_a", pl.String),
+        shared("policy_b", pl.String),
         _enum("first_player", np.asarray(records.first_player, dtype=np.int16), PLAYER),
         _enum("winner", winner, PLAYER),
         _int("turns", np.asarray(records.turns_played, dtype=np.int64), pl.UInt16),
         pl.Series("finished", winner >= 0),
         _enum("termination", np.asarray(records.termination, dtype=np.int16), TERMINATION),
         _int("rules_version", np.asarray(records.rules_version, dtype=np.int64), pl.UInt16),
-        pl.Series("rules", records.rules, dtype=pl.String),
+        shared("rules", pl.String),
         _nulls_where(pl.Series("level", level), level < 0),
-        _codes_enum("engine", records.engine, ENGINE),
+        shared("engine", ENGINE),
     ]
     return pl.DataFrame(columns)
 
@@ -417,13 +445,42 @@ def _codes_enum(name: str, words: Sequence[str], dtype: pl.Enum) -> pl.Series:
     return _enum(name, codes, dtype)
 
 
-def _lists(name: str, decks: Sequence[tuple[str, ...]]) -> pl.Series:
-    """A list-of-names column; decks repeat across a batch, so each distinct one is built once."""
-    distinct: dict[tuple[str, ...], int] = {}
-    codes = (distinct.setdefault(d, len(distinct)) for d in decks)
-    index = np.fromiter(codes, dtype=np.uint32, count=len(decks))
-    unique = pl.Series(name, [list(d) for d in distinct], dtype=pl.List(pl.String))
-    return unique.gather(pl.Series(index)) if len(decks) else unique.clear()
+#: Games a chunk of the frames :class:`TraceBuilder` builds at once (about 650,000 turn rows).
+CHUNK_GAMES = 1 << 16
+
+
+class TraceBuilder:
+    """One :class:`Trace` of records that come part by part, in game order, built as they come.
+
+    The raw records of up to ``chunk_games`` games are held; then they become
+    one chunk of each frame and are dropped.  :meth:`trace` puts the chunks
+    one after the other without copying them (``pl.concat`` without
+    rechunking), so a run's frames are never held twice and no game is ever
+    a Python object: memory is the frames' own plus one chunk's records.
+    """
+
+    def __init__(self, cards: CardSet, *, chunk_games: int | None = None) -> None:
+        self.cards = cards
+        self.chunk_games = CHUNK_GAMES if chunk_games is None else chunk_games
+        self.pending = GameRecords()
+        self.chunks: list[Trace] = []
+
+    def add(self, records: GameRecords) -> None:
+        """The next games' records (they follow the games added before)."""
+        self.pending.extend(records)
+        if len(self.pending) >= self.chunk_games:
+            self._flush()
+
+    def _flush(self) -> None:
+        if len(self.pending) or not self.chunks:
+            self.chunks.append(build_trace(self.pending, self.cards))
+        self.pending = GameRecords()
+
+    def trace(self) -> Trace:
+        """Every game added, as one trace (its frames in chunks)."""
+        if len(self.pending) or not self.chunks:
+            self._flush()
+        return Trace.concat(self.chunks)
 
 
 def game_frames(
@@ -475,6 +532,7 @@ def _cards_of(state, player: int) -> tuple[str, ...]:
 __all__ = [
     "ENGINE",
     "FORMAT",
+    "FRAMES_VERSION",
     "GAMES_SCHEMA",
     "KEEP_SIDE",
     "KIND",
@@ -484,7 +542,9 @@ __all__ = [
     "PLAYER",
     "TURNS_SCHEMA",
     "GameRecords",
+    "CHUNK_GAMES",
     "Trace",
+    "TraceBuilder",
     "build_trace",
     "card_enum",
     "events_from_buffer",

@@ -56,8 +56,8 @@ def record_turn(state: GameState) -> None:
     player = state.active
     counters = state.counters
     size, health = hand_counts(state, player)
-    state.turn_log.frombytes(
-        _pack_row(
+    try:
+        row = _pack_row(
             state.turn,
             player,
             state.mana_gained,
@@ -73,7 +73,12 @@ def record_turn(state: GameState) -> None:
             counters.keep_damage,
             counters.creatures_destroyed,
         )
-    )
+    except struct.error:
+        raise OverflowError(
+            f"turn {state.turn}: {counters.cards_played} cards played, {counters.creatures_destroyed} creatures "
+            "destroyed: more than a turn row's 16 bits hold (clashkit.limits.TURN_COUNTS)"
+        ) from None
+    state.turn_log.frombytes(row)
 
 
 def first_turn_of_six(state: GameState) -> bool:

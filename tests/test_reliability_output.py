@@ -21,7 +21,7 @@ import clashkit.simulate as sim
 from clashkit.cli import main
 from clashkit.errors import OutputError, RunFolderError
 from clashkit.output import LOCK, MANIFEST, STAGING, RunLock, RunWriter, _signals_held, read_manifest
-from clashkit.simulate import play_parts, pool_seeds, seed_pool, simulate, simulate_to
+from clashkit.simulate import play_parts, pool_seed_array, pool_seeds, seed_pool, simulate, simulate_to
 from clashkit.trace import Trace
 
 
@@ -165,6 +165,10 @@ def test_seeds_made_per_part_are_numpys_seed_sequence(seed):
     assert pool_seeds(pool, 0, 1300) == words
     assert pool_seeds(pool, 500, 1000) == words[500:1000]
     assert pool_seeds(pool, 1299, 1300) == words[1299:]
+    # The fast engine's: the same words, as an array made without a Python loop.
+    assert pool_seed_array(pool, 0, 1300).tolist() == words
+    assert pool_seed_array(pool, 500, 1000).tolist() == words[500:1000]
+    assert pool_seed_array(pool, 7, 7).tolist() == []
 
 
 def test_a_huge_run_makes_only_the_seeds_of_the_part_it_plays(monkeypatch):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..limits import TURN_COUNTS
 from ..vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
 from . import rng as R
 from .state import (
@@ -789,14 +790,18 @@ def hand_counts(s, p):
     return s.hlen[p], hand_health(s, p)
 
 
+#: The most cards played or creatures destroyed a turn row holds (``int16``; ``clashkit.limits.TURN_COUNTS``).
+_ROW_MAX = TURN_COUNTS["cards_played"].high
+
+
 @njit(cache=True, _nrt=False)
 def record_turn(s):
     """Close the active player's turn in the turn log (one ``TURN_FIELDS`` row)."""
     p = s.g[G_ACTIVE]
     size, health = hand_counts(s, p)
     k = s.g[G_TURNS_LOGGED]
-    if k >= s.tl.shape[0]:
-        s.g[G_ERROR] = ERR_FULL
+    if k >= s.tl.shape[0] or s.g[G_STAT_PLAYED] > _ROW_MAX or s.g[G_STAT_DESTROYED] > _ROW_MAX:
+        s.g[G_ERROR] = ERR_FULL  # the log is full, or a count has no room in the row's 16 bits
         return
     row = s.tl[k]
     row[0] = s.g[G_TURN]

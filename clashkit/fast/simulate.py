@@ -24,7 +24,7 @@ from ..errors import OptionError
 from ..game import new_game
 from ..outcome import termination_of
 from ..policies import get_policy
-from ..records import TERMINATIONS, GameRecords
+from ..records import TERMINATIONS, GameRecords, Setup
 from ..rules import RULES_VERSION
 from ..turn import TURN_WIDTH
 from ..vocab import Mode
@@ -75,12 +75,12 @@ class Engine:
         self.rules_text = matchup.rules.changes()
         self.game = _compiled()
 
-    def play(self, first: int, seeds: list[int]) -> GameRecords:
-        """Games ``first, first+1, …`` with these seeds."""
+    def play(self, first: int, seeds) -> GameRecords:
+        """Games ``first, first+1, …`` with these seeds (a list, or a ``uint64`` array)."""
         m = self.matchup
         if not self.solo and m.deck_a.format != formats.DRAFT and m.deck_a.format != formats.CONSTRUCTED:
             return self._fixed(first, seeds)
-        return self._dealt(first, seeds)
+        return self._dealt(first, [int(seed) for seed in seeds])
 
     # --- Two fixed decks: dealt and played compiled ------------------------------------------
 
@@ -234,30 +234,31 @@ def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, 
               labels, rules, level) -> None:
     """Append a batch's games to ``records`` at once (as :meth:`GameRecords.add` would, game by game).
 
-    ``deck_a`` / ``deck_b``: one deck (names) for every game, or a list of one a game."""
+    Every per-game value goes in as one array; what the games share is one :class:`Setup`.
+    ``deck_a`` / ``deck_b``: one deck (names) for every game, or a list of one a game (dealt formats).
+    """
     n = len(seeds)
     records.turns.frombytes(np.ascontiguousarray(rows, dtype=np.int16).tobytes())
-    records.event_counts.extend(array("q", bytes(8 * n)))
-    records.turn_counts.extend(array("q", np.asarray(counts, np.int64).tobytes()))
-    records.game.extend(array("q", np.arange(first, first + n, dtype=np.int64).tobytes()))
-    records.seed.extend(np.asarray(seeds, np.uint64).tolist())
-    records.mode.extend([mode] * n)
-    records.format.extend([fmt] * n)
-    records.deck_a.extend(deck_a if isinstance(deck_a, list) else [tuple(deck_a)] * n)
-    records.deck_b.extend(deck_b if isinstance(deck_b, list) else [tuple(deck_b)] * n)
-    records.policy_a.extend([labels[0]] * n)
-    records.policy_b.extend([labels[1]] * n)
-    records.first_player.extend(array("b", np.asarray(first_player, np.int8).tobytes()))
-    records.winner.extend(array("b", np.asarray(winner, np.int8).tobytes()))
-    records.turns_played.extend(array("q", np.asarray(turns, np.int64).tobytes()))
-    records.rules_version.extend(array("q", np.full(n, RULES_VERSION, np.int64).tobytes()))
-    records.rules.extend([rules] * n)
-    records.level.extend(array("b", np.full(n, level, np.int8).tobytes()))
-    records.engine.extend(["fast"] * n)
+    records.event_counts.frombytes(bytes(8 * n))
+    records.turn_counts.frombytes(np.asarray(counts, np.int64).tobytes())
+    records.game.frombytes(np.arange(first, first + n, dtype=np.int64).tobytes())
+    records.seed.frombytes(np.asarray(seeds, np.uint64).tobytes())
+    records.first_player.frombytes(np.asarray(first_player, np.int8).tobytes())
+    records.winner.frombytes(np.asarray(winner, np.int8).tobytes())
+    records.turns_played.frombytes(np.asarray(turns, np.int64).tobytes())
+    records.rules_version.frombytes(np.full(n, RULES_VERSION, np.int64).tobytes())
+    records.level.frombytes(np.full(n, level, np.int8).tobytes())
+    if isinstance(deck_a, list):
+        for a, b in zip(deck_a, deck_b, strict=True):
+            records.add_setup(Setup(str(mode), fmt, tuple(a), tuple(b), labels[0], labels[1], rules, "fast"), 1)
+    else:
+        records.add_setup(
+            Setup(str(mode), fmt, tuple(deck_a), tuple(deck_b), labels[0], labels[1], rules, "fast"), n
+        )
     # The termination of each winner (-1, 0, 1), looked up once, then read for every game.
     solo = mode == Mode.SOLO
     codes = np.array([TERMINATIONS.index(termination_of(solo, w)) for w in (-1, 0, 1)], np.int8)
-    records.termination.extend(array("b", codes[np.asarray(winner, np.int64) + 1].tobytes()))
+    records.termination.frombytes(codes[np.asarray(winner, np.int64) + 1].tobytes())
 
 
 def play_games(matchup, first: int, seeds: list[int]) -> GameRecords:
