@@ -41,6 +41,37 @@ round needs no new machinery in the game loop; its known weakness (it
 assumes it will learn the hidden order, "strategy fusion") matters little
 here, where the hidden order only decides which cards the opponent can
 play in a few turns.
+
+**Exactly what a decision does** (the fast engine, :mod:`clashkit.fast.search`,
+does the same, draw for draw):
+
+1. Fair search only: the opponent's creatures in play join what the acting
+   player has seen; the hidden slots are written in card-id order (and put
+   back after the decision).
+2. In the summon phase its own loop check (greedy's, from turn 16, the key
+   holding both hands) may leave a loop with a play drawn from the game's
+   generator.
+3. The candidates: the choice of a *fresh* greedy player — one made for this
+   decision, so it remembers no position and counts no incantation cast this
+   turn — then the action that moves the turn on if that is another action,
+   then the other legal plays in legal order, an incantation only on the side
+   its effect is meant for (R5.5).  Actions are compared by value (``==``).
+   With one candidate it is played: no draw, no rollout.
+4. ``tried`` is the first ``budget`` candidates; one 64-bit word is drawn from
+   the game's generator (``seed``).  Rollout ``k`` (``0 <= k < budget``)
+   plays ``tried[k % len(tried)]``, with noise iff ``k >= len(tried)``, from
+   seed ``seed + k // len(tried)`` (modulo ``2**64``).
+5. A rollout: a copy of the state without turn records; fair search seeds
+   the copy's generator with the rollout's seed and samples the hidden slots
+   (a shuffle of their sorted cards); a noisy rollout seeds it again; the
+   candidate is carried out (R4.6 as the game loop asks it, greedy's order,
+   the solo AI's kept); then the game loop runs until turn ``turn + horizon``
+   begins, both players one fresh greedy player (a noisy one draws
+   ``random() < noise`` at each of its decisions, then a uniformly random
+   legal action when it is below).  Its score is 1 or 0 for a game won or
+   lost, else :func:`evaluate`.
+6. Scores are added in rollout order; the best mean wins, a later candidate
+   only when its mean is more than ``1e-9`` higher.
 """
 
 from __future__ import annotations
@@ -48,7 +79,7 @@ from __future__ import annotations
 from ..actions import Action, Play
 from ..engine import apply_unchecked
 from ..legality import legal_actions
-from ..loop import run
+from ..loop import returns_asker, run
 from ..rng import Rng
 from ..state import SUMMON, GameState
 from . import sight
@@ -87,7 +118,6 @@ class SearchPolicy(GreedyPolicy):
         self.noise = float(noise)
         self.fair = fair
         self.name = f"search:budget={budget}" + (",fair" if fair else "")
-        self.greedy = GreedyPolicy()
         #: What each player has seen of the opponent's cards in this game (fair search).
         self.sightings = sight.Sightings()
         #: Rollouts played so far (for tests and measurements).
@@ -133,17 +163,19 @@ class SearchPolicy(GreedyPolicy):
         return tried[best]
 
     def candidates(self, state: GameState, legal, cards=None) -> list:
-        """Greedy's choice, moving on, then other plays (incantations on their declared side)."""
-        first = self.greedy.decide(state, cards)
+        """Greedy's choice, moving on, then other plays (incantations on their declared side).
+
+        Greedy's choice is a fresh greedy player's (no loop memory, no casts counted this turn)."""
+        first = GreedyPolicy().decide(state, cards)
         out = [first]
         proceed = legal[-1]
-        if proceed is not first:
+        if proceed != first:
             out.append(proceed)
         t = tables(state.cards)
         player = state.active
         hand = state.hands[player]
         for action in legal:
-            if action is first or action is proceed or type(action) is not Play:
+            if type(action) is not Play or action == first:
                 continue
             if action.target is not None:
                 card = hand[action.index]
@@ -153,9 +185,11 @@ class SearchPolicy(GreedyPolicy):
         return out
 
     def rollout(self, state: GameState, action, seed: int, noisy: bool, slots: list[int] | None = None) -> float:
-        """Play ``action`` on a copy, then greedy for both to the horizon with the game loop
-        (:func:`~clashkit.game.play`); 1 if the mover wins.  With ``slots`` (fair search) the
-        copy's generator is seeded with ``seed`` and the hidden slots are sampled from it first."""
+        """Play ``action`` on a copy, then one fresh greedy player for both to the horizon with
+        the game loop (:func:`~clashkit.loop.run`); 1 if the mover wins.  With ``slots`` (fair
+        search) the copy's generator is seeded with ``seed`` and the hidden slots are sampled
+        from it first.  (One greedy player for both sides plays as one each would: its memory
+        is keyed by the turn, and its positions by the active player.)"""
         self.rollouts += 1
         me = state.active
         sim = state.clone(record=False)
@@ -165,10 +199,11 @@ class SearchPolicy(GreedyPolicy):
             sight.sample(sim, me, slots, sim.rng)
         if noisy:
             sim.rng.seed(seed)
-            players = (_NoisyGreedy(sim.rng, self.noise), _NoisyGreedy(sim.rng, self.noise))
+            player = _NoisyGreedy(sim.rng, self.noise)
         else:
-            players = (self.greedy, self.greedy)
-        apply_unchecked(sim, action, lambda s, owner, cards: players[owner].order_returns(s, owner, cards))
+            player = GreedyPolicy()
+        players = (player, player)
+        apply_unchecked(sim, action, returns_asker(players))
         run(sim, *players, until_turn=state.turn + self.horizon)
         if sim.winner is not None:
             return 1.0 if sim.winner == me else 0.0
