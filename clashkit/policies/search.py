@@ -52,11 +52,14 @@ does the same, draw for draw):
    holding both hands) may leave a loop with a play drawn from the game's
    generator.
 3. The candidates: the choice of a *fresh* greedy player — one made for this
-   decision, so it remembers no position and counts no incantation cast this
-   turn — then the action that moves the turn on if that is another action,
-   then the other legal plays in legal order, an incantation only on the side
-   its effect is meant for (R5.5).  Actions are compared by value (``==``).
-   With one candidate it is played: no draw, no rollout.
+   decision, so it remembers no position, and it counts as cast this turn
+   the incantations this search player has cast — then the action that moves
+   the turn on if that is another action, then the other legal plays in
+   legal order, an incantation only on the side its effect is meant for
+   (R5.5) and only while this player has cast fewer than ``casts_per_turn``
+   (6) this turn, as greedy (R5.3: an incantation that comes back for
+   nothing could otherwise be cast for ever).  Actions are compared by value
+   (``==``).  With one candidate it is played: no draw, no rollout.
 4. ``tried`` is the first ``budget`` candidates; one 64-bit word is drawn from
    the game's generator (``seed``).  Rollout ``k`` (``0 <= k < budget``)
    plays ``tried[k % len(tried)]``, with noise iff ``k >= len(tried)``, from
@@ -71,7 +74,8 @@ does the same, draw for draw):
    legal action when it is below).  Its score is 1 or 0 for a game won or
    lost, else :func:`evaluate`.
 6. Scores are added in rollout order; the best mean wins, a later candidate
-   only when its mean is more than ``1e-9`` higher.
+   only when its mean is more than ``1e-9`` higher.  An incantation played
+   (also one drawn to leave a loop) counts toward this turn's casts.
 """
 
 from __future__ import annotations
@@ -125,14 +129,22 @@ class SearchPolicy(GreedyPolicy):
 
     def decide(self, state: GameState, cards=None) -> Action:
         if not self.fair:
-            return self._decide(state, cards, None)
-        player = state.active
-        slots = sight.hidden_slots(state, player, self.sightings.of(state, player))
-        was = sight.canonical(state, player, slots)
-        try:
-            return self._decide(state, cards, slots)
-        finally:
-            sight.restore(state, player, slots, was)
+            action = self._decide(state, cards, None)
+        else:
+            player = state.active
+            slots = sight.hidden_slots(state, player, self.sightings.of(state, player))
+            was = sight.canonical(state, player, slots)
+            try:
+                action = self._decide(state, cards, slots)
+            finally:
+                sight.restore(state, player, slots, was)
+        if type(action) is Play and action.target is not None:  # an incantation: count it (R5.3)
+            self._cast_state, self._cast_turn, self._casts = state, state.turn, self.casts(state) + 1
+        return action
+
+    def casts(self, state: GameState) -> int:
+        """The incantations this player has cast in this turn of this game."""
+        return self._casts if self._cast_state is state and self._cast_turn == state.turn else 0
 
     def _decide(self, state: GameState, cards, slots: list[int] | None) -> Action:
         """The decision; with ``slots`` (fair search) ``state``'s hidden slots are canonical and
@@ -163,10 +175,15 @@ class SearchPolicy(GreedyPolicy):
         return tried[best]
 
     def candidates(self, state: GameState, legal, cards=None) -> list:
-        """Greedy's choice, moving on, then other plays (incantations on their declared side).
+        """Greedy's choice, moving on, then other plays (incantations on their declared side,
+        and none once it has cast ``casts_per_turn`` this turn).
 
-        Greedy's choice is a fresh greedy player's (no loop memory, no casts counted this turn)."""
-        first = GreedyPolicy().decide(state, cards)
+        Greedy's choice is a fresh greedy player's: no loop memory, and the casts it counts
+        this turn are this player's."""
+        greedy = GreedyPolicy()
+        casts = self.casts(state)
+        greedy._cast_state, greedy._cast_turn, greedy._casts = state, state.turn, casts
+        first = greedy.decide(state, cards)
         out = [first]
         proceed = legal[-1]
         if proceed != first:
@@ -178,6 +195,8 @@ class SearchPolicy(GreedyPolicy):
             if type(action) is not Play or action == first:
                 continue
             if action.target is not None:
+                if casts >= self.casts_per_turn:
+                    continue
                 card = hand[action.index]
                 if t.enemy_side[card] != (action.target[0] != player):
                     continue
