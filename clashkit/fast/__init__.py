@@ -14,12 +14,13 @@ abilities, destruction, siege, incantations, solo, turn, engine),
 :mod:`~clashkit.fast.state` and :mod:`~clashkit.fast.tables` (cards and rules
 as arrays: a card file is data, never compiled in).
 
-Policies here: ``random`` and ``greedy``.  Fixed decks (R7.1 and custom lists)
+Policies here: ``random``, ``greedy`` and ``search`` (plain and fair; its rollouts
+run compiled too, :mod:`~clashkit.fast.search`).  Fixed decks (R7.1 and custom lists)
 are dealt in compiled code; drafts, the constructed format and solo setups
 are dealt by the reference code (the same draws) and converted with
 :func:`from_state`.
 """
 
-from .convert import FAST_POLICIES, capacity, from_state, play_out, policy_code
+from .convert import FAST_POLICIES, capacity, from_state, play_out, policy_code, search_params
 
-__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code"]
+__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code", "search_params"]
