@@ -51,9 +51,6 @@ from .state import (
 #: The policies the fast engine plays, by name, as its policy codes (``fast.rules.RANDOM``,
 #: ``fast.rules.GREEDY``, ``fast.search.SEARCH``).
 FAST_POLICIES = {"random": 0, "greedy": 1, "search": 2}
-#: A search player's options in a row of :func:`search_params`.
-S_BUDGET, S_HORIZON, S_NOISE, S_FAIR = range(4)
-S_WIDTH = 4
 
 
 def _fast_policy(spec):
@@ -79,8 +76,10 @@ def policy_code(spec) -> int:
 
 
 def search_params(specs) -> np.ndarray:
-    """Each player's search options (``S_*``: budget, horizon, noise, fair), zeros for a player that
-    does not search."""
+    """Each player's search options (``fast.search.S_*``: budget, horizon, noise, fair), zeros for a
+    player that does not search."""
+    from .search import S_WIDTH
+
     out = np.zeros((len(specs), S_WIDTH), np.float64)
     for i, spec in enumerate(specs):
         policy, name = _fast_policy(spec)

@@ -30,7 +30,6 @@ import numpy as np
 from numba import njit
 
 from . import rng as R
-from .convert import FAST_POLICIES, S_BUDGET, S_FAIR, S_HORIZON, S_NOISE
 from .greedy import cast, leaves_loop, summon
 from .rules import (
     A_CREATURE,
@@ -67,7 +66,10 @@ from .state import (
 from .tables import R_INCANTATIONS_IN_SIEGE, W_CASTS_PER_TURN
 
 #: The policy code of ``search`` (:data:`clashkit.fast.FAST_POLICIES`).
-SEARCH = FAST_POLICIES["search"]
+SEARCH = 2
+#: A search player's options in its row of :func:`clashkit.fast.search_params`.
+S_BUDGET, S_HORIZON, S_NOISE, S_FAIR = range(4)
+S_WIDTH = 4
 
 SearchWork = namedtuple(
     "SearchWork",

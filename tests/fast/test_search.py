@@ -142,6 +142,11 @@ def test_a_position_evaluates_the_same():
 
 
 def test_search_params():
+    from clashkit.fast import FAST_POLICIES
+    from clashkit.fast.rules import GREEDY, RANDOM
+    from clashkit.fast.search import SEARCH
+
+    assert FAST_POLICIES == {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
     params = search_params(["greedy", "search:budget=8,horizon=3,noise=0.5,fair"])
     assert params.tolist() == [[0.0, 0.0, 0.0, 0.0], [8.0, 3.0, 0.5, 1.0]]
     assert search_params(["search"]).tolist() == [[16.0, 16.0, 0.1, 0.0]]
