@@ -315,23 +315,36 @@ def _is_search(policy: str | None) -> bool:
     return policy is not None and str(policy).strip().lower().startswith("search")
 
 
+#: Games a timing probe plays on the fast engine (after one untimed game that loads its compiled code).
+FAST_PROBE_GAMES = 8
+
+
 def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
-    """How long ``jobs`` will take on this machine, from a timing probe: one game of each
-    policy against itself (on the first job's decks and seed), a game between two policies
+    """How long ``jobs`` will take on this machine, from a timing probe on the engine that will
+    play them: one game of each policy against itself (on the first job's decks and seed), or on
+    the fast engine :data:`FAST_PROBE_GAMES` after an untimed one; a game between two policies
     taken to cost the mean of theirs."""
     import time
 
+    from .simulate import choose_engine
+
     first = jobs[0]
-    cost: dict[str, float] = {}
+    cost: dict[tuple[str, bool], float] = {}
     for job in jobs:
         for policy in (job.settings.policy, job.settings.opponent or job.settings.policy):
-            if policy not in cost:
-                probe = Job(first.deck_a, first.deck_b, first.seed, 1, first.cards,
-                            dataclasses.replace(job.settings, policy=policy, opponent=None))  # fmt: skip
-                started = time.perf_counter()
-                play_job(probe)
-                cost[policy] = time.perf_counter() - started
-    total = sum(job.n * (cost[job.settings.policy] + cost[job.settings.opponent or job.settings.policy]) / 2
+            if (policy, job.events) in cost:
+                continue
+            probe = Job(first.deck_a, first.deck_b, first.seed, 1, first.cards,
+                        dataclasses.replace(job.settings, policy=policy, opponent=None), job.events)  # fmt: skip
+            engine = "reference" if job.events else job.settings.engine  # as play_job plays it
+            if choose_engine(engine, job.events, policy, policy)[0] == "fast":
+                play_job(probe)  # the first fast game loads the compiled engine: not timed
+                probe = dataclasses.replace(probe, n=FAST_PROBE_GAMES)
+            started = time.perf_counter()
+            play_job(probe)
+            cost[policy, job.events] = (time.perf_counter() - started) / probe.n
+    total = sum(job.n * (cost[job.settings.policy, job.events]
+                         + cost[job.settings.opponent or job.settings.policy, job.events]) / 2
                 for job in jobs)  # fmt: skip
     workers = workers or os.cpu_count() or 1
     if sum(job.n for job in jobs) < SMALL_BATCH:

@@ -56,12 +56,7 @@ def run(
     when that turn begins.
     """
     players = (player_a, player_b)
-
-    def order_returns(state: GameState, owner: int, cards: list[int]) -> list[int]:
-        if state.solo and owner == 1:
-            return cards
-        return players[owner].order_returns(state, owner, cards)
-
+    order_returns = returns_asker(players)
     carry_out = apply_unchecked if trusted else apply
     steps = 0
     while state.phase != OVER and (until_turn is None or state.turn < until_turn):
@@ -78,6 +73,18 @@ def run(
     if state.phase == OVER:  # also when the last allowed step ended the game
         finish(state)
     return state
+
+
+def returns_asker(players: tuple[Player, Player]) -> ReturnOrder:
+    """R4.6 as a question to the owner's player; the solo AI makes no choices (R8.3), so its
+    returns keep the default order."""
+
+    def order_returns(state: GameState, owner: int, cards: list[int]) -> list[int]:
+        if state.solo and owner == 1:
+            return cards
+        return players[owner].order_returns(state, owner, cards)
+
+    return order_returns
 
 
 def run_siege_through(state: GameState, order_returns: ReturnOrder | None = None) -> None:
@@ -98,4 +105,4 @@ def finish(state: GameState) -> None:
         record_turn(state)
 
 
-__all__ = ["Player", "finish", "run", "run_siege_through"]
+__all__ = ["Player", "finish", "returns_asker", "run", "run_siege_through"]

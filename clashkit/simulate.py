@@ -746,7 +746,8 @@ def choose_engine(engine: str | None, record_events: bool | None, policy_a, poli
     if engine is not None and engine not in ("fast", "reference"):
         raise OptionError(f"engine {engine!r} is not an engine (fast, reference)")
     if engine is None:
-        names = [p.name if isinstance(p, Policy) else str(p).strip().lower() for p in (policy_a, policy_b)]
+        # A policy by name, options aside (``search:budget=4``); policy objects play in the reference engine.
+        names = [str(p).partition(":")[0].strip().lower() for p in (policy_a, policy_b)]
         plain = all(isinstance(p, str) for p in (policy_a, policy_b))
         fast_ok = plain and all(name in FAST_POLICIES for name in names)
         engine = "fast" if fast_ok and record_events is not True else "reference"

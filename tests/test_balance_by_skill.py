@@ -61,3 +61,38 @@ def test_rank_correlations():
     assert spearman([0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1]) == -1.0
     assert kendall([0.1, 0.2, 0.3, 0.4], [0.2, 0.1, 0.3, 0.4]) == 4 / 6
     assert math.isnan(spearman([0.5] * 4, [0.1, 0.2, 0.3, 0.4]))
+
+
+def test_balance_policies_is_the_same_on_both_engines():
+    """``balance --policies greedy,search:fair`` gives identical results on the fast and the reference engine."""
+    outputs = []
+    for engine in ("fast", "reference"):
+        result = run("balance", "--policies", "greedy,search:fair", "-n", "1", "--seed", "6", "--engine", engine,
+                     "--json")  # fmt: skip
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output.strip().splitlines()[-1])
+        data.pop("seconds")
+        outputs.append(data)
+    assert outputs[0] == outputs[1]
+    assert outputs[0]["policies"]["search:fair"]["games"] == 12
+
+
+def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
+    """A search study's estimate probes the fast engine (after an untimed game that loads it),
+    and the reference engine when the games record events (``card-stats``)."""
+    import dataclasses
+
+    from clashkit import design
+    from clashkit.cards import starter_set
+
+    played = []
+    monkeypatch.setattr(design, "play_job", lambda job: played.append((job.n, job.events)))
+    job = design.Job(1, 2, 0, 50, starter_set(), design.Settings("search:fair"))
+    assert design.estimate_seconds([job]) >= 0
+    assert played == [(1, False), (design.FAST_PROBE_GAMES, False)]
+    played.clear()
+    design.estimate_seconds([dataclasses.replace(job, events=True)])
+    assert played == [(1, True)]
+    played.clear()
+    design.estimate_seconds([dataclasses.replace(job, settings=design.Settings("search:fair", engine="reference"))])
+    assert played == [(1, False)]

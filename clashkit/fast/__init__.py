@@ -15,14 +15,16 @@ abilities, destruction, siege, incantations, solo, turn, engine),
 :mod:`~clashkit.fast.state` and :mod:`~clashkit.fast.tables` (cards and rules
 as arrays: a card file is data, never compiled in).
 
-Policies here: ``random`` and ``greedy``.  Every format is dealt in compiled
-code: fixed decks (R7.1 and custom lists), the draft (R7.2), the constructed
-format (R7.3) and solo setups (R8.1), with random's and greedy's format
-choices (the draft picks, the constructed ten and bans).  A policy whose
-format choices are not compiled has its games dealt by the reference code
-(the same draws) and converted with :func:`from_state`.
+Policies here: ``random``, ``greedy`` and ``search`` (plain and fair; its
+rollouts run compiled too, :mod:`~clashkit.fast.search`).  Every format is
+dealt in compiled code: fixed decks (R7.1 and custom lists), the draft (R7.2),
+the constructed format (R7.3) and solo setups (R8.1), with random's and
+greedy's format choices (the draft picks, the constructed ten and bans), which
+``search`` inherits.  A policy whose format choices are not compiled has its
+games dealt by the reference code (the same draws) and converted with
+:func:`from_state`.
 """
 
-from .convert import FAST_POLICIES, capacity, from_state, play_out, policy_code
+from .convert import FAST_POLICIES, capacity, from_state, play_out, policy_code, search_params
 
-__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code"]
+__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code", "search_params"]

@@ -48,23 +48,44 @@ from .state import (
     new_state,
 )
 
-#: The policies the fast engine plays, by name, as its policy codes.
-FAST_POLICIES = {"random": 0, "greedy": 1}
+#: The policies the fast engine plays, by name, as its policy codes (``fast.rules.RANDOM``,
+#: ``fast.rules.GREEDY``, ``fast.search.SEARCH``).
+FAST_POLICIES = {"random": 0, "greedy": 1, "search": 2}
+
+
+def _fast_policy(spec):
+    """The policy ``spec`` names (:func:`clashkit.policies.get_policy`) and its name in
+    :data:`FAST_POLICIES`; one clear line if the fast engine does not play it."""
+    from ..policies import POLICIES, get_policy
+
+    policy = get_policy(spec)
+    name = next((key for key, cls in POLICIES.items() if type(policy) is cls), None)
+    if name not in FAST_POLICIES:
+        shown = f"{policy.name} ({type(policy).__name__})" if name is None else name
+        raise OptionError(
+            f"policy {shown!r} is not supported by the fast engine yet (it plays {', '.join(FAST_POLICIES)}); "
+            "use engine reference"
+        )
+    return policy, name
 
 
 def policy_code(spec) -> int:
-    """The fast engine's code of a policy given by name; one clear line if it has none."""
-    from ..policies import Policy
+    """The fast engine's code of a policy given by name (``greedy``, ``search:budget=4``) or as
+    one of the shipped classes; one clear line if it has none."""
+    return FAST_POLICIES[_fast_policy(spec)[1]]
 
-    name = spec.name if isinstance(spec, Policy) else str(spec).strip().lower()
-    if isinstance(spec, Policy) and type(spec).__name__ not in ("GreedyPolicy", "RandomPolicy"):
-        name = f"{name} ({type(spec).__name__})"
-    if name not in FAST_POLICIES:
-        raise OptionError(
-            f"policy {name!r} is not supported by the fast engine yet (it plays {', '.join(FAST_POLICIES)}); "
-            "use engine reference"
-        )
-    return FAST_POLICIES[name]
+
+def search_params(specs) -> np.ndarray:
+    """Each player's search options (``fast.search.S_*``: budget, horizon, noise, fair), zeros for a
+    player that does not search."""
+    from .search import S_WIDTH
+
+    out = np.zeros((len(specs), S_WIDTH), np.float64)
+    for i, spec in enumerate(specs):
+        policy, name = _fast_policy(spec)
+        if name == "search":
+            out[i] = (policy.budget, policy.horizon, policy.noise, float(policy.fair))
+    return out
 
 
 def capacity(state: GameState) -> int:
@@ -128,6 +149,7 @@ def from_state(state: GameState, *, cap: int | None = None, out: FastState | Non
     else:
         g[G_TURNS_LOGGED] = state.turn - 1
     s.pol[:] = 0
+    s.sight[:] = 0
     s.rng[0] = np.uint64(state.rng.getstate())
     return s
 
@@ -161,13 +183,17 @@ def play_out(state: GameState, policy_a="greedy", policy_b=None) -> FastState:
     position's own rows first, when its state kept them).
     """
     from . import game
+    from .search import new_work
     from .tables import card_tables, rules_array
 
-    codes = np.array([policy_code(policy_a), policy_code(policy_b if policy_b is not None else policy_a)], np.int64)
+    specs = (policy_a, policy_b if policy_b is not None else policy_a)
+    codes = np.array([policy_code(spec) for spec in specs], np.int64)
     s = from_state(state)
+    cap = s.hands.shape[1]
+    work = new_work(cap, state.rules.turn_limit, search_params(specs))
     game.play_from(s, card_tables(state.cards), rules_array(state.rules, solo=state.solo), codes,
-                   legal_rows(s.hands.shape[1]))
+                   legal_rows(cap), work)
     return s
 
 
-__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code"]
+__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code", "search_params"]

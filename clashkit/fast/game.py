@@ -28,6 +28,7 @@ from .rules import (
     start_turn,
     take_turn,
 )
+from .search import SEARCH, act_search
 from .state import (
     G_ACTIVE,
     G_ERROR,
@@ -58,8 +59,10 @@ def run_siege(s, t, r, pol_codes):
 
 
 @njit(cache=True, _nrt=False)
-def play(s, t, r, pol_codes, legal):
-    """Play the game in ``s`` to its end; the solo AI (player B) plays itself (R8.3)."""
+def play(s, t, r, pol_codes, legal, w):
+    """Play the game in ``s`` to its end; the solo AI (player B) plays itself (R8.3).
+
+    ``w``: search's arrays (:func:`clashkit.fast.search.new_work`), read only by a search player."""
     while s.g[G_PHASE] != OVER:
         if s.g[G_ERROR] != 0:
             return
@@ -68,15 +71,19 @@ def play(s, t, r, pol_codes, legal):
         if s.g[G_PHASE] == SUMMON:
             if greedy:
                 act_summon(s, t, r, pol_codes, legal)
-            elif has_choice(s, t, r):
+            elif not has_choice(s, t, r):
+                begin_siege(s, r)
+            elif pol_codes[p] == SEARCH:
+                act_search(s, t, r, pol_codes, legal, w)
+            else:
                 n = legal_actions(s, t, r, legal)
                 apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
-            else:
-                begin_siege(s, r)
         elif not has_choice(s, t, r):
             run_siege(s, t, r, pol_codes)
         elif greedy:
             act_siege(s, t, r, pol_codes)
+        elif pol_codes[p] == SEARCH:
+            act_search(s, t, r, pol_codes, legal, w)
         else:
             n = legal_actions(s, t, r, legal)
             apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
@@ -101,6 +108,7 @@ def reset(s, seed):
         s.ln[p, 0] = 0
         s.ln[p, 1] = 0
         fill(s.pol[p], 0)
+        fill(s.sight[p], 0)
     s.rng[0] = np.uint64(seed)
     s.g[G_UID] = 0
 
@@ -129,7 +137,7 @@ def begin(s, t, r, pol_codes, first_player):
 
 
 @njit(cache=True, _nrt=False)
-def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, winner, first, turns, turn_counts, rows):
+def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, first, turns, turn_counts, rows):
     """Duels of two fixed decks (R7.1 or a custom list), one per seed; returns the rows written.
 
     ``rows`` must hold every game's turns (``turn_limit`` rows a game at most).
@@ -140,7 +148,7 @@ def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, winner, first, 
         deal_hand(s, 0, deck_a)
         deal_hand(s, 1, deck_b)
         begin(s, t, r, pol_codes, -1)
-        play(s, t, r, pol_codes, legal)
+        play(s, t, r, pol_codes, legal, w)
         if s.g[G_ERROR] != 0:
             return -1 - i
         winner[i] = s.g[G_WINNER]
@@ -156,9 +164,9 @@ def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, winner, first, 
 
 
 @njit(cache=True, _nrt=False)
-def play_from(s, t, r, pol_codes, legal):
+def play_from(s, t, r, pol_codes, legal, w):
     """Play a converted position (:func:`clashkit.fast.from_state`) to its end."""
-    play(s, t, r, pol_codes, legal)
+    play(s, t, r, pol_codes, legal, w)
 
 
 __all__ = ["G_WIDTH", "begin", "deal_hand", "play", "play_batch", "play_from", "reset"]

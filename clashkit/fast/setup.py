@@ -377,12 +377,13 @@ def deal_solo(s, t, r, pol_codes, plan, mine, ai):
 
 
 @njit(cache=True, _nrt=False)
-def play_dealt_batch(s, t, r, pol_codes, plan, pool, deck_a, deck_b, work, seeds, legal,
+def play_dealt_batch(s, t, r, pol_codes, plan, pool, deck_a, deck_b, work, seeds, legal, w,
                      winner, first, turns, turn_counts, rows, dealt_a, dealt_b, status):
     """Games of one deal (``plan``), one per seed: dealt, played, their turns frame's rows and outcomes
     written; returns the rows written.  ``dealt_a[i]`` / ``dealt_b[i]`` are the cards game ``i`` dealt
     each player (the solo AI's before the pile's shuffle).  ``status`` says whether every game was
-    played (``OK``) or which one stopped the batch (``TOO_SMALL``, ``REFUSED``).
+    played (``OK``) or which one stopped the batch (``TOO_SMALL``, ``REFUSED``).  ``w``: search's
+    arrays (:func:`clashkit.fast.search.new_work`).
     """
     fmt = plan[D_FORMAT]
     n_pool = pool.shape[0]
@@ -428,7 +429,7 @@ def play_dealt_batch(s, t, r, pol_codes, plan, pool, deck_a, deck_b, work, seeds
             deal_hand(s, 0, work[W_HAND_A, :8])
             deal_hand(s, 1, work[W_HAND_B, :8])
             begin(s, t, r, pol_codes, first_player)
-        play(s, t, r, pol_codes, legal)
+        play(s, t, r, pol_codes, legal, w)
         if s.g[G_ERROR] != 0:
             status[0] = TOO_SMALL
             status[1] = i

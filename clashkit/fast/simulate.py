@@ -28,7 +28,8 @@ from ..records import TERMINATIONS, GameRecords, Setup
 from ..rules import RULES_VERSION
 from ..turn import TURN_WIDTH
 from ..vocab import Mode
-from .convert import capacity, from_state, policy_code
+from .convert import capacity, from_state, policy_code, search_params
+from .search import new_work
 from .state import G_ERROR, G_FIRST, G_TURN, G_TURNS_LOGGED, G_WINNER, legal_rows, new_state
 from .tables import card_tables, rules_array
 
@@ -69,8 +70,9 @@ class Engine:
         self.tables = card_tables(cards)
         self.solo = matchup.mode == Mode.SOLO
         self.rules = rules_array(matchup.rules, solo=self.solo)
-        codes = [policy_code(matchup.policy_a), policy_code(matchup.policy_b)]
-        self.policies = np.array(codes, np.int64)
+        specs = (matchup.policy_a, matchup.policy_b)
+        self.policies = np.array([policy_code(spec) for spec in specs], np.int64)
+        self.search = search_params(specs)  # search's options per player (fast.search)
         self.labels = matchup.labels
         self.rules_text = matchup.rules.changes()
         self.game = _compiled()
@@ -96,6 +98,7 @@ class Engine:
         limit = m.rules.turn_limit
         s = new_state(cap, limit)
         legal = legal_rows(cap)
+        work = new_work(cap, limit, self.search)
         records = GameRecords()
         for start in range(0, len(seeds), BATCH):
             chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
@@ -106,7 +109,7 @@ class Engine:
             counts = np.empty(n, np.int64)
             rows = np.empty((n * limit, TURN_WIDTH), np.int16)
             k = self.game.play_batch(
-                s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal,
+                s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work,
                 winner, first_player, turns, counts, rows,
             )
             if k < 0:
@@ -143,6 +146,7 @@ class Engine:
         s = new_state(deal.cap, limit)
         legal = legal_rows(deal.cap)
         work = deal.work()
+        search_work = new_work(deal.cap, limit, self.search)
         level = -1 if m.level is None else m.level
         shown: dict[bytes, tuple[str, ...]] = {}
         records = GameRecords()
@@ -159,7 +163,7 @@ class Engine:
             status = np.zeros(2, np.int64)
             k = setup.play_dealt_batch(
                 s, self.tables, self.rules, self.policies, deal.plan, deal.pool, deal.deck_a, deal.deck_b, work,
-                chunk, legal, winner, first_player, turns, counts, rows, dealt_a, dealt_b, status,
+                chunk, legal, search_work, winner, first_player, turns, counts, rows, dealt_a, dealt_b, status,
             )
             if status[0] != setup.OK:
                 game = first + start + int(status[1])
@@ -182,7 +186,7 @@ class Engine:
 
         m, cards = self.matchup, self.cards
         records = GameRecords()
-        legal = None
+        legal = work = None
         s = None
         for i, seed in enumerate(seeds):
             policy_a, policy_b = get_policy(m.policy_a), get_policy(m.policy_b)
@@ -202,8 +206,9 @@ class Engine:
             if s is None or s.hands.shape[1] < cap:
                 s = new_state(cap, m.rules.turn_limit)
                 legal = legal_rows(cap)
+                work = new_work(cap, m.rules.turn_limit, self.search)
             from_state(state, out=s)
-            self.game.play_from(s, self.tables, self.rules, self.policies, legal)
+            self.game.play_from(s, self.tables, self.rules, self.policies, legal, work)
             if s.g[G_ERROR]:
                 raise OptionError(f"game {first + i}: the fast engine's arrays are too small for it")
             n_rows = int(s.g[G_TURNS_LOGGED])

@@ -11,7 +11,9 @@ A :class:`FastState` holds:
 - ``pile[:g[G_PILE]]`` (top first, keep last) and ``discard[:g[G_DISCARD]]``: the solo AI's (R8.1, R8.5);
 - ``rng``: the game's generator (:mod:`clashkit.fast.rng`);
 - ``tl[:g[G_TURNS_LOGGED]]``: the turns frame's rows (``clashkit.turn.TURN_FIELDS``);
-- ``pol``, ``seen``: the greedy players' memory (casts this turn, positions seen, R10.1's loops).
+- ``pol``, ``seen``: the greedy players' memory (casts this turn, positions seen, R10.1's loops);
+- ``sight[p, card]``: the opponent's cards player ``p``'s fair search has seen in play (R1.7,
+  :mod:`clashkit.policies.sight`).
 
 The rules options and card tables are separate read-only arrays
 (:mod:`clashkit.fast.tables`).
@@ -85,7 +87,8 @@ P_WIDTH = 4
 
 FastState = namedtuple(
     "FastState",
-    ["g", "hands", "hlen", "cr", "ln", "pile", "discard", "rng", "tl", "pol", "seen", "work", "moved", "grants"],
+    ["g", "hands", "hlen", "cr", "ln", "pile", "discard", "rng", "tl", "pol", "seen", "work", "moved", "grants",
+     "sight"],
 )
 #: ``work`` regions (scratch space, so that no rule step allocates): an attack's victims, a destruction's order.
 W_VICTIMS, W_PLAYABLE, W_ORDER = 0, 4, 8
@@ -113,6 +116,7 @@ def new_state(cap: int, turn_limit: int) -> FastState:
         np.zeros(8 + cap, np.int64),
         np.zeros((2, C_WIDTH), np.int32),
         np.zeros((2, 3 * (cap + 1), 2), np.int64),
+        np.zeros((2, cap), np.int8),
     )
 
 

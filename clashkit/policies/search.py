@@ -41,6 +41,41 @@ round needs no new machinery in the game loop; its known weakness (it
 assumes it will learn the hidden order, "strategy fusion") matters little
 here, where the hidden order only decides which cards the opponent can
 play in a few turns.
+
+**Exactly what a decision does** (the fast engine, :mod:`clashkit.fast.search`,
+does the same, draw for draw):
+
+1. Fair search only: the opponent's creatures in play join what the acting
+   player has seen; the hidden slots are written in card-id order (and put
+   back after the decision).
+2. In the summon phase its own loop check (greedy's, from turn 16, the key
+   holding both hands) may leave a loop with a play drawn from the game's
+   generator.
+3. The candidates: the choice of a *fresh* greedy player — one made for this
+   decision, so it remembers no position, and it counts as cast this turn
+   the incantations this search player has cast — then the action that moves
+   the turn on if that is another action, then the other legal plays in
+   legal order, an incantation only on the side its effect is meant for
+   (R5.5) and only while this player has cast fewer than ``casts_per_turn``
+   (6) this turn, as greedy (R5.3: an incantation that comes back for
+   nothing could otherwise be cast for ever).  Actions are compared by value
+   (``==``).  With one candidate it is played: no draw, no rollout.
+4. ``tried`` is the first ``budget`` candidates; one 64-bit word is drawn from
+   the game's generator (``seed``).  Rollout ``k`` (``0 <= k < budget``)
+   plays ``tried[k % len(tried)]``, with noise iff ``k >= len(tried)``, from
+   seed ``seed + k // len(tried)`` (modulo ``2**64``).
+5. A rollout: a copy of the state without turn records; fair search seeds
+   the copy's generator with the rollout's seed and samples the hidden slots
+   (a shuffle of their sorted cards); a noisy rollout seeds it again; the
+   candidate is carried out (R4.6 as the game loop asks it, greedy's order,
+   the solo AI's kept); then the game loop runs until turn ``turn + horizon``
+   begins, both players one fresh greedy player (a noisy one draws
+   ``random() < noise`` at each of its decisions, then a uniformly random
+   legal action when it is below).  Its score is 1 or 0 for a game won or
+   lost, else :func:`evaluate`.
+6. Scores are added in rollout order; the best mean wins, a later candidate
+   only when its mean is more than ``1e-9`` higher.  An incantation played
+   (also one drawn to leave a loop) counts toward this turn's casts.
 """
 
 from __future__ import annotations
@@ -48,7 +83,7 @@ from __future__ import annotations
 from ..actions import Action, Play
 from ..engine import apply_unchecked
 from ..legality import legal_actions
-from ..loop import run
+from ..loop import returns_asker, run
 from ..rng import Rng
 from ..state import SUMMON, GameState
 from . import sight
@@ -87,7 +122,6 @@ class SearchPolicy(GreedyPolicy):
         self.noise = float(noise)
         self.fair = fair
         self.name = f"search:budget={budget}" + (",fair" if fair else "")
-        self.greedy = GreedyPolicy()
         #: What each player has seen of the opponent's cards in this game (fair search).
         self.sightings = sight.Sightings()
         #: Rollouts played so far (for tests and measurements).
@@ -95,14 +129,22 @@ class SearchPolicy(GreedyPolicy):
 
     def decide(self, state: GameState, cards=None) -> Action:
         if not self.fair:
-            return self._decide(state, cards, None)
-        player = state.active
-        slots = sight.hidden_slots(state, player, self.sightings.of(state, player))
-        was = sight.canonical(state, player, slots)
-        try:
-            return self._decide(state, cards, slots)
-        finally:
-            sight.restore(state, player, slots, was)
+            action = self._decide(state, cards, None)
+        else:
+            player = state.active
+            slots = sight.hidden_slots(state, player, self.sightings.of(state, player))
+            was = sight.canonical(state, player, slots)
+            try:
+                action = self._decide(state, cards, slots)
+            finally:
+                sight.restore(state, player, slots, was)
+        if type(action) is Play and action.target is not None:  # an incantation: count it (R5.3)
+            self._cast_state, self._cast_turn, self._casts = state, state.turn, self.casts(state) + 1
+        return action
+
+    def casts(self, state: GameState) -> int:
+        """The incantations this player has cast in this turn of this game."""
+        return self._casts if self._cast_state is state and self._cast_turn == state.turn else 0
 
     def _decide(self, state: GameState, cards, slots: list[int] | None) -> Action:
         """The decision; with ``slots`` (fair search) ``state``'s hidden slots are canonical and
@@ -133,19 +175,28 @@ class SearchPolicy(GreedyPolicy):
         return tried[best]
 
     def candidates(self, state: GameState, legal, cards=None) -> list:
-        """Greedy's choice, moving on, then other plays (incantations on their declared side)."""
-        first = self.greedy.decide(state, cards)
+        """Greedy's choice, moving on, then other plays (incantations on their declared side,
+        and none once it has cast ``casts_per_turn`` this turn).
+
+        Greedy's choice is a fresh greedy player's: no loop memory, and the casts it counts
+        this turn are this player's."""
+        greedy = GreedyPolicy()
+        casts = self.casts(state)
+        greedy._cast_state, greedy._cast_turn, greedy._casts = state, state.turn, casts
+        first = greedy.decide(state, cards)
         out = [first]
         proceed = legal[-1]
-        if proceed is not first:
+        if proceed != first:
             out.append(proceed)
         t = tables(state.cards)
         player = state.active
         hand = state.hands[player]
         for action in legal:
-            if action is first or action is proceed or type(action) is not Play:
+            if type(action) is not Play or action == first:
                 continue
             if action.target is not None:
+                if casts >= self.casts_per_turn:
+                    continue
                 card = hand[action.index]
                 if t.enemy_side[card] != (action.target[0] != player):
                     continue
@@ -153,9 +204,11 @@ class SearchPolicy(GreedyPolicy):
         return out
 
     def rollout(self, state: GameState, action, seed: int, noisy: bool, slots: list[int] | None = None) -> float:
-        """Play ``action`` on a copy, then greedy for both to the horizon with the game loop
-        (:func:`~clashkit.game.play`); 1 if the mover wins.  With ``slots`` (fair search) the
-        copy's generator is seeded with ``seed`` and the hidden slots are sampled from it first."""
+        """Play ``action`` on a copy, then one fresh greedy player for both to the horizon with
+        the game loop (:func:`~clashkit.loop.run`); 1 if the mover wins.  With ``slots`` (fair
+        search) the copy's generator is seeded with ``seed`` and the hidden slots are sampled
+        from it first.  (One greedy player for both sides plays as one each would: its memory
+        is keyed by the turn, and its positions by the active player.)"""
         self.rollouts += 1
         me = state.active
         sim = state.clone(record=False)
@@ -165,10 +218,11 @@ class SearchPolicy(GreedyPolicy):
             sight.sample(sim, me, slots, sim.rng)
         if noisy:
             sim.rng.seed(seed)
-            players = (_NoisyGreedy(sim.rng, self.noise), _NoisyGreedy(sim.rng, self.noise))
+            player = _NoisyGreedy(sim.rng, self.noise)
         else:
-            players = (self.greedy, self.greedy)
-        apply_unchecked(sim, action, lambda s, owner, cards: players[owner].order_returns(s, owner, cards))
+            player = GreedyPolicy()
+        players = (player, player)
+        apply_unchecked(sim, action, returns_asker(players))
         run(sim, *players, until_turn=state.turn + self.horizon)
         if sim.winner is not None:
             return 1.0 if sim.winner == me else 0.0

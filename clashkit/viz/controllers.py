@@ -1092,9 +1092,10 @@ class CardDesigner:
         engine was asked for."""
         if self.engine is not None:
             return self.engine
-        from ..fast import FAST_POLICIES
+        from ..simulate import choose_engine
 
-        return "fast" if self._policy() in FAST_POLICIES else "reference"
+        policy = self._policy()
+        return choose_engine(None, False, policy, policy)[0]
 
     def run(self, *, progress: bool = True) -> pl.DataFrame:
         """Play before and after on the same seeds; returns :meth:`comparison`.  Games

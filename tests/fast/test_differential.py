@@ -173,11 +173,18 @@ def test_fast_refuses_what_it_does_not_play():
 
     with pytest.raises(OptionError, match="fast engine records no events"):
         simulate(2, "1", "2", "greedy", engine="fast", record_events=True)
-    with pytest.raises(OptionError, match="'search' is not supported by the fast engine"):
-        simulate(2, "1", "2", "search", engine="fast", record_events=False)
-    # The default picks the reference engine for a policy the fast one does not play.
-    assert simulate(1, "1", "2", "search:budget=1", "greedy", record_events=False).games["engine"][0] == "reference"
+    from clashkit.policies import GreedyPolicy
+
+    class Careful(GreedyPolicy):
+        stop = 0.0
+
+    with pytest.raises(OptionError, match=r"'greedy \(Careful\)' is not supported by the fast engine"):
+        simulate(2, "1", "2", Careful(), engine="fast", record_events=False)
+    # The default picks the reference engine for a policy the fast one does not play …
+    assert simulate(1, "1", "2", Careful(), "greedy", record_events=False).games["engine"][0] == "reference"
+    # … and the fast one for every shipped policy by name, options and all.
     assert simulate(2, "1", "2", "greedy", record_events=False).games["engine"][0] == "fast"
+    assert simulate(1, "1", "2", "search:budget=1,fair", "random", record_events=False).games["engine"][0] == "fast"
 
 
 @pytest.mark.long

@@ -50,7 +50,9 @@ def test_the_default_count_is_at_least_2000_and_its_cap_meets_one_and_a_half_poi
     assert games_for_half_width(1.0, HALF_WIDTH) <= CardDesigner.MAX_GAMES
     assert CardDesigner(policy="greedy").engine_used == "fast"
     assert CardDesigner(policy="random", engine="reference").engine_used == "reference"
-    assert CardDesigner(policy="search").engine_used == "reference"
+    assert CardDesigner(policy="search").engine_used == "fast"
+    assert CardDesigner(policy="search:budget=4,fair").engine_used == "fast"
+    assert CardDesigner(policy="search:fair", engine="reference").engine_used == "reference"
 
 
 def test_card_stats_play_numbers_come_from_fewer_games_than_the_impact():

@@ -1,0 +1,432 @@
+"""``search``, compiled: :class:`clashkit.policies.search.SearchPolicy`'s decisions, draw for draw.
+
+The reference module's docstring says exactly what a decision does (steps
+1–6); each function here is one of those steps, in the same order, with the
+same draws from the same generators and the same float additions
+(``scores[j] += …``, ``mean > best_mean + 1e-9``), so a seed gives the same
+game in both engines.  Fair search's helpers mirror
+:mod:`clashkit.policies.sight`.
+
+Where things live:
+
+- the search player's own loop memory: greedy's, ``s.pol[p]`` and ``s.seen[p]``
+  (:func:`clashkit.fast.greedy.leaves_loop`);
+- what a fair search player has seen of the opponent's cards: ``s.sight[p]``;
+- the rest in a :data:`SearchWork` (:func:`new_work`, made once per batch:
+  compiled code allocates nothing): each player's options (``S_*``), the
+  scratch state the rollouts play on and its legal rows, the candidates,
+  their scores, the hidden slots.
+
+A rollout's players are greedy with fresh memory (``s.pol``, ``s.seen`` of
+the scratch state cleared), so the scratch state's policy codes are greedy's
+for both (R4.6: the best card returns first; the solo AI keeps its order).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from . import rng as R
+from .greedy import cast, leaves_loop, summon
+from .rules import (
+    A_CREATURE,
+    A_PROCEED,
+    A_SPELL,
+    GREEDY,
+    apply_row,
+    copy_row,
+    fill,
+    hand_health,
+    has_choice,
+    legal_actions,
+)
+from .state import (
+    C_CARD,
+    G_ACTIVE,
+    G_DISCARD,
+    G_ERROR,
+    G_FORT_A,
+    G_PHASE,
+    G_PILE,
+    G_SOLO,
+    G_TURN,
+    G_TURNS_LOGGED,
+    G_WINNER,
+    KEEP,
+    OVER,
+    P_CAST_TURN,
+    P_CASTS,
+    SUMMON,
+    legal_rows,
+    new_state,
+)
+from .tables import R_INCANTATIONS_IN_SIEGE, W_CASTS_PER_TURN
+
+#: The policy code of ``search`` (:data:`clashkit.fast.FAST_POLICIES`).
+SEARCH = 2
+#: A search player's options in its row of :func:`clashkit.fast.search_params`.
+S_BUDGET, S_HORIZON, S_NOISE, S_FAIR = range(4)
+S_WIDTH = 4
+
+SearchWork = namedtuple(
+    "SearchWork",
+    ["params", "sim", "legal", "codes", "cand", "choice", "step", "scores", "counts", "slots", "was", "cards"],
+)
+
+
+def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork:
+    """The arrays search needs beside a game's ``new_state(cap, turn_limit)``; ``params``: one row of
+    ``S_*`` options a player (:func:`clashkit.fast.convert.search_params`).  Without a search player
+    the scratch arrays are tiny (the compiled code is the same)."""
+    params = np.asarray(params, np.float64)
+    size = cap if (params[:, S_BUDGET] > 0).any() else 1
+    rows = legal_rows(size)
+    return SearchWork(
+        params,
+        new_state(size, turn_limit if size > 1 else 1),
+        rows,
+        np.array([GREEDY, GREEDY], np.int64),
+        np.zeros_like(rows),
+        np.zeros(rows.shape[1], np.int64),
+        np.zeros(rows.shape[1], np.int64),
+        np.zeros(rows.shape[0], np.float64),
+        np.zeros(rows.shape[0], np.int64),
+        np.zeros(cap, np.int64),
+        np.zeros(cap, np.int64),
+        np.zeros(cap, np.int64),
+    )
+
+
+# --- Actions as rows -------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def same_action(a, b):
+    """Whether two rows of :func:`~clashkit.fast.rules.legal_actions` are one action (the reference's ``==``)."""
+    kind = a[0]
+    if kind != b[0]:
+        return False
+    if kind == A_PROCEED:
+        return True
+    if a[1] != b[1] or a[2] != b[2]:
+        return False
+    return kind == A_CREATURE or (a[3] == b[3] and a[4] == b[4])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def copy_action(dst, src):
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _set_action(out, kind, index, a, b, c):
+    out[0] = kind
+    out[1] = index
+    out[2] = a
+    out[3] = b
+    out[4] = c
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def casts(s, p):
+    """``SearchPolicy.casts``: the incantations search player ``p`` has cast this turn (kept where
+    greedy keeps its own count, ``s.pol[p]``)."""
+    pol = s.pol[p]
+    return pol[P_CASTS] if pol[P_CAST_TURN] == s.g[G_TURN] else 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def count_cast(s, p):
+    """An incantation search player ``p`` plays counts toward this turn's (R5.3)."""
+    n = casts(s, p)
+    s.pol[p, P_CAST_TURN] = s.g[G_TURN]
+    s.pol[p, P_CASTS] = n + 1
+
+
+@njit(cache=True, _nrt=False)
+def greedy_row(s, t, r, p, out):
+    """``GreedyPolicy.decide`` after its loop check, as a row into ``out``: the best creature, else an
+    incantation worth casting (counted in ``s.pol[p]``, at most ``casts_per_turn`` a turn), else
+    the action that moves the turn on (:func:`clashkit.fast.greedy.act_summon`, ``act_siege``)."""
+    if s.g[G_PHASE] == SUMMON:
+        index, lane = summon(s, t, p)
+        if index >= 0:
+            _set_action(out, A_CREATURE, index, lane, 0, 0)
+            return
+        if not r[R_INCANTATIONS_IN_SIEGE]:
+            i, tp, tl, tpos = cast(s, t, r, p, True)
+            if i >= 0:
+                _set_action(out, A_SPELL, i, tp, tl, tpos)
+                return
+    elif r[R_INCANTATIONS_IN_SIEGE]:
+        i, tp, tl, tpos = cast(s, t, r, p, False)
+        if i >= 0:
+            _set_action(out, A_SPELL, i, tp, tl, tpos)
+            return
+    _set_action(out, A_PROCEED, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def greedy_choice(s, t, r, p, out):
+    """Step 3: the fresh greedy player's decision now as a row into ``out``.  Fresh, it remembers
+    no position, so it never leaves a loop (R10.1); it counts this search player's casts this
+    turn, and leaves them as they were."""
+    pol = s.pol[p]
+    turn, n = pol[P_CAST_TURN], pol[P_CASTS]
+    greedy_row(s, t, r, p, out)
+    pol[P_CAST_TURN] = turn
+    pol[P_CASTS] = n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def candidates(s, t, r, legal, n, p, cand):
+    """Step 3: greedy's choice, moving on, then the other plays (incantations on their declared
+    side, R5.5, while fewer than ``casts_per_turn`` are cast, R5.3) into ``cand``; returns how many."""
+    greedy_choice(s, t, r, p, cand[0])
+    m = 1
+    proceed = legal[n - 1]
+    if not same_action(proceed, cand[0]):
+        copy_action(cand[m], proceed)
+        m += 1
+    hand = s.hands[p]
+    casting = casts(s, p) < t.weights[W_CASTS_PER_TURN]
+    for i in range(n - 1):  # the plays; the last row moves the turn on
+        row = legal[i]
+        if same_action(row, cand[0]):
+            continue
+        if row[0] == A_SPELL and (not casting or t.card[hand[row[1]]].enemy_side != (row[2] != p)):
+            continue
+        copy_action(cand[m], row)
+        m += 1
+    return m
+
+
+# --- What a fair player can know (clashkit.policies.sight) -----------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _hidden_row(s, p):
+    """``sight.hidden_row``: the opponent's hand, or in solo the AI pile (top first), and its length."""
+    if s.g[G_SOLO]:
+        return s.pile, (s.g[G_PILE] if p == 0 else 0)
+    return s.hands[1 - p], s.hlen[1 - p]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def see(s, p):
+    """``Sightings.of``: the opponent's creatures in play join what ``p`` has seen."""
+    for lane in range(2):
+        for pos in range(s.ln[1 - p, lane]):
+            s.sight[p, s.cr[1 - p, lane, pos, C_CARD]] = 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hidden_slots(s, p, slots):
+    """``sight.hidden_slots``: the places of the hidden row ``p`` cannot know into ``slots``; how many."""
+    row, n = _hidden_row(s, p)
+    k = 0
+    for i in range(n):
+        card = row[i]
+        if card == KEEP:
+            continue
+        if not s.g[G_SOLO] and s.sight[p, card]:
+            held = 0
+            for j in range(n):
+                if row[j] == card:
+                    held += 1
+            if held == 1:
+                continue  # seen come back: its place is known
+        slots[k] = i
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _sorted_cards(row, slots, k, cards):
+    """The cards at the slots, in card-id order, into ``cards``."""
+    for i in range(k):
+        card = row[slots[i]]
+        j = i - 1
+        while j >= 0 and cards[j] > card:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def canonical(s, p, slots, k, was, cards):
+    """``sight.canonical``: the hidden slots in card-id order, in place; ``was`` keeps them as they were."""
+    row, _ = _hidden_row(s, p)
+    for i in range(k):
+        was[i] = row[slots[i]]
+    _sorted_cards(row, slots, k, cards)
+    for i in range(k):
+        row[slots[i]] = cards[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def restore(s, p, slots, k, was):
+    """``sight.restore``: undo :func:`canonical`."""
+    row, _ = _hidden_row(s, p)
+    for i in range(k):
+        row[slots[i]] = was[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def sample(s, p, slots, k, cards):
+    """``sight.sample``: one determinization, the hidden slots' sorted cards shuffled with ``s.rng``."""
+    row, _ = _hidden_row(s, p)
+    _sorted_cards(row, slots, k, cards)
+    R.shuffle(s.rng, cards, k)
+    for i in range(k):
+        row[slots[i]] = cards[i]
+
+
+# --- A rollout ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def life(s, p):
+    """``search.life``: hand-health, plus the cards a Bastion still protects (R4.8); the solo AI:
+    its pile above the keep, plus the discard its Bastion would reshuffle (R8.6, R8.7)."""
+    health = hand_health(s, p)
+    if s.g[G_SOLO] and p == 1:
+        return health + (0 if s.g[G_FORT_A + 1] else s.g[G_DISCARD])
+    if not s.g[G_FORT_A + p]:
+        health += s.hlen[p] - 1
+    return health
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def evaluate(s, p):
+    """``search.evaluate``: the share of the life left that is ``p``'s."""
+    mine = life(s, p) + 1
+    theirs = life(s, 1 - p) + 1
+    return mine / (mine + theirs)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def copy_game(sim, s):
+    """``state.clone(record=False)`` into the scratch state: the position and its generator, no turn
+    records, the greedy players' memory empty."""
+    for i in range(s.g.shape[0]):
+        sim.g[i] = s.g[i]
+    sim.g[G_TURNS_LOGGED] = 0
+    for p in range(2):
+        sim.hlen[p] = s.hlen[p]
+        for i in range(s.hlen[p]):
+            sim.hands[p, i] = s.hands[p, i]
+        for lane in range(2):
+            sim.ln[p, lane] = s.ln[p, lane]
+            for pos in range(s.ln[p, lane]):
+                copy_row(sim.cr[p, lane, pos], s.cr[p, lane, pos])
+        fill(sim.pol[p], 0)
+    for i in range(s.g[G_PILE]):
+        sim.pile[i] = s.pile[i]
+    for i in range(s.g[G_DISCARD]):
+        sim.discard[i] = s.discard[i]
+    sim.rng[0] = s.rng[0]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_until(s, t, r, codes, legal, until, noisy, noise, row):
+    """``loop.run(until_turn=until)`` with greedy for both players (``row``: room for one action).
+
+    ``noisy``: each decision first draws ``random() < noise``, and below it plays a uniformly
+    random legal action (``_NoisyGreedy``).  Without a choice the turn moves on one step at a
+    time, which plays as the loop's siege run through (R3.11: no choice now, none later in it)."""
+    while s.g[G_PHASE] != OVER and s.g[G_TURN] < until:
+        if s.g[G_ERROR] != 0:
+            return
+        if not has_choice(s, t, r):
+            _set_action(row, A_PROCEED, 0, 0, 0, 0)
+        elif (noisy and R.random(s.rng) < noise) or (
+            s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, s.g[G_ACTIVE], True)
+        ):
+            n = legal_actions(s, t, r, legal)
+            copy_action(row, legal[R.randrange(s.rng, n)])
+        else:
+            greedy_row(s, t, r, s.g[G_ACTIVE], row)
+        apply_row(s, t, r, codes, row)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rollout(s, t, r, w, action, seed, noisy, fair, k, p):
+    """Step 5: ``SearchPolicy.rollout``; ``k`` hidden slots in ``w.slots`` (fair search)."""
+    sim = w.sim
+    copy_game(sim, s)
+    if fair:
+        sim.rng[0] = seed
+        sample(sim, p, w.slots, k, w.cards)
+    if noisy:
+        sim.rng[0] = seed
+    apply_row(sim, t, r, w.codes, action)
+    until = s.g[G_TURN] + np.int64(w.params[p, S_HORIZON])
+    play_until(sim, t, r, w.codes, w.legal, until, noisy, w.params[p, S_NOISE], w.step)
+    if sim.g[G_ERROR] != 0:
+        s.g[G_ERROR] = sim.g[G_ERROR]
+    winner = sim.g[G_WINNER]
+    if winner >= 0:
+        return 1.0 if winner == p else 0.0
+    return evaluate(sim, p)
+
+
+# --- A decision -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def choose(s, t, r, legal, w, p, fair, k):
+    """Steps 2–6: the decision of search player ``p`` into ``w.choice``."""
+    n = legal_actions(s, t, r, legal)
+    if s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, p, True):
+        copy_action(w.choice, legal[R.randrange(s.rng, n)])
+        return
+    cand = w.cand
+    m = candidates(s, t, r, legal, n, p, cand)
+    if m == 1:
+        copy_action(w.choice, cand[0])
+        return
+    budget = np.int64(w.params[p, S_BUDGET])
+    tried = m if m < budget else budget
+    seed = R.getrandbits64(s.rng, 64)
+    scores, counts = w.scores, w.counts
+    for j in range(tried):
+        scores[j] = 0.0
+        counts[j] = 0
+    for i in range(budget):
+        j = i % tried
+        scores[j] += rollout(s, t, r, w, cand[j], seed + np.uint64(i // tried), i >= tried, fair, k, p)
+        counts[j] += 1
+    best = 0
+    best_mean = scores[0] / counts[0]
+    for j in range(1, tried):
+        mean = scores[j] / counts[j]
+        if mean > best_mean + 1e-9:
+            best = j
+            best_mean = mean
+    copy_action(w.choice, cand[best])
+
+
+@njit(cache=True, _nrt=False)
+def act_search(s, t, r, pol_codes, legal, w):
+    """One decision of the search player to move (who has a choice), carried out."""
+    p = s.g[G_ACTIVE]
+    fair = w.params[p, S_FAIR] != 0.0
+    k = 0
+    if fair:  # step 1
+        see(s, p)
+        k = hidden_slots(s, p, w.slots)
+        canonical(s, p, w.slots, k, w.was, w.cards)
+    choose(s, t, r, legal, w, p, fair, k)
+    if fair:
+        restore(s, p, w.slots, k, w.was)
+    if w.choice[0] == A_SPELL:
+        count_cast(s, p)
+    apply_row(s, t, r, pol_codes, w.choice)
+
+
+__all__ = ["SEARCH", "SearchWork", "act_search", "evaluate", "life", "new_work"]
