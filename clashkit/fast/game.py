@@ -14,19 +14,21 @@ import numpy as np
 from numba import njit
 
 from . import rng as R
-from .greedy import act_siege, act_summon
+from .greedy import decide, leaves_loop
 from .rules import (
+    A_CREATURE,
+    A_PROCEED,
+    A_SPELL,
+    AI,
     GREEDY,
-    apply_row,
-    begin_siege,
-    end_turn,
     fill,
     has_choice,
     legal_actions,
-    next_in_order,
+    play_creature,
+    play_incantation,
+    proceed,
     record_turn,
     start_turn,
-    take_turn,
 )
 from .state import (
     G_ACTIVE,
@@ -43,43 +45,50 @@ from .state import (
     OVER,
     SUMMON,
 )
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def run_siege(s, t, r, pol_codes):
-    """R3.11: nothing to cast in this window, so nothing later either: the siege runs through, the turn ends."""
-    lane, pos = next_in_order(s, r)
-    while lane >= 0:
-        take_turn(s, t, r, pol_codes, lane, pos)
-        if s.g[G_PHASE] == OVER:
-            return
-        lane, pos = next_in_order(s, r)
-    end_turn(s, t, r, pol_codes)
+from .tables import W_LOOP_WATCH
 
 
 @njit(cache=True, _nrt=False)
 def play(s, t, r, pol_codes, legal):
-    """Play the game in ``s`` to its end; the solo AI (player B) plays itself (R8.3)."""
+    """Play the game in ``s`` to its end; the solo AI (player B) plays itself (R8.3).
+
+    Each pass asks the active player for one action — (kind, hand index, lane
+    or target player, target lane, target position) — and carries it out, in
+    one place for each kind.  R3.11: a siege window with nothing to cast means
+    nothing later either, so that siege runs through without asking again.
+    """
+    through = -1  # the turn whose siege runs through
     while s.g[G_PHASE] != OVER:
         if s.g[G_ERROR] != 0:
             return
         p = s.g[G_ACTIVE]
-        greedy = pol_codes[p] == GREEDY and not (s.g[G_SOLO] and p == 1)
-        if s.g[G_PHASE] == SUMMON:
-            if greedy:
-                act_summon(s, t, r, pol_codes, legal)
-            elif has_choice(s, t, r):
-                n = legal_actions(s, t, r, legal)
-                apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
+        turn = s.g[G_TURN]
+        summon = s.g[G_PHASE] == SUMMON
+        greedy = pol_codes[p] == GREEDY and not (s.g[G_SOLO] and p == AI)
+        kind, index, a, b, c = A_PROCEED, 0, 0, 0, 0
+        drawn = False  # the action is drawn from the legal list (random, or greedy leaving a loop, R10.1)
+        if summon and greedy:
+            if turn >= t.weights[W_LOOP_WATCH] and leaves_loop(s, t, r, p, False):
+                drawn = True
             else:
-                begin_siege(s, r)
-        elif not has_choice(s, t, r):
-            run_siege(s, t, r, pol_codes)
-        elif greedy:
-            act_siege(s, t, r, pol_codes)
+                kind, index, a, b, c = decide(s, t, r, p)
+        elif turn != through:
+            if not has_choice(s, t, r):
+                if not summon:
+                    through = turn
+            elif greedy:
+                kind, index, a, b, c = decide(s, t, r, p)
+            else:
+                drawn = True
+        if drawn:
+            row = legal[R.randrange(s.rng, legal_actions(s, t, r, legal))]
+            kind, index, a, b, c = row[0], row[1], row[2], row[3], row[4]
+        if kind == A_CREATURE:
+            play_creature(s, t, r, index, a)
+        elif kind == A_SPELL:
+            play_incantation(s, t, r, pol_codes, index, a, b, c)
         else:
-            n = legal_actions(s, t, r, legal)
-            apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
+            proceed(s, t, r, pol_codes)
     finish(s)
 
 
