@@ -157,9 +157,12 @@ def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, winner, first, 
         turns[i] = s.g[G_TURN]
         m = s.g[G_TURNS_LOGGED]
         turn_counts[i] = m
+        width = s.tl.shape[1]
         for j in range(m):
-            for f in range(s.tl.shape[1]):
-                rows[k + j, f] = s.tl[j, f]
+            src = s.tl[j]
+            dst = rows[k + j]
+            for f in range(width):
+                dst[f] = src[f]
         k += m
     return k
 

@@ -65,7 +65,7 @@ from .tables import (
 # --- Summon phase ------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def reserve(s, t, p):
     """Mana kept for the cheapest playable incantation that has a use this turn."""
     enemies = s.ln[1 - p, 0] + s.ln[1 - p, 1]
@@ -220,7 +220,7 @@ def summon(s, t, p):
 # --- Incantations (R3.11) ------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def aim_enemy(s, t, r, card, nxt_lane, final, p):
     """The best target of an ``enemy`` incantation and its score: (score, player, lane, pos)."""
     enemy = 1 - p
@@ -292,7 +292,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
     return best, tp, tl, tpos
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     """The best target of an ``ally`` incantation and its score: (score, player, lane, pos)."""
     effect = t.card[card].effect
