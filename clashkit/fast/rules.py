@@ -432,7 +432,7 @@ def to_owner(s, owner, card):
         return_to_hand(s, owner, card)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def destroy(s, t, r, pol_codes, owner, uids, count):
     """R4.3–R4.6: destroy these creatures of ``owner`` together, then return them (R4.6 order)."""
     order = s.work[W_ORDER : W_ORDER + count]
@@ -600,13 +600,11 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
     effect = t.card[card].effect
     amount = t.card[card].amount
     c = s.cr[p, lane, pos]
-    if effect == E_DAMAGE:  # R5.6: not an attack
-        hurt(s, t, r, p, lane, pos, amount, False, False)
-        if c[C_DAMAGE] >= t.card[c[C_CARD]].health:
-            uids = s.work[W_VICTIMS : W_VICTIMS + 1]
-            uids[0] = c[C_UID]
-            destroy(s, t, r, pol_codes, p, uids, 1)
-    elif effect == E_DESTROY:
+    if effect == E_DAMAGE or effect == E_DESTROY:
+        if effect == E_DAMAGE:  # R5.6: not an attack; destroyed once its damage reaches its health
+            hurt(s, t, r, p, lane, pos, amount, False, False)
+            if c[C_DAMAGE] < t.card[c[C_CARD]].health:
+                return
         uids = s.work[W_VICTIMS : W_VICTIMS + 1]
         uids[0] = c[C_UID]
         destroy(s, t, r, pol_codes, p, uids, 1)
