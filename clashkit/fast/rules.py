@@ -181,7 +181,7 @@ def check_keep(s, p):
         destroy_keep(s, p)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def damage_keep(s, p, amount):
     """R4.7: the keep moves ``amount`` places right, stopping at the rightmost place."""
     hand = s.hands[p]
@@ -869,7 +869,7 @@ def regenerate(s):
     s.g[G_MANA] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def end_turn(s, t, r, pol_codes):
     """R3.12, R8.7, R10.1: regenerate, then the other player's turn (or the end of the game)."""
     record_turn(s)
