@@ -14,21 +14,23 @@ import numpy as np
 from numba import njit
 
 from . import rng as R
-from .greedy import act_siege, act_summon
+from .greedy import decide, leaves_loop
 from .rules import (
+    A_CREATURE,
+    A_PROCEED,
+    A_SPELL,
+    AI,
     GREEDY,
-    apply_row,
-    begin_siege,
-    end_turn,
     fill,
     has_choice,
     legal_actions,
-    next_in_order,
+    play_creature,
+    play_incantation,
+    proceed,
     record_turn,
     start_turn,
-    take_turn,
 )
-from .search import SEARCH, act_search
+from .search import SEARCH, search_decision
 from .state import (
     G_ACTIVE,
     G_ERROR,
@@ -44,49 +46,53 @@ from .state import (
     OVER,
     SUMMON,
 )
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def run_siege(s, t, r, pol_codes):
-    """R3.11: nothing to cast in this window, so nothing later either: the siege runs through, the turn ends."""
-    lane, pos = next_in_order(s, r)
-    while lane >= 0:
-        take_turn(s, t, r, pol_codes, lane, pos)
-        if s.g[G_PHASE] == OVER:
-            return
-        lane, pos = next_in_order(s, r)
-    end_turn(s, t, r, pol_codes)
+from .tables import W_LOOP_WATCH
 
 
 @njit(cache=True, _nrt=False)
 def play(s, t, r, pol_codes, legal, w):
     """Play the game in ``s`` to its end; the solo AI (player B) plays itself (R8.3).
 
-    ``w``: search's arrays (:func:`clashkit.fast.search.new_work`), read only by a search player."""
+    Each pass asks the active player for one action — (kind, hand index, lane
+    or target player, target lane, target position) — and carries it out, in
+    one place for each kind.  R3.11: a siege window with nothing to cast means
+    nothing later either, so that siege runs through without asking again.
+    ``w``: search's arrays (:func:`clashkit.fast.search.new_work`), read only by a search player.
+    """
+    through = -1  # the turn whose siege runs through
     while s.g[G_PHASE] != OVER:
         if s.g[G_ERROR] != 0:
             return
         p = s.g[G_ACTIVE]
-        greedy = pol_codes[p] == GREEDY and not (s.g[G_SOLO] and p == 1)
-        if s.g[G_PHASE] == SUMMON:
-            if greedy:
-                act_summon(s, t, r, pol_codes, legal)
-            elif not has_choice(s, t, r):
-                begin_siege(s, r)
-            elif pol_codes[p] == SEARCH:
-                act_search(s, t, r, pol_codes, legal, w)
+        turn = s.g[G_TURN]
+        summon = s.g[G_PHASE] == SUMMON
+        greedy = pol_codes[p] == GREEDY and not (s.g[G_SOLO] and p == AI)
+        kind, index, a, b, c = A_PROCEED, 0, 0, 0, 0
+        drawn = False  # the action is drawn from the legal list (random, or greedy leaving a loop, R10.1)
+        if summon and greedy:
+            if turn >= t.weights[W_LOOP_WATCH] and leaves_loop(s, t, r, p, False):
+                drawn = True
             else:
-                n = legal_actions(s, t, r, legal)
-                apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
-        elif not has_choice(s, t, r):
-            run_siege(s, t, r, pol_codes)
-        elif greedy:
-            act_siege(s, t, r, pol_codes)
-        elif pol_codes[p] == SEARCH:
-            act_search(s, t, r, pol_codes, legal, w)
+                kind, index, a, b, c = decide(s, t, r, p)
+        elif turn != through:
+            if not has_choice(s, t, r):
+                if not summon:
+                    through = turn
+            elif greedy:
+                kind, index, a, b, c = decide(s, t, r, p)
+            elif pol_codes[p] == SEARCH:
+                kind, index, a, b, c = search_decision(s, t, r, legal, w)
+            else:
+                drawn = True
+        if drawn:
+            row = legal[R.randrange(s.rng, legal_actions(s, t, r, legal))]
+            kind, index, a, b, c = row[0], row[1], row[2], row[3], row[4]
+        if kind == A_CREATURE:
+            play_creature(s, t, r, index, a)
+        elif kind == A_SPELL:
+            play_incantation(s, t, r, pol_codes, index, a, b, c)
         else:
-            n = legal_actions(s, t, r, legal)
-            apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
+            proceed(s, t, r, pol_codes)
     finish(s)
 
 
@@ -97,7 +103,7 @@ def finish(s):
         record_turn(s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def reset(s, seed):
     """A fresh game's arrays (R10.0: nothing in play), its generator seeded (R10.2)."""
     fill(s.g, 0)
@@ -113,7 +119,7 @@ def reset(s, seed):
     s.g[G_UID] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def deal_hand(s, p, deck):
     """R2.2: shuffle the cards into a hand, then put the keep, Bastion side up, leftmost."""
     n = deck.shape[0]
@@ -125,7 +131,7 @@ def deal_hand(s, p, deck):
     s.hlen[p] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def begin(s, t, r, pol_codes, first_player):
     """R2.3: the coin flip (unless decided), then the first turn's mana phase."""
     if first_player < 0:
@@ -156,9 +162,12 @@ def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, firs
         turns[i] = s.g[G_TURN]
         m = s.g[G_TURNS_LOGGED]
         turn_counts[i] = m
+        width = s.tl.shape[1]
         for j in range(m):
-            for f in range(s.tl.shape[1]):
-                rows[k + j, f] = s.tl[j, f]
+            src = s.tl[j]
+            dst = rows[k + j]
+            for f in range(width):
+                dst[f] = src[f]
         k += m
     return k
 

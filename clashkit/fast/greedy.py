@@ -13,20 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
-from . import rng as R
-from .rules import (
-    abilities,
-    apply_row,
-    begin_siege,
-    fill,
-    has_choice,
-    keep_index,
-    legal_actions,
-    next_in_order,
-    play_creature,
-    play_incantation,
-    proceed,
-)
+from .rules import A_CREATURE, A_PROCEED, A_SPELL, abilities, fill, has_choice, keep_index, next_in_order
 from .state import (
     C_ATTACK_MOD,
     C_CARD,
@@ -38,12 +25,14 @@ from .state import (
     G_FORT_A,
     G_FORT_B,
     G_MANA,
+    G_PHASE,
     G_TURN,
     KEEP,
     P_CAST_TURN,
     P_CASTS,
     P_SEEN,
     P_TURN,
+    SUMMON,
     W_PLAYABLE,
 )
 from .tables import (
@@ -76,7 +65,7 @@ from .tables import (
 # --- Summon phase ------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def reserve(s, t, p):
     """Mana kept for the cheapest playable incantation that has a use this turn."""
     enemies = s.ln[1 - p, 0] + s.ln[1 - p, 1]
@@ -231,7 +220,7 @@ def summon(s, t, p):
 # --- Incantations (R3.11) ------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def aim_enemy(s, t, r, card, nxt_lane, final, p):
     """The best target of an ``enemy`` incantation and its score: (score, player, lane, pos)."""
     enemy = 1 - p
@@ -303,7 +292,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
     return best, tp, tl, tpos
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     """The best target of an ``ally`` incantation and its score: (score, player, lane, pos)."""
     effect = t.card[card].effect
@@ -476,36 +465,26 @@ def leaves_loop(s, t, r, p, checked):
     return False
 
 
-# --- One decision, carried out (GreedyPolicy.act) -------------------------------------------
+# --- One decision (GreedyPolicy.act) ---------------------------------------------------------
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def act_summon(s, t, r, pol_codes, legal):
-    """One summon-phase decision: leave a loop, play the best creature, cast (no siege casting), or begin the siege."""
-    p = s.g[G_ACTIVE]
-    if s.g[G_TURN] >= t.weights[W_LOOP_WATCH] and leaves_loop(s, t, r, p, False):
-        n = legal_actions(s, t, r, legal)
-        apply_row(s, t, r, pol_codes, legal[R.randrange(s.rng, n)])
-        return
-    index, lane = summon(s, t, p)
-    if index >= 0:
-        play_creature(s, t, r, index, lane)
-        return
-    if not r[R_INCANTATIONS_IN_SIEGE]:
-        i, tp, tl, tpos = cast(s, t, r, p, True)
-        if i >= 0:
-            play_incantation(s, t, r, pol_codes, i, tp, tl, tpos)
-            return
-    begin_siege(s, r)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def act_siege(s, t, r, pol_codes):
-    """One siege window with a choice: cast what is worth it, else the next attack or the end of the turn."""
-    p = s.g[G_ACTIVE]
-    if r[R_INCANTATIONS_IN_SIEGE]:
-        i, tp, tl, tpos = cast(s, t, r, p, False)
-        if i >= 0:
-            play_incantation(s, t, r, pol_codes, i, tp, tl, tpos)
-            return
-    proceed(s, t, r, pol_codes)
+def decide(s, t, r, p):
+    """greedy's action now, once :func:`leaves_loop` has said no, as (kind, hand index, lane or target player,
+    target lane, target position): in the summon phase the best creature, else (no siege casting, R3.11)
+    an incantation or the siege; in a siege window with a choice, an incantation worth it or the next step."""
+    final = True
+    if s.g[G_PHASE] == SUMMON:
+        index, lane = summon(s, t, p)
+        if index >= 0:
+            return A_CREATURE, index, lane, 0, 0
+        if r[R_INCANTATIONS_IN_SIEGE]:
+            return A_PROCEED, 0, 0, 0, 0
+    elif r[R_INCANTATIONS_IN_SIEGE]:
+        final = False
+    else:
+        return A_PROCEED, 0, 0, 0, 0
+    i, tp, tl, tpos = cast(s, t, r, p, final)
+    if i >= 0:
+        return A_SPELL, i, tp, tl, tpos
+    return A_PROCEED, 0, 0, 0, 0

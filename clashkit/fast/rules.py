@@ -63,6 +63,7 @@ from .state import (
     OVER,
     SIEGE,
     SUMMON,
+    W_LEGAL,
     W_ORDER,
     W_VICTIMS,
 )
@@ -181,7 +182,7 @@ def check_keep(s, p):
         destroy_keep(s, p)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def damage_keep(s, p, amount):
     """R4.7: the keep moves ``amount`` places right, stopping at the rightmost place."""
     hand = s.hands[p]
@@ -432,7 +433,7 @@ def to_owner(s, owner, card):
         return_to_hand(s, owner, card)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def destroy(s, t, r, pol_codes, owner, uids, count):
     """R4.3–R4.6: destroy these creatures of ``owner`` together, then return them (R4.6 order)."""
     order = s.work[W_ORDER : W_ORDER + count]
@@ -600,13 +601,11 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
     effect = t.card[card].effect
     amount = t.card[card].amount
     c = s.cr[p, lane, pos]
-    if effect == E_DAMAGE:  # R5.6: not an attack
-        hurt(s, t, r, p, lane, pos, amount, False, False)
-        if c[C_DAMAGE] >= t.card[c[C_CARD]].health:
-            uids = s.work[W_VICTIMS : W_VICTIMS + 1]
-            uids[0] = c[C_UID]
-            destroy(s, t, r, pol_codes, p, uids, 1)
-    elif effect == E_DESTROY:
+    if effect == E_DAMAGE or effect == E_DESTROY:
+        if effect == E_DAMAGE:  # R5.6: not an attack; destroyed once its damage reaches its health
+            hurt(s, t, r, p, lane, pos, amount, False, False)
+            if c[C_DAMAGE] < t.card[c[C_CARD]].health:
+                return
         uids = s.work[W_VICTIMS : W_VICTIMS + 1]
         uids[0] = c[C_UID]
         destroy(s, t, r, pol_codes, p, uids, 1)
@@ -875,7 +874,7 @@ def regenerate(s):
     s.g[G_MANA] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def end_turn(s, t, r, pol_codes):
     """R3.12, R8.7, R10.1: regenerate, then the other player's turn (or the end of the game)."""
     record_turn(s)
@@ -901,83 +900,78 @@ def end_turn(s, t, r, pol_codes):
 A_CREATURE, A_SPELL, A_PROCEED = 0, 1, 2
 
 
-@njit(cache=True, _nrt=False)
-def has_choice(s, t, r):
-    """Whether the legal list holds more than the action that moves the turn on."""
+@njit(cache=True, _nrt=False, inline="always")
+def legal_cards(s, t, r, out, first_only):
+    """Hand indices of every card the active player may play now, in hand order, into ``out``; returns how many.
+
+    The one legality kernel (as :func:`clashkit.legality.legal_cards`): a card
+    among the playable (R3.2) that the player can afford (R3.3): a creature in
+    the summon phase (R3.5) while another card besides the keep would stay
+    (R3.4); an incantation when one may be cast (R3.6, R3.11) and some creature
+    is in play to aim at (R5.1).  The solo AI has no hand: its summon phase
+    plays itself (R8.3).  ``first_only``: stop at the first such card.
+    """
     phase = s.g[G_PHASE]
-    if phase == OVER:
-        return False
     p = s.g[G_ACTIVE]
-    if s.g[G_SOLO] and p == 1:  # R8.3
-        return False
+    if phase == OVER or (s.g[G_SOLO] and p == AI):
+        return 0
     hand = s.hands[p]
     n = s.hlen[p]
     mana = s.g[G_MANA]
-    summon = phase == SUMMON
-    summon_creatures = summon and n > 2
-    cast = summon or (phase == SIEGE and r[R_INCANTATIONS_IN_SIEGE])
-    any_creature = s.ln[0, 0] or s.ln[0, 1] or s.ln[1, 0] or s.ln[1, 1]
+    summon_creatures = phase == SUMMON and n > 2
+    any_creature = s.ln[0, 0] + s.ln[0, 1] + s.ln[1, 0] + s.ln[1, 1] > 0
+    cast = (phase == SUMMON or (phase == SIEGE and r[R_INCANTATIONS_IN_SIEGE] != 0)) and any_creature
+    k = 0
     playable = 0
     for i in range(n):
         card = hand[i]
         if card == KEEP:
             continue
-        if t.card[card].cost <= mana:
-            if t.card[card].is_creature:
-                if summon_creatures:
-                    return True
-            elif cast and any_creature:
-                return True
+        if t.card[card].cost <= mana and (summon_creatures if t.card[card].is_creature else cast):
+            out[k] = i
+            k += 1
+            if first_only:
+                return k
         playable += 1
         if playable == PLAYABLE:
             break
-    return False
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def has_choice(s, t, r):
+    """Whether :func:`legal_actions` lists more than the one action that moves the turn on."""
+    return legal_cards(s, t, r, s.work[W_LEGAL : W_LEGAL + PLAYABLE], True) > 0
 
 
 @njit(cache=True, _nrt=False)
 def legal_actions(s, t, r, out):
     """Every legal action of the active player into ``out`` rows, in the reference order; returns how many.
 
-    Plays in hand order (creatures upper then lower; incantations on every
-    creature in play, A before B, upper before lower, bridge outward), then the
-    one action that moves the turn on.
+    :func:`legal_cards`, each in every place (creatures upper then lower;
+    incantations on every creature in play, A before B, upper before lower,
+    bridge outward), then the one action that moves the turn on.
     """
-    phase = s.g[G_PHASE]
-    p = s.g[G_ACTIVE]
+    cards = s.work[W_LEGAL : W_LEGAL + PLAYABLE]
     k = 0
-    if not (s.g[G_SOLO] and p == 1):
-        hand = s.hands[p]
-        n = s.hlen[p]
-        mana = s.g[G_MANA]
-        summon = phase == SUMMON
-        cast = summon or (phase == SIEGE and r[R_INCANTATIONS_IN_SIEGE])
-        summon_creatures = summon and n > 2
-        playable = 0
-        for i in range(n):
-            card = hand[i]
-            if card == KEEP:
-                continue
-            if t.card[card].cost <= mana:
-                if t.card[card].is_creature:
-                    if summon_creatures:
-                        for lane in range(2):
-                            out[k, 0] = A_CREATURE
-                            out[k, 1] = i
-                            out[k, 2] = lane
-                            k += 1
-                elif cast:
-                    for tp in range(2):
-                        for tl in range(2):
-                            for tpos in range(s.ln[tp, tl]):
-                                out[k, 0] = A_SPELL
-                                out[k, 1] = i
-                                out[k, 2] = tp
-                                out[k, 3] = tl
-                                out[k, 4] = tpos
-                                k += 1
-            playable += 1
-            if playable == PLAYABLE:
-                break
+    for j in range(legal_cards(s, t, r, cards, False)):
+        i = cards[j]
+        if t.card[s.hands[s.g[G_ACTIVE], i]].is_creature:
+            for lane in range(2):
+                out[k, 0] = A_CREATURE
+                out[k, 1] = i
+                out[k, 2] = lane
+                k += 1
+        else:
+            for tp in range(2):
+                for tl in range(2):
+                    for tpos in range(s.ln[tp, tl]):
+                        out[k, 0] = A_SPELL
+                        out[k, 1] = i
+                        out[k, 2] = tp
+                        out[k, 3] = tl
+                        out[k, 4] = tpos
+                        k += 1
     out[k, 0] = A_PROCEED
     k += 1
     return k
@@ -994,7 +988,7 @@ def play_creature(s, t, r, index, lane):
     check_keep(s, p)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     """R3.3, R5.1–R5.2: pay, resolve on the target, return to the rightmost place; then R3.8."""
     caster = s.g[G_ACTIVE]

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from . import rng as R
-from .greedy import cast, leaves_loop, summon
+from .greedy import decide, leaves_loop
 from .rules import (
     A_CREATURE,
     A_PROCEED,
@@ -63,7 +63,7 @@ from .state import (
     legal_rows,
     new_state,
 )
-from .tables import R_INCANTATIONS_IN_SIEGE, W_CASTS_PER_TURN
+from .tables import W_CASTS_PER_TURN
 
 #: The policy code of ``search`` (:data:`clashkit.fast.FAST_POLICIES`).
 SEARCH = 2
@@ -149,25 +149,10 @@ def count_cast(s, p):
 
 @njit(cache=True, _nrt=False)
 def greedy_row(s, t, r, p, out):
-    """``GreedyPolicy.decide`` after its loop check, as a row into ``out``: the best creature, else an
-    incantation worth casting (counted in ``s.pol[p]``, at most ``casts_per_turn`` a turn), else
-    the action that moves the turn on (:func:`clashkit.fast.greedy.act_summon`, ``act_siege``)."""
-    if s.g[G_PHASE] == SUMMON:
-        index, lane = summon(s, t, p)
-        if index >= 0:
-            _set_action(out, A_CREATURE, index, lane, 0, 0)
-            return
-        if not r[R_INCANTATIONS_IN_SIEGE]:
-            i, tp, tl, tpos = cast(s, t, r, p, True)
-            if i >= 0:
-                _set_action(out, A_SPELL, i, tp, tl, tpos)
-                return
-    elif r[R_INCANTATIONS_IN_SIEGE]:
-        i, tp, tl, tpos = cast(s, t, r, p, False)
-        if i >= 0:
-            _set_action(out, A_SPELL, i, tp, tl, tpos)
-            return
-    _set_action(out, A_PROCEED, 0, 0, 0, 0)
+    """``GreedyPolicy.decide`` after its loop check (:func:`clashkit.fast.greedy.decide`), as a row
+    into ``out``; an incantation it casts counts in ``s.pol[p]`` (at most ``casts_per_turn`` a turn)."""
+    kind, index, a, b, c = decide(s, t, r, p)
+    _set_action(out, kind, index, a, b, c)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -412,8 +397,9 @@ def choose(s, t, r, legal, w, p, fair, k):
 
 
 @njit(cache=True, _nrt=False)
-def act_search(s, t, r, pol_codes, legal, w):
-    """One decision of the search player to move (who has a choice), carried out."""
+def search_decision(s, t, r, legal, w):
+    """One decision of the search player to move (who has a choice), as (kind, hand index, lane or
+    target player, target lane, target position) for the game loop to carry out."""
     p = s.g[G_ACTIVE]
     fair = w.params[p, S_FAIR] != 0.0
     k = 0
@@ -424,9 +410,10 @@ def act_search(s, t, r, pol_codes, legal, w):
     choose(s, t, r, legal, w, p, fair, k)
     if fair:
         restore(s, p, w.slots, k, w.was)
-    if w.choice[0] == A_SPELL:
+    row = w.choice
+    if row[0] == A_SPELL:
         count_cast(s, p)
-    apply_row(s, t, r, pol_codes, w.choice)
+    return row[0], row[1], row[2], row[3], row[4]
 
 
-__all__ = ["SEARCH", "SearchWork", "act_search", "evaluate", "life", "new_work"]
+__all__ = ["SEARCH", "SearchWork", "search_decision", "evaluate", "life", "new_work"]

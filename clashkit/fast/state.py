@@ -90,8 +90,9 @@ FastState = namedtuple(
     ["g", "hands", "hlen", "cr", "ln", "pile", "discard", "rng", "tl", "pol", "seen", "work", "moved", "grants",
      "sight"],
 )
-#: ``work`` regions (scratch space, so that no rule step allocates): an attack's victims, a destruction's order.
-W_VICTIMS, W_PLAYABLE, W_ORDER = 0, 4, 8
+#: ``work`` regions (scratch space, so that no rule step allocates): an attack's victims, greedy's playable
+#: creatures, the legal cards (R3.2: at most 4 of each), a destruction's order.
+W_VICTIMS, W_PLAYABLE, W_LEGAL, W_ORDER = 0, 4, 8, 12
 
 
 def key_width(cap: int) -> int:
@@ -113,7 +114,7 @@ def new_state(cap: int, turn_limit: int) -> FastState:
         np.zeros((turn_limit + 1, TURN_WIDTH), np.int16),
         np.zeros((2, P_WIDTH), np.int64),
         np.zeros((2, turn_limit + 1, key_width(cap)), np.int32),
-        np.zeros(8 + cap, np.int64),
+        np.zeros(W_ORDER + cap, np.int64),
         np.zeros((2, C_WIDTH), np.int32),
         np.zeros((2, 3 * (cap + 1), 2), np.int64),
         np.zeros((2, cap), np.int8),
