@@ -77,16 +77,17 @@ SearchWork = namedtuple(
 )
 
 
-def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork:
+def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork | None:
     """The arrays search needs beside a game's ``new_state(cap, turn_limit)``; ``params``: one row of
-    ``S_*`` options a player (:func:`clashkit.fast.convert.search_params`).  Without a search player
-    the scratch arrays are tiny (the compiled code is the same)."""
+    ``S_*`` options a player (:func:`clashkit.fast.convert.search_params`).  ``None`` without a
+    search player: the game loop is then compiled without search (:func:`clashkit.fast.game.play`)."""
     params = np.asarray(params, np.float64)
-    size = cap if (params[:, S_BUDGET] > 0).any() else 1
-    rows = legal_rows(size)
+    if not (params[:, S_BUDGET] > 0).any():
+        return None
+    rows = legal_rows(cap)
     return SearchWork(
         params,
-        new_state(size, turn_limit if size > 1 else 1),
+        new_state(cap, turn_limit),
         rows,
         np.array([GREEDY, GREEDY], np.int64),
         np.zeros_like(rows),
