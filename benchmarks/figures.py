@@ -58,10 +58,10 @@ FIGURES: dict[str, Figure] = {
         True,
         "about 15 min",
     ),
-    "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 30 s"),
-    "ladder": Figure(("-m", "clashkit", "ladder", "-n", "2", "--no-progress"), True, "about 1 min"),
+    "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 20 s"),
+    "ladder": Figure(("-m", "clashkit", "ladder", "-n", "20", "--no-progress"), True, "about 1 min"),
     "balance-by-skill": Figure(
-        ("-m", "clashkit", "balance", "--policies", "greedy,search:budget=16,search:fair", "-n", "20", "--no-progress"),
+        ("-m", "clashkit", "balance", "--policies", "greedy,search:budget=16,search:fair", "-n", "200", "--no-progress"),
         True,
         "about 2 min",
     ),
