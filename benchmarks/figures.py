@@ -61,7 +61,8 @@ FIGURES: dict[str, Figure] = {
     "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 20 s"),
     "ladder": Figure(("-m", "clashkit", "ladder", "-n", "20", "--no-progress"), True, "about 1 min"),
     "balance-by-skill": Figure(
-        ("-m", "clashkit", "balance", "--policies", "greedy,search:budget=16,search:fair", "-n", "200", "--no-progress"),
+        ("-m", "clashkit", "balance", "--policies", "greedy,search:budget=16,search:fair", "-n", "200",
+         "--no-progress"),  # fmt: skip
         True,
         "about 2 min",
     ),
