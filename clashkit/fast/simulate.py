@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from array import array
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -103,19 +104,14 @@ class Engine:
         for start in range(0, len(seeds), BATCH):
             chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
             n = len(chunk)
-            winner = np.empty(n, np.int64)
-            first_player = np.empty(n, np.int64)
-            turns = np.empty(n, np.int64)
-            counts = np.empty(n, np.int64)
-            rows = np.empty((n * limit, TURN_WIDTH), np.int16)
+            b = _outcomes(n, limit)
             k = self.game.play_batch(
-                s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work,
-                winner, first_player, turns, counts, rows,
+                s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work, *b
             )
             if k < 0:
                 raise OptionError(f"game {first + start - 1 - k}: the fast engine's arrays are too small for it")
             _add_bulk(
-                records, first + start, chunk, rows[:k], counts, winner, first_player, turns,
+                records, first + start, chunk, b.rows[:k], b.counts, b.winner, b.first, b.turns,
                 mode="duel", fmt=fmt, deck_a=sorted_a, deck_b=sorted_b, labels=self.labels,
                 rules=self.rules_text, level=-1,
             )
@@ -153,17 +149,13 @@ class Engine:
         for start in range(0, len(seeds), BATCH):
             chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
             n = len(chunk)
-            winner = np.empty(n, np.int64)
-            first_player = np.empty(n, np.int64)
-            turns = np.empty(n, np.int64)
-            counts = np.empty(n, np.int64)
-            rows = np.empty((n * limit, TURN_WIDTH), np.int16)
+            b = _outcomes(n, limit)
             dealt_a = np.empty((n, 8), np.int64)
             dealt_b = np.empty((n, deal.width_b), np.int64)
             status = np.zeros(2, np.int64)
             k = setup.play_dealt_batch(
                 s, self.tables, self.rules, self.policies, deal.plan, deal.pool, deal.deck_a, deal.deck_b, work,
-                chunk, legal, search_work, winner, first_player, turns, counts, rows, dealt_a, dealt_b, status,
+                chunk, legal, search_work, *b, dealt_a, dealt_b, status,
             )
             if status[0] != setup.OK:
                 game = first + start + int(status[1])
@@ -173,7 +165,7 @@ class Engine:
                 self._dealt_by_reference(game, [int(chunk[status[1]])])
                 raise AssertionError(f"game {game}: the fast deal refused what the reference deal accepts")
             _add_bulk(
-                records, first + start, chunk, rows[:k], counts, winner, first_player, turns,
+                records, first + start, chunk, b.rows[:k], b.counts, b.winner, b.first, b.turns,
                 mode=m.mode, fmt=deal.format, deck_a=_deck_names(dealt_a, names, shown),
                 deck_b=_deck_names(dealt_b, names, shown), labels=self.labels, rules=self.rules_text, level=level,
             )
@@ -233,6 +225,24 @@ def _deck_names(dealt: np.ndarray, names: np.ndarray, shown: dict) -> list[tuple
             deck = shown[key] = tuple(names[row].tolist())
         out.append(deck)
     return out
+
+
+class _Outcomes(NamedTuple):
+    """A batch's outcomes, in the order the compiled batch functions take them."""
+
+    winner: np.ndarray
+    first: np.ndarray
+    turns: np.ndarray
+    counts: np.ndarray
+    rows: np.ndarray  # the turns frame's rows, ``turn_limit`` a game at most
+
+
+def _outcomes(n: int, limit: int) -> _Outcomes:
+    """Room for the outcomes of ``n`` games of at most ``limit`` turns."""
+    return _Outcomes(
+        np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+        np.empty((n * limit, TURN_WIDTH), np.int16),
+    )
 
 
 def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, *, mode, fmt, deck_a, deck_b,
