@@ -139,6 +139,20 @@ def measure(n: int, policy: str, repeats: int, jobs: list[int]) -> dict:
     return out
 
 
+def fast_rate(engines: list, seeds: list[int], n_fast: int, repeats: int) -> float:
+    """Games/s of one core (CPU time) of ``n_fast`` fast-engine games shared among ``engines`` in turn,
+    the best of ``repeats`` runs, after a few untimed games that load the compiled code."""
+    engines[0].play(0, seeds[:50])  # the compiled functions load from numba's cache
+    per = -(-n_fast // len(engines))
+    times = []
+    for _ in range(repeats):
+        cpu = time.process_time()
+        for k, engine in enumerate(engines):
+            engine.play(k * per, seeds[k * per : (k + 1) * per])
+        times.append(time.process_time() - cpu)
+    return n_fast / best(times)
+
+
 def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
     """The reference and the fast engine, greedy and random, one core each (see the module docstring)."""
     import tempfile
@@ -153,15 +167,7 @@ def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
             Engine(make_matchup(a, b, policy, policy, record_events=False, engine="fast")) for a, b in PAIRINGS
         ]
         seeds = game_seeds(0, n_fast)
-        engines[0].play(0, seeds[:50])  # the compiled functions load from numba's cache
-        per = -(-n_fast // len(engines))
-        times = []
-        for _ in range(repeats):
-            cpu = time.process_time()
-            for k, engine in enumerate(engines):
-                engine.play(k * per, seeds[k * per : (k + 1) * per])
-            times.append(time.process_time() - cpu)
-        out[f"fast_games_per_s_{policy}"] = n_fast / best(times)
+        out[f"fast_games_per_s_{policy}"] = fast_rate(engines, seeds, n_fast, repeats)
     with tempfile.TemporaryDirectory() as directory:
         times = []
         for _ in range(repeats):
@@ -206,15 +212,7 @@ def format_rates(n: int, n_fast: int, repeats: int, policy: str = "greedy") -> d
             times.append(time.process_time() - cpu)
         out[f"reference_games_per_s_format_{key}"] = n / best(times)
         engines = [Engine(m) for m in made["fast"]]
-        engines[0].play(0, seeds[:50])  # the compiled functions load from numba's cache
-        per = -(-n_fast // len(engines))
-        times = []
-        for _ in range(repeats):
-            cpu = time.process_time()
-            for k, engine in enumerate(engines):
-                engine.play(k * per, seeds[k * per : (k + 1) * per])
-            times.append(time.process_time() - cpu)
-        out[f"fast_games_per_s_format_{key}"] = n_fast / best(times)
+        out[f"fast_games_per_s_format_{key}"] = fast_rate(engines, seeds, n_fast, repeats)
     return out
 
 

@@ -465,7 +465,7 @@ def leaves_loop(s, t, r, p, checked):
     return False
 
 
-# --- One decision (GreedyPolicy.act) ---------------------------------------------------------
+# --- One decision (GreedyPolicy.decide) ---------------------------------------------------------
 
 
 @njit(cache=True, _nrt=False, inline="always")

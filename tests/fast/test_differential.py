@@ -11,6 +11,7 @@ equal but for the ``engine`` column; the turns frames equal outright.  The
 from __future__ import annotations
 
 import random
+from array import array
 
 import numpy as np
 import polars as pl
@@ -131,27 +132,36 @@ def test_random_card_files(which):
     assert_same(60, "draft", "draft", "greedy", "random", which, cards=cards.with_cards([]), rules=rules)
 
 
-def test_positions_from_state_play_out_the_same():
-    """A reference position converted (fast.from_state) and played out with greedy ends as the reference does."""
-    rng = random.Random(4)
-    checked = 0
-    for k in range(150):
+def random_positions(seed: int, count: int):
+    """Reference positions part-way through games (``random`` for 1–60 steps, every option in turn),
+    with their turn rows kept; the games that ended already are left out."""
+    rng = random.Random(seed)
+    for k in range(count):
         a, b = rng.sample("1234", 2)
         options = OPTIONS[k % len(OPTIONS)]
         state, _ = new_game(a, b, "random", "random", rules=Rules(**options), seed=k, record=False)
-        from array import array
-
         state.turn_log = array("h")
         play(state, "random", "random", max_steps=rng.randint(1, 60))
-        if state.over:
-            continue
-        fast = play_out(state, "greedy", "greedy")
-        ref = play(state.clone(record=False), "greedy", "greedy")
-        rows = np.frombuffer(ref.turn_log, dtype=np.int16).reshape(-1, fast.tl.shape[1]) if ref.turn_log else None
-        assert fast.g[G_WINNER] == (-1 if ref.winner is None else ref.winner)
-        assert fast.g[G_TURN] == ref.turn
-        if rows is not None:
-            assert np.array_equal(fast.tl[: fast.g[G_TURNS_LOGGED]], rows)
+        if not state.over:
+            yield k, state
+
+
+def assert_played_out_the_same(state, policy_a: str, policy_b: str) -> None:
+    """``fast.play_out`` of ``state`` ends as the reference engine's play of a copy: winner, turn, turn rows."""
+    fast = play_out(state, policy_a, policy_b)
+    ref = play(state.clone(record=False), policy_a, policy_b)
+    rows = np.frombuffer(ref.turn_log, dtype=np.int16).reshape(-1, fast.tl.shape[1]) if ref.turn_log else None
+    assert fast.g[G_WINNER] == (-1 if ref.winner is None else ref.winner)
+    assert fast.g[G_TURN] == ref.turn
+    if rows is not None:
+        assert np.array_equal(fast.tl[: fast.g[G_TURNS_LOGGED]], rows)
+
+
+def test_positions_from_state_play_out_the_same():
+    """A reference position converted (fast.from_state) and played out with greedy ends as the reference does."""
+    checked = 0
+    for _, state in random_positions(4, 150):
+        assert_played_out_the_same(state, "greedy", "greedy")
         checked += 1
     assert checked > 100
 

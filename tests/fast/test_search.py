@@ -13,18 +13,15 @@ case plays few games with small budgets; the ``long`` marker plays more.
 from __future__ import annotations
 
 import random
-from array import array
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_differential import OPTIONS, assert_same, random_cards
+from test_differential import OPTIONS, assert_played_out_the_same, assert_same, random_cards, random_positions
 
-from clashkit.fast import from_state, play_out, search_params
+from clashkit.fast import from_state, search_params
 from clashkit.fast.search import evaluate as fast_evaluate
 from clashkit.fast.search import life as fast_life
-from clashkit.fast.state import G_TURN, G_TURNS_LOGGED, G_WINNER
 from clashkit.game import new_game, play
 from clashkit.policies.search import evaluate, life
 from clashkit.rules import Rules
@@ -103,25 +100,11 @@ def test_any_options(budget, horizon, noise, fair, decks, seed):
 def test_positions_from_state_play_out_the_same():
     """A reference position converted (``fast.from_state``) and played out with search ends as the
     reference does; the fair player starts with nothing seen, as a fresh policy."""
-    rng = random.Random(8)
     checked = 0
-    for k in range(40):
-        a, b = rng.sample("1234", 2)
-        options = OPTIONS[k % len(OPTIONS)]
-        state, _ = new_game(a, b, "random", "random", rules=Rules(**options), seed=k, record=False)
-        state.turn_log = array("h")
-        play(state, "random", "random", max_steps=rng.randint(1, 60))
-        if state.over:
-            continue
+    for k, state in random_positions(8, 40):
         policies = [("search:budget=4,horizon=2", "greedy"), ("greedy", "search:budget=3,horizon=3,fair"),
                     ("search:budget=2,horizon=2,noise=0.5,fair", "search:budget=2,horizon=2")][k % 3]
-        fast = play_out(state, *policies)
-        ref = play(state.clone(record=False), *policies)
-        rows = np.frombuffer(ref.turn_log, dtype=np.int16).reshape(-1, fast.tl.shape[1]) if ref.turn_log else None
-        assert fast.g[G_WINNER] == (-1 if ref.winner is None else ref.winner)
-        assert fast.g[G_TURN] == ref.turn
-        if rows is not None:
-            assert np.array_equal(fast.tl[: fast.g[G_TURNS_LOGGED]], rows)
+        assert_played_out_the_same(state, *policies)
         checked += 1
     assert checked >= 25
 
