@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.stamp
 # update check, so nothing asks to fetch from the internet (the browser test does the same).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
-# The fast engine compiled by numba into its cache once (clashkit/fast/warm.py),
+# The fast engine compiled by numba into its cache once (clashkit/runs/warm.py),
 # again whenever its sources change (from scratch: numba's cache of a function does
 # not notice a change in the functions it calls); without it the first fast run compiles.
 WARM := $(VENV)/.fast-warm
@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml uv.lock
 $(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
 	@echo "make: compiling the fast engine with numba into its cache (about a minute, once)"
 	rm -f clashkit/fast/__pycache__/*.nbi clashkit/fast/__pycache__/*.nbc
-	$(VENV)/bin/python -m clashkit.fast.warm
+	$(VENV)/bin/python -m clashkit.runs.warm
 	touch $@
 
 $(LAB_OVERRIDES): $(STAMP)

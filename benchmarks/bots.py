@@ -27,14 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from clashkit.cards import starter_set  # noqa: E402
-from clashkit.game import (  # noqa: E402
+from clashkit.base.cards import starter_set  # noqa: E402
+from clashkit.base.stats import wilson  # noqa: E402
+from clashkit.policies import get_policy  # noqa: E402
+from clashkit.runs.game import (  # noqa: E402
     new_duel,
     new_game,  # noqa: E402
     play,
 )
-from clashkit.policies import get_policy  # noqa: E402
-from clashkit.stats import wilson  # noqa: E402
 
 PAIRINGS = [(a, b) for a in (1, 2, 3, 4) for b in (1, 2, 3, 4) if a != b]
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import polars as pl  # noqa: E402
 
-from clashkit.simulate import simulate  # noqa: E402
+from clashkit.runs.simulate import simulate  # noqa: E402
 
 #: Columns that did not exist when the fingerprint was first taken.
 LATER_COLUMNS = {"termination"}

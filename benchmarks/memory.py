@@ -8,7 +8,7 @@ Streamed to disk: runs ``clashkit simulate --events --out`` in a subprocess
 and samples, every 20 ms, the resident memory (RSS, from ``/proc``) of every
 process of the run — the command, the forkserver, the workers — and reports
 the peak of their sum.  A run streams its games in parts
-(``clashkit.simulate.PART_GAMES``), so the peak should not grow with ``n``;
+(``clashkit.runs.simulate.PART_GAMES``), so the peak should not grow with ``n``;
 the report also gives the bytes per event row on disk.
 
 In memory: ``simulate(n, "1", "2", "greedy", engine="fast", record_events=False)``
@@ -76,7 +76,7 @@ def measure(n: int, jobs: int, policy: str) -> dict:
 #: What a child process runs for :func:`measure_frames`: one simulate, then its numbers as JSON.
 _FRAMES = """
 import json, sys, time
-from clashkit.simulate import simulate
+from clashkit.runs.simulate import simulate
 
 n = int(sys.argv[1])
 simulate(2000, "1", "2", "greedy", engine="fast", record_events=False, progress=False)  # numba's cache

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from clashkit.simulate import simulate
+from clashkit.runs.simulate import simulate
 
 POLICIES = ("random", "greedy", "search:budget=4", "search:budget=16", "search:fair")
 

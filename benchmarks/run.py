@@ -9,12 +9,12 @@ What it measures, each the best of ``--repeats`` runs:
   duels, the 12 ordered pairings of the starter decks in turn, ``--policy``
   against itself (default ``greedy``), set up, played to the end and
   recorded exactly as ``clashkit simulate`` does in one worker
-  (:func:`clashkit.simulate.play_game`), without and with event recording,
+  (:func:`clashkit.runs.simulate.play_game`), without and with event recording,
   from the process's CPU time (the loop is single-threaded, so this is one
   core's rate even while other work shares the machine; the wall-clock rate
   is printed beside it as ``wall_games_per_s_*``);
 - ``event_rows_per_s``: event rows per second (wall clock) from the engine's
-  raw buffers into the polars events frame (:func:`clashkit.trace.events_from_buffer`);
+  raw buffers into the polars events frame (:func:`clashkit.runs.trace.events_from_buffer`);
 - ``mb_per_million_event_rows``: the events frame's ``estimated_size()`` per
   million rows, in MB of 10⁶ bytes;
 - with ``--jobs 1 2`` (default), ``simulate_games_per_s_jobs_J``: the whole
@@ -58,12 +58,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-from clashkit.cards import starter_set  # noqa: E402
+from clashkit.base.cards import starter_set  # noqa: E402
+from clashkit.base.rules import Rules  # noqa: E402
+from clashkit.engine.records import GameRecords  # noqa: E402
 from clashkit.policies import POLICIES  # noqa: E402
-from clashkit.records import GameRecords  # noqa: E402
-from clashkit.rules import Rules  # noqa: E402
-from clashkit.simulate import game_seeds, make_matchup, play_game, simulate  # noqa: E402
-from clashkit.trace import events_from_buffer  # noqa: E402
+from clashkit.runs.simulate import game_seeds, make_matchup, play_game, simulate  # noqa: E402
+from clashkit.runs.trace import events_from_buffer  # noqa: E402
 
 PAIRINGS = [(a, b) for a in "1234" for b in "1234" if a != b]
 
@@ -157,7 +157,7 @@ def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
     """The reference and the fast engine, greedy and random, one core each (see the module docstring)."""
     import tempfile
 
-    from clashkit.fast.simulate import Engine
+    from clashkit.runs.fast_games import Engine
 
     out: dict = {}
     for policy in ("greedy", "random"):
@@ -193,7 +193,7 @@ FORMATS = [
 
 def format_rates(n: int, n_fast: int, repeats: int, policy: str = "greedy") -> dict:
     """Games/s of every format in both engines, one core each (see the module docstring)."""
-    from clashkit.fast.simulate import Engine
+    from clashkit.runs.fast_games import Engine
 
     out: dict = {}
     for key, mode, decks in FORMATS:
@@ -247,11 +247,11 @@ def fast_pipeline(n: int, repeats: int) -> dict:
     """
     import tempfile
 
-    import clashkit.fast.simulate as fast_simulate
-    import clashkit.output as output
-    from clashkit.fast.simulate import Engine
-    from clashkit.simulate import part_games, pool_seed_array, seed_pool
-    from clashkit.trace import TraceBuilder
+    import clashkit.runs.fast_games as fast_simulate
+    import clashkit.runs.output as output
+    from clashkit.runs.fast_games import Engine
+    from clashkit.runs.simulate import part_games, pool_seed_array, seed_pool
+    from clashkit.runs.trace import TraceBuilder
 
     matchup = make_matchup("1", "2", "greedy", "greedy", record_events=False, engine="fast")
     engine = Engine(matchup)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
-from clashkit.calibration import (
+from clashkit.studies.calibration import (
     calibrate,
     every_combination,
     markdown_table,

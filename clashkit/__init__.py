@@ -10,11 +10,10 @@ Card values of the shipped set are provisional (R9).
 
 from __future__ import annotations
 
+from . import _moved
 from ._version import __version__ as __version__
-from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, parse_action
-from .cards import Card, CardSet, load_cards, starter_decks, starter_set
-from .engine import apply, legal_actions
-from .errors import (
+from .base.cards import Card, CardSet, load_cards, starter_decks, starter_set
+from .base.errors import (
     CardFileError,
     ClashkitError,
     DeckError,
@@ -23,15 +22,17 @@ from .errors import (
     OptionError,
     ScenarioError,
 )
-from .replay import replay
-from .rules import RULES_VERSION, Rules, SoloSettings
-from .scenario import Scenario, load_scenario, parse_scenario, run_siege
-from .state import Creature, GameState
-from .vocab import Ability, Keep, Lane, Mode, Phase, Player
+from .base.rules import RULES_VERSION, Rules, SoloSettings
+from .base.vocab import Ability, Keep, Lane, Mode, Phase, Player
+from .engine.actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, parse_action
+from .engine.scenario import Scenario, load_scenario, parse_scenario, run_siege
+from .engine.state import Creature, GameState
+from .engine.transition import apply, legal_actions
+from .runs.replay import replay
 
 
 def _show_states_as_tables() -> None:
-    """In IPython (a notebook), a ``GameState`` displays as the table of :func:`clashkit.board.board_html`.
+    """In IPython (a notebook), a ``GameState`` displays as the table of :func:`clashkit.show.board.board_html`.
 
     Registered here, above every layer, so that the state itself stays plain data."""
     import sys
@@ -39,12 +40,13 @@ def _show_states_as_tables() -> None:
     ipython = sys.modules.get("IPython")
     shell = ipython.get_ipython() if ipython is not None else None
     if shell is not None:
-        from .board import board_html
+        from .show.board import board_html
 
         shell.display_formatter.formatters["text/html"].for_type(GameState, board_html)
 
 
 _show_states_as_tables()
+_moved.install()
 
 __all__ = [
     "ATTACK",

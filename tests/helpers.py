@@ -17,13 +17,13 @@ import textwrap
 from array import array
 from pathlib import Path
 
-from clashkit.game import new_game
+from clashkit.base.rules import Rules
+from clashkit.engine.scenario import Scenario, load_scenario, parse_scenario, run_siege
+from clashkit.engine.solo_setup import solo_setup
+from clashkit.engine.state import GameState
 from clashkit.policies import get_policy
-from clashkit.render import state_dict
-from clashkit.rules import Rules
-from clashkit.scenario import Scenario, load_scenario, parse_scenario, run_siege
-from clashkit.solo_setup import solo_setup
-from clashkit.state import GameState
+from clashkit.runs.game import new_game
+from clashkit.show.render import state_dict
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,9 +155,9 @@ def siege_with(name: str, **tables: dict) -> dict:
 
 def run_turn_out(state: GameState) -> GameState:
     """Let every creature of the active player take its siege turn (no incantations)."""
-    from clashkit.actions import ATTACK, BEGIN_SIEGE
     from clashkit.engine import apply, legal_actions
-    from clashkit.state import SUMMON
+    from clashkit.engine.actions import ATTACK, BEGIN_SIEGE
+    from clashkit.engine.state import SUMMON
 
     if state.phase == SUMMON:
         apply(state, BEGIN_SIEGE)
@@ -169,9 +169,9 @@ def run_turn_out(state: GameState) -> GameState:
 def deal_duel(seed: int, *, rules=None, record: bool = True) -> GameState:
     """A duel at the first player's first turn, built by hand (R2): 8 random distinct shipped
     cards each, the keep leftmost (R2.2), a coin flip for the first player (R2.3)."""
-    from clashkit.cards import starter_set
-    from clashkit.turn import start_turn
-    from clashkit.vocab import KEEP
+    from clashkit.base.cards import starter_set
+    from clashkit.base.vocab import KEEP
+    from clashkit.engine.turn import start_turn
 
     cards = starter_set()
     rng = random.Random(seed)
@@ -186,9 +186,9 @@ def deal_duel(seed: int, *, rules=None, record: bool = True) -> GameState:
 def deal_solo(seed: int, *, rules=None, record: bool = True) -> GameState:
     """A solo game at the player's first turn (R8.1): 8 cards in hand, the other 24 in the
     AI pile with the AI keep at the bottom."""
-    from clashkit.cards import starter_set
-    from clashkit.turn import start_turn
-    from clashkit.vocab import KEEP, Mode
+    from clashkit.base.cards import starter_set
+    from clashkit.base.vocab import KEEP, Mode
+    from clashkit.engine.turn import start_turn
 
     cards = starter_set()
     rng = random.Random(seed)

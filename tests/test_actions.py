@@ -12,7 +12,7 @@ import pytest
 from helpers import parse
 
 from clashkit import IllegalActionError, InputError, Play, apply, legal_actions, parse_action
-from clashkit.actions import ATTACK, BEGIN_SIEGE, END_TURN
+from clashkit.engine.actions import ATTACK, BEGIN_SIEGE, END_TURN
 
 TEXT = """
 card = [

@@ -7,9 +7,9 @@ import math
 
 from click.testing import CliRunner
 
+from clashkit.base.stats import kendall, spearman
 from clashkit.cli import main
-from clashkit.skill import balance_by_skill
-from clashkit.stats import kendall, spearman
+from clashkit.studies.skill import balance_by_skill
 
 WEAK, STRONG = "greedy", "search:budget=1,horizon=2,fair"
 
@@ -82,8 +82,8 @@ def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
     and the reference engine when the games record events (``card-stats``)."""
     import dataclasses
 
-    from clashkit import design
-    from clashkit.cards import starter_set
+    from clashkit.base.cards import starter_set
+    from clashkit.studies import design
 
     played = []
     monkeypatch.setattr(design, "play_job", lambda job: played.append((job.n, job.events)))

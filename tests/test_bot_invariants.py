@@ -17,10 +17,10 @@ from collections import Counter
 import pytest
 
 from clashkit import Rules, apply, legal_actions
-from clashkit.game import new_game
+from clashkit.base.vocab import KEEP
+from clashkit.engine.state import OVER, GameState
 from clashkit.policies import get_policy
-from clashkit.state import OVER, GameState
-from clashkit.vocab import KEEP
+from clashkit.runs.game import new_game
 
 
 def check(state: GameState, decks: tuple[Counter, Counter]) -> None:

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from clashkit import CardFileError, load_cards, starter_decks, starter_set
-from clashkit.cards import COLUMNS, Aura, read_cards_csv
-from clashkit.vocab import Ability, Direction, Effect, Kind, TargetSide
+from clashkit.base.cards import COLUMNS, Aura, read_cards_csv
+from clashkit.base.vocab import Ability, Direction, Effect, Kind, TargetSide
 
 HEADER = ",".join(COLUMNS)
 OGRE = "OGRE,2,creature,4,4,5,,,,,a plain body"
@@ -190,7 +190,7 @@ def test_nothing_is_half_loaded(tmp_path):
 
 
 def test_the_shipped_file_is_what_designers_edit():
-    from clashkit.cards import shipped_cards_path
+    from clashkit.base.cards import shipped_cards_path
 
     path = shipped_cards_path()
     assert path.name == "cards.csv" and load_cards(path).names == starter_set().names

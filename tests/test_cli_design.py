@@ -9,9 +9,9 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from clashkit.analysis import MATCHUPS_SCHEMA
-from clashkit.cards import load_cards, starter_set
+from clashkit.base.cards import load_cards, starter_set
 from clashkit.cli import main
+from clashkit.studies.analysis import MATCHUPS_SCHEMA
 
 
 def run(*args: str):

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from helpers import cli
 
 from clashkit.cli import main
-from clashkit.game import new_game, play
-from clashkit.render import event_dicts
+from clashkit.runs.game import new_game, play
+from clashkit.show.render import event_dicts
 
 
 def run(*args: str):

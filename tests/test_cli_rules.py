@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 from helpers import cli
 
+from clashkit.base.rulebook import all_rules, rule
 from clashkit.cli import main
-from clashkit.rulebook import all_rules, rule
 
 
 def run(*args: str):

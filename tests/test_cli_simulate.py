@@ -6,9 +6,9 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from clashkit.cards import starter_set
+from clashkit.base.cards import starter_set
 from clashkit.cli import main
-from clashkit.trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
+from clashkit.runs.trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
 
 
 def run(*args: str):

@@ -16,13 +16,13 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-import clashkit.simulate as sim
+import clashkit.runs.simulate as sim
+from clashkit.base.errors import OptionError, OutputError
 from clashkit.cli import main
-from clashkit.cluster import connect, parse_cluster
-from clashkit.design import sweep
-from clashkit.errors import OptionError, OutputError
-from clashkit.output import RunWriter, read_manifest
-from clashkit.simulate import simulate, simulate_to
+from clashkit.runs.cluster import connect, parse_cluster
+from clashkit.runs.output import RunWriter, read_manifest
+from clashkit.runs.simulate import simulate, simulate_to
+from clashkit.studies.design import sweep
 
 distributed = pytest.importorskip("distributed")
 
@@ -78,7 +78,7 @@ def test_bad_cluster_values_refused_in_one_line(text):
 
 def test_clashkit_imports_dask_only_for_a_cluster():
     probe = (
-        "import sys, clashkit, clashkit.simulate, clashkit.design, clashkit.cli, clashkit.cluster; "
+        "import sys, clashkit, clashkit.runs.simulate, clashkit.studies.design, clashkit.cli, clashkit.runs.cluster; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
@@ -222,6 +222,6 @@ def test_resume_after_an_interrupted_cluster_run_equals_an_uninterrupted_one(cli
 
 
 def _read(folder):
-    from clashkit.trace import Trace
+    from clashkit.runs.trace import Trace
 
     return Trace.read_parquet(folder)

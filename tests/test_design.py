@@ -1,4 +1,4 @@
-"""Card design at scale (``clashkit.design``): balance, sweeps with paired intervals, card stats,
+"""Card design at scale (``clashkit.studies.design``): balance, sweeps with paired intervals, card stats,
 the tuner, and the jobs they are played as (R7.1, R9.3)."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clashkit import design
-from clashkit.analysis import deck_matchups
-from clashkit.cards import Card, CardSet, load_cards, starter_set
-from clashkit.errors import CardFileError, OptionError
-from clashkit.simulate import simulate
-from clashkit.stats import unpaired_change
-from clashkit.vocab import Ability, Effect, Kind, TargetSide
+from clashkit.base.cards import Card, CardSet, load_cards, starter_set
+from clashkit.base.errors import CardFileError, OptionError
+from clashkit.base.stats import unpaired_change
+from clashkit.base.vocab import Ability, Effect, Kind, TargetSide
+from clashkit.runs.simulate import simulate
+from clashkit.studies import design
+from clashkit.studies.analysis import deck_matchups
 
 # --- Card files: writing and reloading ---------------------------------------------------------
 

@@ -6,8 +6,8 @@ import re
 
 from helpers import ROOT, cli, cli_json
 
-from clashkit.render import event_dicts, player_dict
-from clashkit.scenario import parse_scenario, run_siege
+from clashkit.engine.scenario import parse_scenario, run_siege
+from clashkit.show.render import event_dicts, player_dict
 
 DOC = ROOT / "docs" / "scenarios.md"
 

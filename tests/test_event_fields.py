@@ -1,12 +1,12 @@
-"""The event field table (``clashkit.events.EVENT_FIELDS``) says exactly which fields each kind sets."""
+"""The event field table (``clashkit.engine.events.EVENT_FIELDS``) says exactly which fields each kind sets."""
 
 from __future__ import annotations
 
 from helpers import varied_game
 
-from clashkit.events import COMMON_FIELDS, EVENT_FIELDS, EVENT_KINDS, FIELDS, EventKind, decode
-from clashkit.game import play
-from clashkit.render import event_dicts
+from clashkit.engine.events import COMMON_FIELDS, EVENT_FIELDS, EVENT_KINDS, FIELDS, EventKind, decode
+from clashkit.runs.game import play
+from clashkit.show.render import event_dicts
 from clashkit.viz.controllers import RULE_OF_EVENT
 
 

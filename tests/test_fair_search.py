@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import pytest
 
-from clashkit.cards import starter_set
-from clashkit.game import new_game
-from clashkit.legality import legal_cards
-from clashkit.loop import run
+from clashkit.base.cards import starter_set
+from clashkit.base.vocab import KEEP
+from clashkit.engine.legality import legal_cards
+from clashkit.engine.loop import run
+from clashkit.engine.setup import new_duel, new_solo
 from clashkit.policies import GreedyPolicy, SearchPolicy, get_policy
 from clashkit.policies.sight import Sightings, hidden_row, hidden_slots
-from clashkit.setup import new_duel, new_solo
-from clashkit.vocab import KEEP
+from clashkit.runs.game import new_game
 
 CARDS = starter_set()
 
@@ -115,7 +115,7 @@ def test_sightings_remember_the_opponents_creatures_per_game():
     state.lanes[1][0].clear()
     assert sightings.of(state, 0) == set()
     other, _ = new_game("1", "3", seed=2, record=False)
-    from clashkit.state import Creature
+    from clashkit.engine.state import Creature
 
     card = CARDS.id(CARDS.decks[3][1])
     other.lanes[1][0].append(Creature(CARDS, card))

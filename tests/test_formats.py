@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from clashkit.cards import starter_set
-from clashkit.errors import DeckError
-from clashkit.formats import (
+from clashkit.base.cards import starter_set
+from clashkit.base.errors import DeckError
+from clashkit.base.rng import Rng
+from clashkit.base.rules import Rules
+from clashkit.base.vocab import KEEP
+from clashkit.engine.formats import (
     CONSTRUCTED,
     CUSTOM,
     DRAFT,
@@ -17,11 +20,8 @@ from clashkit.formats import (
     kit,
     parse_deck,
 )
-from clashkit.game import new_duel, new_game
 from clashkit.policies import Policy
-from clashkit.rng import Rng
-from clashkit.rules import Rules
-from clashkit.vocab import KEEP
+from clashkit.runs.game import new_duel, new_game
 
 CARDS = starter_set()
 DECK_1 = "ANNIHILATION,BARON,BOOM!,BRUTE,CARAPACE,PARTISAN,REVENANT,TROLL"

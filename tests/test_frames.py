@@ -1,4 +1,4 @@
-"""The turns frame: its narrow columns (``clashkit.limits.TURN_COUNTS``), the same for both engines,
+"""The turns frame: its narrow columns (``clashkit.base.limits.TURN_COUNTS``), the same for both engines,
 and a big run built chunk by chunk equal to the same games built at once."""
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import clashkit.simulate as sim
-import clashkit.trace as trace_module
-from clashkit.cards import starter_set
-from clashkit.limits import LIMITS, TURN_COUNTS
-from clashkit.records import GameRecords
-from clashkit.rules import POINTS
-from clashkit.simulate import make_matchup, play_parts, seed_pool, simulate
-from clashkit.trace import TURNS_SCHEMA, build_trace, turns_from_buffer
-from clashkit.turn import FIRST_TURN_MANA, TURN_FIELDS, TURN_WIDTH
+import clashkit.runs.simulate as sim
+import clashkit.runs.trace as trace_module
+from clashkit.base.cards import starter_set
+from clashkit.base.limits import LIMITS, TURN_COUNTS
+from clashkit.base.rules import POINTS
+from clashkit.engine.records import GameRecords
+from clashkit.engine.turn import FIRST_TURN_MANA, TURN_FIELDS, TURN_WIDTH
+from clashkit.runs.simulate import make_matchup, play_parts, seed_pool, simulate
+from clashkit.runs.trace import TURNS_SCHEMA, build_trace, turns_from_buffer
 
 CARDS = starter_set()
 COUNTS = [name for name in TURN_FIELDS if name in TURN_COUNTS]
@@ -156,8 +156,8 @@ def test_parts_out_of_order_are_built_in_game_order(monkeypatch):
 
 
 def test_a_fast_run_is_written_in_parts_of_its_own_size_and_equals_simulate(tmp_path, monkeypatch):
-    from clashkit.output import STAGING, RunWriter
-    from clashkit.trace import Trace
+    from clashkit.runs.output import STAGING, RunWriter
+    from clashkit.runs.trace import Trace
 
     monkeypatch.setattr(sim, "FAST_PART_GAMES", 400)
     written = []
@@ -189,7 +189,7 @@ def _documented(section: str) -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("section", ["turns", "games", "events"])
 def test_the_format_page_lists_every_column_with_its_type(section):
-    from clashkit.trace import GAMES_SCHEMA, events_schema
+    from clashkit.runs.trace import GAMES_SCHEMA, events_schema
 
     schema = {"turns": TURNS_SCHEMA, "games": GAMES_SCHEMA, "events": events_schema(CARDS)}[section]
     rows = _documented(section)
@@ -213,11 +213,11 @@ def test_the_format_page_gives_the_bytes_of_a_turns_row():
 
 
 def test_a_count_beyond_sixteen_bits_stops_either_engine_instead_of_wrapping():
+    from clashkit.engine.turn import record_turn
     from clashkit.fast import from_state
     from clashkit.fast import rules as fast_rules
     from clashkit.fast.state import ERR_FULL, G_ERROR, G_TURNS_LOGGED
-    from clashkit.game import new_game
-    from clashkit.turn import record_turn
+    from clashkit.runs.game import new_game
 
     state, _ = new_game("1", "2", seed=1)
     state.turn_log = array("h")
@@ -237,8 +237,8 @@ def test_a_count_beyond_sixteen_bits_stops_either_engine_instead_of_wrapping():
 def test_an_interrupted_run_of_the_old_turns_schema_is_not_resumed_into_the_new(tmp_path, monkeypatch):
     import json
 
-    from clashkit.errors import OutputError
-    from clashkit.output import STAGING, RunWriter
+    from clashkit.base.errors import OutputError
+    from clashkit.runs.output import STAGING, RunWriter
 
     monkeypatch.setattr(sim, "FAST_PART_GAMES", 50)
     original = RunWriter.write_part

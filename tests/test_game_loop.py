@@ -1,6 +1,6 @@
 """One game loop: stepping through a game and playing it at once give the same game.
 
-:func:`clashkit.game.play` asks a player only when there is a choice and
+:func:`clashkit.runs.game.play` asks a player only when there is a choice and
 runs a siege without choices straight through (R3.11); played a few steps at a
 time (``max_steps``), checking every decision (``trusted=False``), or by hand
 with the engine's one entry point, the game must be the same.
@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clashkit.engine import apply
-from clashkit.game import finish, play
-from clashkit.legality import has_choice, legal_actions, legal_cards, legal_plays, proceed_action
+from clashkit.engine.legality import has_choice, legal_actions, legal_cards, legal_plays, proceed_action
+from clashkit.engine.state import GameState
 from clashkit.policies import get_policy
-from clashkit.state import GameState
+from clashkit.runs.game import finish, play
 
 
 def by_hand(state: GameState, policy_a: str, policy_b: str) -> GameState:

@@ -21,11 +21,11 @@ from collections import Counter
 import pytest
 from helpers import deal_duel, deal_solo
 
+from clashkit.base.vocab import KEEP
 from clashkit.engine import apply, check, legal_actions
-from clashkit.events import FIELDS
-from clashkit.render import state_dict
-from clashkit.state import LAST_TURN_UNDER_WAY, OVER, SIEGE, SUMMON, Creature, GameState
-from clashkit.vocab import KEEP
+from clashkit.engine.events import FIELDS
+from clashkit.engine.state import LAST_TURN_UNDER_WAY, OVER, SIEGE, SUMMON, Creature, GameState
+from clashkit.show.render import state_dict
 
 DUEL_GAMES = 3000
 SOLO_GAMES = 1500

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from clashkit.cards import starter_set
+from clashkit.base.cards import starter_set
+from clashkit.base.errors import OptionError
 from clashkit.cli import main
-from clashkit.errors import OptionError
-from clashkit.ladder import fit, ladder, parse_policies, round_robin
+from clashkit.studies.ladder import fit, ladder, parse_policies, round_robin
 
 POLICIES = ["random", "greedy", "search:budget=1,horizon=2"]
 

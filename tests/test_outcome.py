@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from helpers import varied_game
 
-from clashkit.cards import starter_decks
-from clashkit.game import new_duel, play
-from clashkit.outcome import Outcome, Termination, outcome
-from clashkit.rules import Rules
-from clashkit.simulate import simulate
-from clashkit.solo_setup import solo_setup
-from clashkit.state import OVER
+from clashkit.base.cards import starter_decks
+from clashkit.base.rules import Rules
+from clashkit.engine.outcome import Outcome, Termination, outcome
+from clashkit.engine.solo_setup import solo_setup
+from clashkit.engine.state import OVER
+from clashkit.policies import get_policy
+from clashkit.runs.game import new_duel, play
+from clashkit.runs.simulate import simulate
 
 DECKS = starter_decks()
 
@@ -28,7 +29,7 @@ def finished_games():
     for seed in range(80):
         yield play(varied_game(seed, "random", "greedy"), "random", "greedy")
     for seed in range(30):
-        state = solo_setup("1", "greedy", seed=seed).state
+        state = solo_setup("1", get_policy("greedy"), seed=seed).state
         yield play(state, "greedy")
     yield play(new_duel(DECKS[1], DECKS[2], rules=Rules(turn_limit=2), seed=1), "greedy")
 

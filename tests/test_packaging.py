@@ -25,7 +25,7 @@ def test_wheel_carries_the_card_data_and_loads_it(tmp_path):
     assert (tmp_path / "site/clashkit/_data/cards.csv").read_bytes() == (ROOT / "data/cards.csv").read_bytes()
     assert (tmp_path / "site/clashkit/_docs/rules.md").read_bytes() == (ROOT / "docs/rules.md").read_bytes()
     probe = (
-        "import clashkit, clashkit.cards as c, clashkit.rulebook as r; "
+        "import clashkit, clashkit.base.cards as c, clashkit.base.rulebook as r; "
         "print(clashkit.__file__); print(c.shipped_cards_path()); print(len(c.starter_set())); "
         "print(r.rules_path()); print(len(r.all_rules())); print(r.rule('R6.5').title)"
     )

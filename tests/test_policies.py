@@ -12,13 +12,13 @@ import pytest
 from helpers import parse
 
 from clashkit import BEGIN_SIEGE, Rules, apply, legal_actions
-from clashkit.cards import CardSet, starter_set
-from clashkit.errors import OptionError
-from clashkit.formats import kit
-from clashkit.game import new_game, play
+from clashkit.base.cards import CardSet, starter_set
+from clashkit.base.errors import OptionError
+from clashkit.base.rng import Rng
+from clashkit.engine.formats import kit
 from clashkit.policies import POLICIES, GreedyPolicy, SearchPolicy, get_policy
 from clashkit.policies.search import evaluate, life
-from clashkit.rng import Rng
+from clashkit.runs.game import new_game, play
 
 CARDS = starter_set()
 BOTS = ["random", "greedy", "search:budget=3"]

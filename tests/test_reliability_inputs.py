@@ -1,6 +1,6 @@
 """Every value the loaders accept fits the frames; every bad input is one line, exit 2.
 
-The ranges live in ``clashkit.limits``; these tests drive the extremes through
+The ranges live in ``clashkit.base.limits``; these tests drive the extremes through
 whole games and feed the loaders what a careless user or a hostile file would.
 """
 
@@ -16,16 +16,16 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clashkit.cards import load_cards, read_cards_csv, starter_set
+from clashkit.base.cards import load_cards, read_cards_csv, starter_set
+from clashkit.base.errors import CardFileError, DeckError, OptionError, ScenarioError
+from clashkit.base.limits import LIMITS
 from clashkit.cli import main
-from clashkit.errors import CardFileError, DeckError, OptionError, ScenarioError
-from clashkit.events import ATTACK, FIELDS, WIDTH, record
-from clashkit.formats import parse_deck
-from clashkit.game import new_game
-from clashkit.limits import LIMITS
-from clashkit.scenario import load_scenario, parse_scenario
-from clashkit.simulate import simulate
-from clashkit.trace import TURNS_SCHEMA, events_from_buffer, events_schema, game_frames
+from clashkit.engine.events import ATTACK, FIELDS, WIDTH, record
+from clashkit.engine.formats import parse_deck
+from clashkit.engine.scenario import load_scenario, parse_scenario
+from clashkit.runs.game import new_game
+from clashkit.runs.simulate import simulate
+from clashkit.runs.trace import TURNS_SCHEMA, events_from_buffer, events_schema, game_frames
 
 HEADER = "name,deck,kind,cost,attack,health,abilities,aura,effect,target,notes\n"
 ABILITIES = ["", "splash", "pierce", "rage", "protection", "indestructible", "bloodlust", "sprint"]
@@ -53,7 +53,7 @@ extreme = st.sampled_from
 
 @st.composite
 def card_files(draw) -> str:
-    """Two starter decks of 8 cards each at the edges of every range of clashkit.limits."""
+    """Two starter decks of 8 cards each at the edges of every range of clashkit.base.limits."""
     rows = []
     for deck in (1, 2):
         for i in range(8):
@@ -132,7 +132,7 @@ def test_a_numbered_deck_must_hold_8_different_cards(tmp_path):
 
 
 def _shipped_rows() -> str:
-    from clashkit.cards import shipped_cards_path
+    from clashkit.base.cards import shipped_cards_path
 
     return shipped_cards_path().read_text(encoding="utf-8").split("\n", 1)[1]
 

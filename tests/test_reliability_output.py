@@ -17,12 +17,12 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-import clashkit.simulate as sim
+import clashkit.runs.simulate as sim
+from clashkit.base.errors import OutputError, RunFolderError
 from clashkit.cli import main
-from clashkit.errors import OutputError, RunFolderError
-from clashkit.output import LOCK, MANIFEST, STAGING, RunLock, RunWriter, _signals_held, read_manifest
-from clashkit.simulate import play_parts, pool_seed_array, pool_seeds, seed_pool, simulate, simulate_to
-from clashkit.trace import Trace
+from clashkit.runs.output import LOCK, MANIFEST, STAGING, RunLock, RunWriter, _signals_held, read_manifest
+from clashkit.runs.simulate import play_parts, pool_seed_array, pool_seeds, seed_pool, simulate, simulate_to
+from clashkit.runs.trace import Trace
 
 
 def run(*args: str):

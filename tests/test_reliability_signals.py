@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from clashkit.output import MANIFEST, STAGING
-from clashkit.trace import Trace
+from clashkit.runs.output import MANIFEST, STAGING
+from clashkit.runs.trace import Trace
 
 
 def _processes_marked(mark: str) -> list[int]:

@@ -11,10 +11,10 @@ from helpers import ROOT, parse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clashkit.game import new_game, play
-from clashkit.render import describe_event, event_dicts
-from clashkit.rulebook import rule
-from clashkit.scenario import parse_scenario, run_siege
+from clashkit.base.rulebook import rule
+from clashkit.engine.scenario import parse_scenario, run_siege
+from clashkit.runs.game import new_game, play
+from clashkit.show.render import describe_event, event_dicts
 
 CARDS = """
 [[card]]

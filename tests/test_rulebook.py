@@ -1,4 +1,4 @@
-"""clashkit.rulebook: docs/rules.md read as numbered rules (every R-number, lookups, search, errors)."""
+"""clashkit.base.rulebook: docs/rules.md read as numbered rules (every R-number, lookups, search, errors)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clashkit.errors import ClashkitError, UnknownRuleError
-from clashkit.rulebook import Rule, all_rules, is_number, normalize, parse_rules, rule, rules_path, search, sections
+from clashkit.base.errors import ClashkitError, UnknownRuleError
+from clashkit.base.rulebook import (
+    Rule,
+    all_rules,
+    is_number,
+    normalize,
+    parse_rules,
+    rule,
+    rules_path,
+    search,
+    sections,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

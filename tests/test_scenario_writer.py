@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from clashkit.errors import ClashkitError
-from clashkit.render import state_dict
-from clashkit.scenario import dump_scenario, load_scenario, parse_scenario, run_siege
+from clashkit.base.errors import ClashkitError
+from clashkit.engine.scenario import dump_scenario, load_scenario, parse_scenario, run_siege
+from clashkit.show.render import state_dict
 
 SCENARIOS = sorted((Path(__file__).resolve().parent / "scenarios").glob("*.toml"))
 

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from clashkit.errors import ClashkitError, WorkerStartError
+from clashkit.base.errors import ClashkitError, WorkerStartError
 
 CALL = 'simulate(6, "1", "2", "random", seed=7, jobs=2, progress=False)'
 
@@ -23,7 +23,7 @@ def run_script(tmp_path, body: str) -> subprocess.CompletedProcess:
 
 def test_a_script_without_the_guard_gets_one_clear_line(tmp_path):
     done = run_script(tmp_path, f"""\
-        from clashkit.simulate import simulate
+        from clashkit.runs.simulate import simulate
 
         trace = {CALL}
         print(trace.games.height)
@@ -31,7 +31,7 @@ def test_a_script_without_the_guard_gets_one_clear_line(tmp_path):
     assert done.returncode == 1 and done.stdout == ""
     last = done.stderr.splitlines()[-1]
     assert last == (
-        f"clashkit.errors.WorkerStartError: {tmp_path / 'script.py'}, line 3: simulate(jobs=2) starts worker "
+        f"clashkit.base.errors.WorkerStartError: {tmp_path / 'script.py'}, line 3: simulate(jobs=2) starts worker "
         'processes that import this script again; put the call under `if __name__ == "__main__":` (or use jobs=1)'
     )
     # No worker was started: no bootstrapping error, no broken pool, a short traceback.
@@ -43,13 +43,13 @@ def test_a_script_without_the_guard_gets_one_clear_line(tmp_path):
     "body",
     [
         f"""\
-        from clashkit.simulate import simulate
+        from clashkit.runs.simulate import simulate
 
         if __name__ == "__main__":
             print({CALL}.games.height)
         """,
         f"""\
-        from clashkit.simulate import simulate
+        from clashkit.runs.simulate import simulate
 
         def main():
             return {CALL}

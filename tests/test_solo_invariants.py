@@ -18,7 +18,9 @@ import random
 from collections import Counter
 
 from clashkit import Rules, apply, legal_actions
-from clashkit.events import (
+from clashkit.base.levels import all_settings
+from clashkit.base.vocab import KEEP
+from clashkit.engine.events import (
     AI_MILL,
     AI_RESHUFFLE,
     AI_REVEAL,
@@ -26,11 +28,10 @@ from clashkit.events import (
     FIELDS,
     MANA_GAINED,
 )
-from clashkit.levels import all_settings
-from clashkit.solo_setup import solo_setup
-from clashkit.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, NO_LAST_TURN, GameState
-from clashkit.turn import TURN_FIELDS, TURN_WIDTH
-from clashkit.vocab import KEEP
+from clashkit.engine.solo_setup import solo_setup
+from clashkit.engine.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, NO_LAST_TURN, GameState
+from clashkit.engine.turn import TURN_FIELDS, TURN_WIDTH
+from clashkit.policies import get_policy
 
 GAMES = 2500
 KIND, TARGET_CARD, AMOUNT, HEALTH_A, HEALTH_B, KEEP_A, KEEP_B = (
@@ -122,7 +123,7 @@ def random_game(seed: int, settings_pool) -> tuple[GameState, Ledger]:
         solo_player_first_mana=rng.choice(["hand", "six"]),
     )
     deck = rng.choice([1, 2, 3, 4, "draft", "draft"])
-    setup = solo_setup(deck, "random", rules=rules, seed=seed)
+    setup = solo_setup(deck, get_policy("random"), rules=rules, seed=seed)
     state = setup.state
     cards = state.cards
     mine = Counter(cards.id(n) for n in setup.player_deck)

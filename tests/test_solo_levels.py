@@ -8,7 +8,9 @@ import polars as pl
 import pytest
 from helpers import cli
 
-from clashkit.calibration import (
+from clashkit.base.levels import DEFAULT_LEVELS, LEVELS, POINTS, level_settings, points, settings_text
+from clashkit.base.rules import parse_settings
+from clashkit.studies.calibration import (
     CALIBRATION_SCHEMA,
     calibrate,
     every_combination,
@@ -19,8 +21,6 @@ from clashkit.calibration import (
     suggest_levels,
     wilson,
 )
-from clashkit.levels import DEFAULT_LEVELS, LEVELS, POINTS, level_settings, points, settings_text
-from clashkit.rules import parse_settings
 
 
 def test_solo_levels_prints_the_points_table_and_each_level_default():

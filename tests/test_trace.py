@@ -8,15 +8,17 @@ import numpy as np
 import polars as pl
 import pytest
 
-from clashkit.cards import starter_set
-from clashkit.errors import DeckError, OptionError, OutputError
-from clashkit.events import FIELDS, WIDTH
-from clashkit.game import new_duel, new_game, play
-from clashkit.records import GameRecords
-from clashkit.rules import Rules
-from clashkit.simulate import game_seeds, simulate
-from clashkit.stats import summarize, wilson, win_rates
-from clashkit.trace import (
+from clashkit.base.cards import starter_set
+from clashkit.base.errors import DeckError, OptionError, OutputError
+from clashkit.base.rules import Rules
+from clashkit.base.stats import summarize, wilson, win_rates
+from clashkit.base.vocab import PLAYERS
+from clashkit.engine.events import FIELDS, WIDTH
+from clashkit.engine.records import GameRecords
+from clashkit.policies import get_policy
+from clashkit.runs.game import new_duel, new_game, play
+from clashkit.runs.simulate import game_seeds, simulate
+from clashkit.runs.trace import (
     GAMES_SCHEMA,
     TURNS_SCHEMA,
     Trace,
@@ -25,7 +27,6 @@ from clashkit.trace import (
     events_schema,
     game_frames,
 )
-from clashkit.vocab import PLAYERS
 
 CARDS = starter_set()
 
@@ -270,9 +271,9 @@ def test_solo_batch_records_mode_level_and_the_ai():
 
 
 def test_solo_game_frames_agree_with_the_state():
-    from clashkit.solo_setup import solo_setup
+    from clashkit.engine.solo_setup import solo_setup
 
-    setup = solo_setup("4", "random", seed=6)
+    setup = solo_setup("4", get_policy("random"), seed=6)
     state = play(setup.state, "random")
     events, turns, games = game_frames(state, deck_a=setup.player_deck, deck_b=setup.ai_cards)
     last = events.row(-1, named=True)

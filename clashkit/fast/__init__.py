@@ -1,11 +1,11 @@
 """The fast engine: the reference engine's games, compiled with numba over flat arrays.
 
 Its contract: **the same games as the reference engine, much faster.**  Both
-engines draw every random number from the same generator (:mod:`clashkit.rng`,
+engines draw every random number from the same generator (:mod:`clashkit.base.rng`,
 :mod:`clashkit.fast.rng`), list the legal actions in the same order, and ask
 the players at the same moments, so a seed gives the same game in both — the
 same ``games`` and ``turns`` frames (``tests/fast`` plays both and compares).
-The fast engine records no events; :func:`clashkit.replay` replays any of its
+The fast engine records no events; :func:`clashkit.runs.replay` replays any of its
 games in the reference engine to see them.
 
 Modules mirror the reference: :mod:`~clashkit.fast.rules` (hand, lanes,

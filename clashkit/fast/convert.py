@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import OptionError
-from ..state import Creature, GameState
+from ..base.errors import OptionError
+from ..engine.state import Creature, GameState
 from .state import (
     C_ATTACK_MOD,
     C_CARD,

@@ -1,7 +1,7 @@
-"""Whole games, compiled: setup (R2), the game loop, a batch of games (mirrors :mod:`clashkit.game`).
+"""Whole games, compiled: setup (R2), the game loop, a batch of games (mirrors :mod:`clashkit.runs.game`).
 
 :func:`play` asks the players exactly when the reference loop
-(:func:`clashkit.game.play`) asks them — a player with no choice is not asked,
+(:func:`clashkit.runs.game.play`) asks them — a player with no choice is not asked,
 a siege with nothing to cast runs straight through (R3.11) — so the same
 draws come from the generator in the same order.  :func:`play_batch` plays
 many games of fixed decks, from their seeds, and writes the turns frame's

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
+from ..base.vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
 from .rules import A_CREATURE, A_PROCEED, A_SPELL, abilities, fill, has_choice, keep_index, next_in_order
 from .state import (
     C_ATTACK_MOD,

@@ -1,7 +1,7 @@
-"""The game's generator compiled (R10.2): :mod:`clashkit.rng`'s SplitMix64 over a one-word array.
+"""The game's generator compiled (R10.2): :mod:`clashkit.base.rng`'s SplitMix64 over a one-word array.
 
 ``rng`` is a ``uint64`` array of one element, the generator's state word; each
-function here is the :class:`clashkit.rng.Rng` method of the same name, step
+function here is the :class:`clashkit.base.rng.Rng` method of the same name, step
 for step (``tests/fast/test_rng.py`` checks them bit for bit).
 """
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..limits import TURN_COUNTS
-from ..vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
+from ..base.limits import TURN_COUNTS
+from ..base.vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
 from . import rng as R
 from .state import (
     C_ATTACK_MOD,
@@ -789,7 +789,7 @@ def hand_counts(s, p):
     return s.hlen[p], hand_health(s, p)
 
 
-#: The most cards played or creatures destroyed a turn row holds (``int16``; ``clashkit.limits.TURN_COUNTS``).
+#: The most cards played or creatures destroyed a turn row holds (``int16``; ``clashkit.base.limits.TURN_COUNTS``).
 _ROW_MAX = TURN_COUNTS["cards_played"].high
 
 
@@ -904,7 +904,7 @@ A_CREATURE, A_SPELL, A_PROCEED = 0, 1, 2
 def legal_cards(s, t, r, out, first_only):
     """Hand indices of every card the active player may play now, in hand order, into ``out``; returns how many.
 
-    The one legality kernel (as :func:`clashkit.legality.legal_cards`): a card
+    The one legality kernel (as :func:`clashkit.engine.legality.legal_cards`): a card
     among the playable (R3.2) that the player can afford (R3.3): a creature in
     the summon phase (R3.5) while another card besides the keep would stay
     (R3.4); an incantation when one may be cast (R3.6, R3.11) and some creature

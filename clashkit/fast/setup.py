@@ -1,8 +1,8 @@
-"""Setting games up, compiled: the formats' deals and a batch of dealt games (mirrors :mod:`clashkit.setup`).
+"""Setting games up, compiled: the formats' deals and a batch of dealt games (mirrors :mod:`clashkit.engine.setup`).
 
-The reference deals in :mod:`clashkit.formats` (R7.2 :func:`~clashkit.formats.draft`,
-R7.3 :func:`~clashkit.formats.constructed`), :mod:`clashkit.solo_setup` (R8.1) and
-:mod:`clashkit.setup` (R2.2 hands, R2.3 the coin, R8.1 the AI pile), the players'
+The reference deals in :mod:`clashkit.engine.formats` (R7.2 :func:`~clashkit.engine.formats.draft`,
+R7.3 :func:`~clashkit.engine.formats.constructed`), :mod:`clashkit.engine.solo_setup` (R8.1) and
+:mod:`clashkit.engine.setup` (R2.2 hands, R2.3 the coin, R8.1 the AI pile), the players'
 choices made by their policies' ``pick``, ``choose_ten`` and ``ban``.  Here the
 same steps draw the same numbers from the game's generator in the same order
 (R10.2), and the choices of ``random`` (:class:`~clashkit.policies.RandomPolicy`)
@@ -12,7 +12,7 @@ AI pile and the same first player in both engines.
 
 :func:`compiled_deal` is the one place that decides whether a matchup's games are
 dealt here; when it says no (a policy whose format choices are not compiled here,
-a card set the reference refuses), :mod:`clashkit.fast.simulate` deals with the
+a card set the reference refuses), :mod:`clashkit.runs.fast_games` deals with the
 reference code and converts each game (:func:`clashkit.fast.from_state`).
 :func:`play_dealt_batch` deals and plays many games in one compiled call.
 Duels of two fixed decks (R7.1, custom lists) are :func:`clashkit.fast.game.play_batch`'s.
@@ -25,12 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .. import formats
-from ..errors import DeckError
+from ..base.errors import DeckError
+from ..base.rng import Rng
+from ..base.vocab import Mode
+from ..engine import formats
+from ..engine.solo_setup import AI_CARDS, PLAYER_CARDS, REVEALED, split_cards, starter_pool
 from ..policies import GreedyPolicy, RandomPolicy, get_policy
-from ..rng import Rng
-from ..solo_setup import AI_CARDS, PLAYER_CARDS, REVEALED, split_cards, starter_pool
-from ..vocab import Mode
 from . import rng as R
 from .game import begin, deal_hand, play, reset
 from .state import G_ERROR, G_FIRST, G_FORT_B, G_PILE, G_SOLO, G_TURN, G_TURNS_LOGGED, G_WINNER, KEEP
@@ -151,7 +151,7 @@ def _solo_deal(spec, policy, cards, rules) -> Deal | None:
         plan = _plan(SOLO_DRAFT, (choice, choice), False, fort, len(cards))
         empty = np.zeros(0, np.int64)
         return Deal("draft", plan, np.array(pool, np.int64), empty, empty, max(len(cards), 10 + AI_CARDS) + 2)
-    fmt, mine, ai = split_cards(spec, policy, cards, Rng(0))
+    fmt, mine, ai = split_cards(spec, get_policy(policy), cards, Rng(0))
     if len(mine) != PLAYER_CARDS or not ai:
         return None  # the reference's deal_solo says why (R8.1)
     plan = _plan(SOLO_FIXED, (0, 0), False, fort, len(cards))
@@ -425,7 +425,7 @@ def play_dealt_batch(s, t, r, pol_codes, plan, pool, deck_a, deck_b, work, seeds
             for j in range(8):
                 dealt_a[i, j] = work[W_HAND_A, j]
                 dealt_b[i, j] = work[W_HAND_B, j]
-            # R2.2, R2.3 (clashkit.game.new_game)
+            # R2.2, R2.3 (clashkit.runs.game.new_game)
             deal_hand(s, 0, work[W_HAND_A, :8])
             deal_hand(s, 1, work[W_HAND_B, :8])
             begin(s, t, r, pol_codes, first_player)

@@ -1,4 +1,4 @@
-"""The fast engine's state: one game as a handful of flat NumPy arrays (mirrors :mod:`clashkit.state`).
+"""The fast engine's state: one game as a handful of flat NumPy arrays (mirrors :mod:`clashkit.engine.state`).
 
 A :class:`FastState` holds:
 
@@ -7,10 +7,10 @@ A :class:`FastState` holds:
 - ``hands[p, :hlen[p]]``: hand ``p`` left to right, ``KEEP`` (-1) for the keep (R1.4);
 - ``cr[p, lane, pos, C_*]``: the creatures of one side of one lane from the
   bridge outward (R1.2), ``ln[p, lane]`` of them; one row of ``C_*`` fields
-  per creature, as the reference :class:`~clashkit.state.Creature`'s slots;
+  per creature, as the reference :class:`~clashkit.engine.state.Creature`'s slots;
 - ``pile[:g[G_PILE]]`` (top first, keep last) and ``discard[:g[G_DISCARD]]``: the solo AI's (R8.1, R8.5);
 - ``rng``: the game's generator (:mod:`clashkit.fast.rng`);
-- ``tl[:g[G_TURNS_LOGGED]]``: the turns frame's rows (``clashkit.turn.TURN_FIELDS``);
+- ``tl[:g[G_TURNS_LOGGED]]``: the turns frame's rows (``clashkit.engine.turn.TURN_FIELDS``);
 - ``pol``, ``seen``: the greedy players' memory (casts this turn, positions seen, R10.1's loops);
 - ``sight[p, card]``: the opponent's cards player ``p``'s fair search has seen in play (R1.7,
   :mod:`clashkit.policies.sight`).
@@ -25,7 +25,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..turn import TURN_WIDTH
+from ..engine.turn import TURN_WIDTH
 
 # --- Scalars --------------------------------------------------------------------------
 (
@@ -54,12 +54,12 @@ from ..turn import TURN_WIDTH
 ) = range(22)
 G_WIDTH = 22
 
-#: Phase codes, as :data:`clashkit.state.PHASES`.
+#: Phase codes, as :data:`clashkit.engine.state.PHASES`.
 SETUP, MANA, SUMMON, SIEGE, END, OVER = range(6)
 NO_LAST_TURN, LAST_TURN_PENDING, LAST_TURN_UNDER_WAY = 0, 1, 2
 KEEP = -1
 
-# --- One creature in play (clashkit.state.Creature) -------------------------------------
+# --- One creature in play (clashkit.engine.state.Creature) -------------------------------------
 #: Aura holders whose grant a creature lost this turn (R10.4 ``aura``), at most.
 MAX_LOST = 8
 (

@@ -1,6 +1,6 @@
 """Cards and rules as arrays for the fast engine: made from any CardSet and Rules, never compiled in.
 
-A card file is data: :func:`card_tables` reads a :class:`~clashkit.cards.CardSet`
+A card file is data: :func:`card_tables` reads a :class:`~clashkit.base.cards.CardSet`
 into flat arrays each game reads, so editing a card never recompiles anything.
 :func:`rules_array` encodes the options of R10.3 and R10.4 and the solo settings
 of R8.9 as small integers (``R_*`` indices).
@@ -12,10 +12,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..cards import CardSet
+from ..base.cards import CardSet
+from ..base.rules import Rules
+from ..base.vocab import ABILITY_BITS, Ability, Effect, TargetSide
 from ..policies.greedy import GreedyPolicy, tables
-from ..rules import Rules
-from ..vocab import ABILITY_BITS, Ability, Effect, TargetSide
 
 #: R5.5 effect codes, in ``Effect`` order.
 EFFECTS = tuple(Effect)

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ..errors import OptionError
+from ..base.errors import OptionError
 from .base import Policy
 from .greedy import GreedyPolicy
 from .random_policy import RandomPolicy

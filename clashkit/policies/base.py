@@ -1,11 +1,11 @@
 """The policy interface: what a bot (or a widget, or a person) decides in a game.
 
 The decision protocol: at every point where the active player has a choice
-— some card they may play (:func:`~clashkit.legality.legal_cards`) — the game
+— some card they may play (:func:`~clashkit.engine.legality.legal_cards`) — the game
 loop asks :meth:`Policy.decide`, handing it those legal cards, and gets back a
 *decision*, a plain value — one of the
-:class:`~clashkit.actions.Action` values of
-:func:`~clashkit.legality.legal_actions` — which the loop applies with the
+:class:`~clashkit.engine.actions.Action` values of
+:func:`~clashkit.engine.legality.legal_actions` — which the loop applies with the
 engine's one entry point (:func:`~clashkit.engine.apply_unchecked`).  A
 policy never changes the state itself.  The loop also asks it the rules'
 other questions: the order of simultaneous returns (R4.6); and
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action
-from ..cards import CardSet
-from ..rng import Rng
-from ..state import GameState
+from ..base.cards import CardSet
+from ..base.rng import Rng
+from ..engine.actions import Action
+from ..engine.state import GameState
 
 
 class Policy:
@@ -35,7 +35,7 @@ class Policy:
         """The decision now: one of ``legal_actions(state)`` (of which there are at least two;
         the last one always moves the turn on).  It must not change ``state``.
 
-        ``cards``: the legal cards now (:func:`~clashkit.legality.legal_cards`, never empty),
+        ``cards``: the legal cards now (:func:`~clashkit.engine.legality.legal_cards`, never empty),
         which the game loop has read already; a policy reads them itself when not given."""
         raise NotImplementedError
 

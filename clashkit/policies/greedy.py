@@ -40,7 +40,7 @@ the opponent's best card, and creatures destroyed together return best first
 (R4.6).
 
 Everything is read straight from the state and the legal cards the game loop
-hands it (:mod:`clashkit.legality`), with small integer computations — no
+hands it (:mod:`clashkit.engine.legality`), with small integer computations — no
 copies, no look-ahead.  It draws no random number, except to leave a
 loop: a position that begins one of its turns for the second time gets a
 play drawn from the game's generator (R10.2).
@@ -50,16 +50,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..abilities import abilities
-from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, play
-from ..cards import CardSet
-from ..destruction import protection_cancels
-from ..formats import kit
-from ..hand import playable_indices
-from ..legality import legal_actions, legal_cards, summons
-from ..siege import coming_attack_damage, next_in_order
-from ..state import SUMMON, GameState
-from ..vocab import (
+from ..base.cards import CardSet
+from ..base.vocab import (
     BEHIND,
     BLOODLUST,
     EFFECT_BOUNCE,
@@ -83,6 +75,14 @@ from ..vocab import (
     TargetSide,
     hand_health_of,
 )
+from ..engine.abilities import abilities
+from ..engine.actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, play
+from ..engine.destruction import protection_cancels
+from ..engine.formats import kit
+from ..engine.hand import playable_indices
+from ..engine.legality import legal_actions, legal_cards, summons
+from ..engine.siege import coming_attack_damage, next_in_order
+from ..engine.state import SUMMON, GameState
 from .base import Policy
 
 #: What an ability adds to a creature's worth (picks, bans, order of returns).
@@ -263,7 +263,7 @@ class GreedyPolicy(Policy):
         """The play of this module's heuristic, or the action that moves the turn on.
 
         Asked only when there is a choice; ``cards`` are the legal cards
-        (:func:`~clashkit.legality.legal_cards`), read here if not given.
+        (:func:`~clashkit.engine.legality.legal_cards`), read here if not given.
         """
         if cards is None:
             cards = legal_cards(state)
@@ -329,7 +329,7 @@ class GreedyPolicy(Policy):
 
     def summon(self, state: GameState, cards: list[tuple[int, int]]) -> tuple[int, int] | None:
         """R3.3–R3.5: the best creature play now as (hand index, lane), or ``None`` to begin the siege;
-        ``cards``: the legal cards (:func:`~clashkit.legality.legal_cards`)."""
+        ``cards``: the legal cards (:func:`~clashkit.engine.legality.legal_cards`)."""
         player = state.active
         hand = state.hands[player]
         t = self._tables
@@ -498,7 +498,7 @@ class GreedyPolicy(Policy):
         self, state: GameState, nxt: tuple[int, int] | None, cards: list[tuple[int, int]]
     ) -> tuple[int, int, tuple[int, int, int]] | None:
         """An incantation worth casting before the next attack — the creature at ``nxt``
-        (:func:`~clashkit.siege.next_in_order`) — or at the end (``nxt`` is ``None``), as (hand
+        (:func:`~clashkit.engine.siege.next_in_order`) — or at the end (``nxt`` is ``None``), as (hand
         index, card, target), else ``None``; ``cards``: the legal cards.
 
         At most ``casts_per_turn`` a turn: an incantation comes straight back

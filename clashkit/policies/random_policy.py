@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..actions import Action
-from ..formats import kit
-from ..legality import legal_actions
-from ..state import GameState
+from ..engine.actions import Action
+from ..engine.formats import kit
+from ..engine.legality import legal_actions
+from ..engine.state import GameState
 from .base import Policy
 
 

@@ -80,12 +80,12 @@ does the same, draw for draw):
 
 from __future__ import annotations
 
-from ..actions import Action, Play
-from ..engine import apply_unchecked
-from ..legality import legal_actions
-from ..loop import returns_asker, run
-from ..rng import Rng
-from ..state import SUMMON, GameState
+from ..base.rng import Rng
+from ..engine.actions import Action, Play
+from ..engine.legality import legal_actions
+from ..engine.loop import returns_asker, run
+from ..engine.state import SUMMON, GameState
+from ..engine.transition import apply_unchecked
 from . import sight
 from .greedy import GreedyPolicy, tables
 
@@ -205,7 +205,7 @@ class SearchPolicy(GreedyPolicy):
 
     def rollout(self, state: GameState, action, seed: int, noisy: bool, slots: list[int] | None = None) -> float:
         """Play ``action`` on a copy, then one fresh greedy player for both to the horizon with
-        the game loop (:func:`~clashkit.loop.run`); 1 if the mover wins.  With ``slots`` (fair
+        the game loop (:func:`~clashkit.engine.loop.run`); 1 if the mover wins.  With ``slots`` (fair
         search) the copy's generator is seeded with ``seed`` and the hidden slots are sampled
         from it first.  (One greedy player for both sides plays as one each would: its memory
         is keyed by the turn, and its positions by the active player.)"""

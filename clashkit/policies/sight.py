@@ -41,8 +41,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..state import GameState
-from ..vocab import KEEP
+from ..base.vocab import KEEP
+from ..engine.state import GameState
 
 
 class Sightings:

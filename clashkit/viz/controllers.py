@@ -16,7 +16,7 @@ every behaviour is testable in plain pytest.
 =====================  ==================================================================
 
 Stepping back restores an exact copy of the state before the step: every
-controller keeps a list of :meth:`~clashkit.state.GameState.clone` snapshots.
+controller keeps a list of :meth:`~clashkit.engine.state.GameState.clone` snapshots.
 """
 
 from __future__ import annotations
@@ -29,24 +29,24 @@ from pathlib import Path
 
 import polars as pl
 
-from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, format_place, parse_action
-from ..cards import KEEP_NAMES, Card, CardSet, card_from_fields, starter_set
-from ..engine import apply
-from ..errors import ClashkitError, ScenarioError
-from ..events import EVENT_FIELDS
-from ..hand import playable_indices
-from ..legality import has_choice, legal_actions, legal_cards, proceed_action
-from ..loop import run
+from ..base.cards import KEEP_NAMES, Card, CardSet, card_from_fields, starter_set
+from ..base.errors import ClashkitError, ScenarioError
+from ..base.rules import Rules
+from ..base.vocab import KEEP, LANES, PLAYERS, Mode, Player, TargetSide, hand_health_of
+from ..engine.actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, format_place, parse_action
+from ..engine.events import EVENT_FIELDS
+from ..engine.hand import playable_indices
+from ..engine.legality import has_choice, legal_actions, legal_cards, proceed_action
+from ..engine.loop import run
+from ..engine.scenario import Scenario, ScenarioAction, dump_scenario, load_scenario, parse_scenario
+from ..engine.setup import new_duel
+from ..engine.siege import next_in_order
+from ..engine.state import SIEGE, SUMMON, Creature, GameState
+from ..engine.transition import apply
 from ..policies import Policy, get_policy
-from ..render import describe_event, event_dicts
-from ..rules import Rules
-from ..scenario import Scenario, ScenarioAction, dump_scenario, load_scenario, parse_scenario
-from ..setup import new_duel
-from ..siege import next_in_order
-from ..state import SIEGE, SUMMON, Creature, GameState
-from ..vocab import KEEP, LANES, PLAYERS, Mode, Player, TargetSide, hand_health_of
+from ..show.render import describe_event, event_dicts
 
-#: The rule each kind of event applies (the field table of :mod:`clashkit.events`).
+#: The rule each kind of event applies (the field table of :mod:`clashkit.engine.events`).
 RULE_OF_EVENT = {kind.value: spec.rule for kind, spec in EVENT_FIELDS.items()}
 
 _EVENT_COLUMNS = ["step", "turn", "player", "phase", "kind", "rule", "what happened"]
@@ -102,7 +102,7 @@ def _rules(rows: list[dict], cards: CardSet) -> list[str]:
 
 
 def rule_of(event: dict, cards: CardSet) -> str:
-    """The rule an event (:func:`clashkit.render.event_dicts`) applies."""
+    """The rule an event (:func:`clashkit.show.render.event_dicts`) applies."""
     kind = event["kind"]
     if kind == "attack" and event["target_card"] in ("BASTION", "FORT"):
         return "R4.2"
@@ -283,7 +283,7 @@ class HandBuilder:
         first = (self.first == "A") if first is None else first
         cards = self.cards
         # A's summon phase alone at the table: what may be played is the rules' answer
-        # (clashkit.legality), asked of a state holding this hand and this mana.
+        # (clashkit.engine.legality), asked of a state holding this hand and this mana.
         table = GameState(cards, record=False)
         table.phase = SUMMON
         hand = table.hands[0] = [KEEP, *(cards.id(n) for n in self.order)]
@@ -435,12 +435,12 @@ class HandBuilder:
 
     def trace(self):
         """The game so far as trace frames (``events, turns, games = builder.trace()``)."""
-        from ..trace import game_frames
+        from ..runs.trace import game_frames
 
         return game_frames(self._need_game(), policy_a="you", policy_b=str(self.bot))
 
     def turns(self) -> pl.DataFrame:
-        """The turns frame of the game so far (:mod:`clashkit.trace`)."""
+        """The turns frame of the game so far (:mod:`clashkit.runs.trace`)."""
         return self.trace().turns
 
     def hand_health_track(self) -> pl.DataFrame:
@@ -547,7 +547,7 @@ class SiegeLab:
     @classmethod
     def from_scenario(cls, path: str | Path, *, cards: CardSet | None = None) -> SiegeLab:
         """A lab holding the position of scenario file ``path`` (a duel), its inline cards, rules
-        options, seed and actions.  A bad file raises :class:`~clashkit.errors.ScenarioError`."""
+        options, seed and actions.  A bad file raises :class:`~clashkit.base.errors.ScenarioError`."""
         scenario = load_scenario(path, cards=cards)
         return cls._from_loaded(scenario, Path(path).read_text(encoding="utf-8"))
 
@@ -785,7 +785,7 @@ class SiegeLab:
 
     def trace(self):
         """The siege so far as trace frames (``events, turns, games = lab.trace()``)."""
-        from ..trace import game_frames
+        from ..runs.trace import game_frames
 
         return game_frames(self._need_state())
 
@@ -811,7 +811,7 @@ class RulesStepper:
     (R3.11), then the end of the turn (R3.12).  After each step :attr:`explanation` says
     what happened and which rules applied.
 
-    ``scenario`` is a scenario file, TOML text, a loaded :class:`~clashkit.scenario.Scenario`
+    ``scenario`` is a scenario file, TOML text, a loaded :class:`~clashkit.engine.scenario.Scenario`
     or a :class:`SiegeLab`, whose current position (and the incantations cast in it) it
     opens."""
 
@@ -955,12 +955,12 @@ def card_fields(card: Card) -> dict[str, object]:
 class CardDesigner:
     """Change a card (or add one to a starter deck in place of another), play every pairing
     of the starter decks before and after on the same seeds, and see each deck's change
-    with its paired 95% interval (:func:`clashkit.design.compare`), the matrix before and
-    after, and the card's own numbers (:func:`clashkit.design.card_stats`).
+    with its paired 95% interval (:func:`clashkit.studies.design.compare`), the matrix before and
+    after, and the card's own numbers (:func:`clashkit.studies.design.card_stats`).
 
     ``games_per_pairing=None`` (the default) plays at least :attr:`MIN_GAMES` games a
     pairing and as many as it takes for every deck's change to be measured to ±1.5 points
-    (:data:`clashkit.design.HALF_WIDTH`): the first :attr:`MIN_GAMES` games measure the
+    (:data:`clashkit.studies.design.HALF_WIDTH`): the first :attr:`MIN_GAMES` games measure the
     spread of the per-game differences, and a change whose interval is still wider is
     played again with the count that spread needs, at most :attr:`MAX_GAMES` (enough for
     any spread: a per-game difference is −1, 0 or 1).
@@ -993,9 +993,9 @@ class CardDesigner:
         self.jobs = jobs
         self.changes: dict[str, Card] = {}
         self.swaps: dict[str, tuple[str, str]] = {}  # new card → (deck label, card it replaces)
-        self._games: dict = {}  # clashkit.design job results, kept between runs
-        self.result = None  # clashkit.design.Comparison of the last run
-        self.before = None  # its clashkit.design.Balance before the change
+        self._games: dict = {}  # clashkit.studies.design job results, kept between runs
+        self.result = None  # clashkit.studies.design.Comparison of the last run
+        self.before = None  # its clashkit.studies.design.Balance before the change
         self.after = None  # … and after
 
     # -- Editing -----------------------------------------------------------------------
@@ -1092,7 +1092,7 @@ class CardDesigner:
         engine was asked for."""
         if self.engine is not None:
             return self.engine
-        from ..simulate import choose_engine
+        from ..runs.simulate import choose_engine
 
         policy = self._policy()
         return choose_engine(None, False, policy, policy)[0]
@@ -1101,7 +1101,7 @@ class CardDesigner:
         """Play before and after on the same seeds; returns :meth:`comparison`.  Games
         already played (the set before the change, pairings the change does not touch) are
         not played again."""
-        from ..design import HALF_WIDTH, compare, games_for_half_width
+        from ..studies.design import HALF_WIDTH, compare, games_for_half_width
 
         options = dict(policy=self._policy(), seed=self.seed, engine=self.engine, jobs=self.jobs,
                        progress=progress, cache=self._games)  # fmt: skip
@@ -1149,7 +1149,7 @@ class CardDesigner:
 
     def matrices(self) -> pl.DataFrame:
         """The row deck's rate against the column deck, both seats, before and after."""
-        from ..analysis import balance_matrix
+        from ..studies.analysis import balance_matrix
 
         result = self._need_result()
         return pl.concat(
@@ -1159,11 +1159,11 @@ class CardDesigner:
 
     def card_stats(self, name: str, *, games_per_pairing: int | None = None,
                    progress: bool = False) -> pl.DataFrame:  # fmt: skip
-        """:func:`clashkit.design.card_stats` of card ``name`` as edited: the play numbers from
+        """:func:`clashkit.studies.design.card_stats` of card ``name`` as edited: the play numbers from
         :attr:`STATS_GAMES` games a pairing on the reference engine (they need events), the
         removal impact from the last run's game count (``games_per_pairing`` if given) on
         the designer's engine, reusing the games already played."""
-        from ..design import card_stats
+        from ..studies.design import card_stats
 
         n = games_per_pairing or (self.games if self.result is not None else None)
         n = n or self.games_per_pairing or self.MIN_GAMES

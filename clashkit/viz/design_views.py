@@ -1,4 +1,4 @@
-"""Notebook views of :mod:`clashkit.design`: a sweep picker with its heat map, the card-stats
+"""Notebook views of :mod:`clashkit.studies.design`: a sweep picker with its heat map, the card-stats
 table sorted by any column, and the tuner's proposal beside the shipped values.
 
 =========================  ===============================================================
@@ -20,8 +20,8 @@ import altair as alt
 import ipywidgets as w
 import polars as pl
 
-from ..cards import CardSet, starter_set
-from ..design import FIELDS, Sweep, Tuning, field_value, sweep
+from ..base.cards import CardSet, starter_set
+from ..studies.design import FIELDS, Sweep, Tuning, field_value, sweep
 from . import rendering
 from .tables import table_html
 
@@ -60,7 +60,7 @@ def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart:
 
 
 class SweepView:
-    """Pick a card, one of its fields and a range of values, run :func:`clashkit.design.sweep`
+    """Pick a card, one of its fields and a range of values, run :func:`clashkit.studies.design.sweep`
     and see the heat map and the rows (rate, change and their intervals).  The games are played
     on the fast engine when both bots exist there: 2,000 games a pairing (about ±1 point on a
     deck's change) take a few seconds for a handful of values."""

@@ -1,6 +1,6 @@
 """The rules where the notebooks are: ``viz.rule("R6.7")`` and the rule numbers of event lines.
 
-The text is :mod:`clashkit.rulebook`'s (``docs/rules.md``); this module only
+The text is :mod:`clashkit.base.rulebook`'s (``docs/rules.md``); this module only
 draws it.  :func:`rule` shows one rule (or a whole section) as a card in a
 notebook; :func:`rule_link` is the rule number an event line carries, which
 unfolds to the rule's text on a click and shows it on hover, with nothing
@@ -13,9 +13,9 @@ import re
 from functools import lru_cache
 from html import escape
 
-from ..errors import UnknownRuleError
-from ..rulebook import Rule, is_number, search
-from ..rulebook import rule as find_rule
+from ..base.errors import UnknownRuleError
+from ..base.rulebook import Rule, is_number, search
+from ..base.rulebook import rule as find_rule
 
 _FONT = "font-family:system-ui,-apple-system,'Segoe UI','DejaVu Sans',sans-serif"
 _CARD = (
@@ -103,7 +103,7 @@ class RuleCard:
 
 def rule(number: str) -> RuleCard:
     """Rule ``number`` (``"R6.7"``, ``"6.7"``) or a whole section (``"R6"``), shown as a card.
-    An unknown number raises :class:`~clashkit.errors.UnknownRuleError` naming close ones."""
+    An unknown number raises :class:`~clashkit.base.errors.UnknownRuleError` naming close ones."""
     return RuleCard(find_rule(number))
 
 

@@ -1,6 +1,6 @@
 """Batches of games for the notebooks: every pairing of a few decks, one progress bar.
 
-:func:`play_matchups` calls :func:`clashkit.simulate.simulate` once per
+:func:`play_matchups` calls :func:`clashkit.runs.simulate.simulate` once per
 ordered pairing of decks (both seats), numbers the games of the batch
 ``0 … n-1`` and shows one ``tqdm.auto`` bar counted by finished games, which a
 notebook draws as a widget.  The games are played on the fast engine when both
@@ -15,9 +15,9 @@ from itertools import permutations
 
 import polars as pl
 
-from ..cards import CardSet, starter_set
+from ..base.cards import CardSet, starter_set
 from ..policies import POLICIES
-from ..trace import Trace
+from ..runs.trace import Trace
 from .summaries import starter_deck_names
 
 
@@ -52,11 +52,11 @@ def play_matchups(
 
     ``record_events=True`` fills the events frame (per-card numbers need it); only the
     reference engine records events, so ask for fewer games then.  ``engine`` is
-    :func:`~clashkit.simulate.simulate`'s (``None``: fast when it can).
+    :func:`~clashkit.runs.simulate.simulate`'s (``None``: fast when it can).
     """
     from tqdm.auto import tqdm
 
-    from ..simulate import simulate
+    from ..runs.simulate import simulate
 
     cards = cards if cards is not None else starter_set()
     decks = dict(decks) if decks is not None else starter_deck_names(cards)

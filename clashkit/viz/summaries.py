@@ -3,13 +3,13 @@
 Every chart of :mod:`clashkit.viz.charts` draws one of these summaries, never
 raw events: a batch of games holds hundreds of thousands of event rows, and a
 summary holds a few dozen.  Each function takes the trace frames of
-:mod:`clashkit.trace` (``events``, ``turns``, ``games``) — or a card set — and
+:mod:`clashkit.runs.trace` (``events``, ``turns``, ``games``) — or a card set — and
 returns a plain ``polars.DataFrame`` whose columns are documented on the
 function, so the numbers can be read, tested and exported on their own.
 
-Rates follow :mod:`clashkit.stats`: every game counts in the denominator and
+Rates follow :mod:`clashkit.base.stats`: every game counts in the denominator and
 an unfinished game (R10.1) is never a win.  Intervals are 95% Wilson score
-intervals (:func:`clashkit.stats.wilson_exprs`).
+intervals (:func:`clashkit.base.stats.wilson_exprs`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import polars as pl
 
-from ..cards import CardSet, starter_set
-from ..stats import Z95, wilson_exprs
+from ..base.cards import CardSet, starter_set
+from ..base.stats import Z95, wilson_exprs
 
 #: Grouping choices for the per-turn summaries.
 GROUPINGS = (None, "player", "seat", "deck")

@@ -24,10 +24,10 @@ import ipywidgets as w
 import polars as pl
 from IPython.display import display
 
-from ..board import board_html, card_html, hand_html
-from ..errors import ClashkitError
+from ..base.errors import ClashkitError
+from ..base.vocab import PLAYERS, Ability, Direction, Effect, TargetSide
 from ..policies import POLICIES
-from ..vocab import PLAYERS, Ability, Direction, Effect, TargetSide
+from ..show.board import board_html, card_html, hand_html
 from .controllers import CardDesigner, HandBuilder, RulesStepper, SiegeLab
 from .rules import rule_link
 from .runs import default_policy
@@ -370,8 +370,8 @@ class SiegeLabView(_View):
                 "The siege is over: every creature has had its turn (R3.9)."
             )
         else:
-            from ..siege import next_in_order
-            from ..vocab import LANES
+            from ..base.vocab import LANES
+            from ..engine.siege import next_in_order
 
             lane, position = next_in_order(state)
             name = state.cards.names[state.lanes[state.active][lane][position].card]
@@ -618,7 +618,7 @@ class HandBuilderView(_View):
             self.redraw_hand()
 
     def on_shuffle(self) -> None:
-        from ..rng import Rng
+        from ..base.rng import Rng
 
         order = list(self.builder.order)
         Rng(self.seed.value).shuffle(order)

@@ -17,13 +17,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from clashkit.cards import Aura, Card, CardSet
+from clashkit.base.cards import Aura, Card, CardSet
+from clashkit.base.rules import Rules
+from clashkit.base.vocab import Ability, Direction, Effect, Kind, TargetSide
 from clashkit.fast import play_out
 from clashkit.fast.state import G_TURN, G_TURNS_LOGGED, G_WINNER
-from clashkit.game import new_game, play
-from clashkit.rules import Rules
-from clashkit.simulate import simulate
-from clashkit.vocab import Ability, Direction, Effect, Kind, TargetSide
+from clashkit.runs.game import new_game, play
+from clashkit.runs.simulate import simulate
 
 #: The options of R10.3 and R10.4, one value changed at a time.
 OPTIONS = [
@@ -167,7 +167,7 @@ def test_positions_from_state_play_out_the_same():
 
 
 def test_replay_gives_the_fast_games_events():
-    from clashkit import replay
+    from clashkit.runs import replay
 
     fast = simulate(20, "draft", "draft", "greedy", "random", seed=3, engine="fast", record_events=False)
     for row in fast.games.iter_rows(named=True):
@@ -179,7 +179,7 @@ def test_replay_gives_the_fast_games_events():
 
 
 def test_fast_refuses_what_it_does_not_play():
-    from clashkit.errors import OptionError
+    from clashkit.base.errors import OptionError
 
     with pytest.raises(OptionError, match="fast engine records no events"):
         simulate(2, "1", "2", "greedy", engine="fast", record_events=True)

@@ -1,4 +1,4 @@
-"""R10.2: the reference generator (clashkit.rng) and the compiled one (clashkit.fast.rng) agree bit for bit."""
+"""R10.2: the reference generator (clashkit.base.rng) and the compiled one (clashkit.fast.rng) agree bit for bit."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clashkit.base.rng import Rng, split_mix
 from clashkit.fast import rng as fast
-from clashkit.rng import Rng, split_mix
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 

@@ -19,13 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_differential import OPTIONS, assert_played_out_the_same, assert_same, random_cards, random_positions
 
+from clashkit.base.rules import Rules
+from clashkit.engine.setup import new_solo
 from clashkit.fast import from_state, search_params
 from clashkit.fast.search import evaluate as fast_evaluate
 from clashkit.fast.search import life as fast_life
-from clashkit.game import new_game, play
 from clashkit.policies.search import evaluate, life
-from clashkit.rules import Rules
-from clashkit.setup import new_solo
+from clashkit.runs.game import new_game, play
 
 # (policy A, policy B, deck A, deck B, games, seed, rules options)
 DUELS = [

@@ -1,8 +1,8 @@
 """The fast engine's deals (clashkit.fast.setup) against the reference's: R7.2, R7.3, R8.1, R2.2, R2.3.
 
 Two levels.  The deals alone: the compiled draft, constructed choice and solo
-draft give the hands the reference's (:mod:`clashkit.formats`,
-:mod:`clashkit.solo_setup`) give for the same seed, with the generator left in
+draft give the hands the reference's (:mod:`clashkit.engine.formats`,
+:mod:`clashkit.engine.solo_setup`) give for the same seed, with the generator left in
 the same state (hypothesis over seeds, card files and the players' choices).
 Whole games: both engines play the same seeds of every format and policy
 pairing to equal ``games`` and ``turns`` frames, with the options that change a
@@ -22,17 +22,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_differential import assert_same, random_cards
 
-from clashkit import formats
-from clashkit.cards import CardSet, starter_set
-from clashkit.errors import DeckError
+from clashkit.base.cards import CardSet, starter_set
+from clashkit.base.errors import DeckError
+from clashkit.base.rng import Rng
+from clashkit.base.rules import Rules
+from clashkit.engine import formats
+from clashkit.engine.solo_setup import draft_against_ai
 from clashkit.fast import setup
 from clashkit.fast.state import new_state
 from clashkit.fast.tables import card_tables
 from clashkit.policies import GreedyPolicy, Policy, RandomPolicy, SearchPolicy, get_policy
-from clashkit.rng import Rng
-from clashkit.rules import Rules
-from clashkit.simulate import make_matchup, simulate
-from clashkit.solo_setup import draft_against_ai
+from clashkit.runs.simulate import make_matchup, simulate
 
 DUEL_PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy"), ("greedy", "random")]
 

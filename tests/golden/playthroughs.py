@@ -16,11 +16,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from clashkit.cards import load_cards
-from clashkit.game import new_game, play
-from clashkit.render import describe_event, describe_state, event_dicts
-from clashkit.rules import Rules, SoloSettings
-from clashkit.solo_setup import solo_setup
+from clashkit.base.cards import load_cards
+from clashkit.base.rules import Rules, SoloSettings
+from clashkit.engine.solo_setup import solo_setup
+from clashkit.policies import get_policy
+from clashkit.runs.game import new_game, play
+from clashkit.show.render import describe_event, describe_state, event_dicts
 
 HERE = Path(__file__).resolve().parent
 CARDS = load_cards(HERE / "cards.csv")
@@ -33,7 +34,7 @@ def duel(seed: int, deck_a: str, deck_b: str, rules: Rules | None = None):
 
 def solo(seed: int, deck: str, settings: SoloSettings | None = None):
     rules = Rules(solo=settings or SoloSettings())
-    state = solo_setup(deck, "random", rules=rules, cards=CARDS, seed=seed).state
+    state = solo_setup(deck, get_policy("random"), rules=rules, cards=CARDS, seed=seed).state
     return play(state, "random")
 
 

@@ -28,9 +28,9 @@ from helpers import (
 )
 
 from clashkit import OptionError, Rules, ScenarioError, SoloSettings, apply, legal_actions, starter_decks
-from clashkit.abilities import abilities
-from clashkit.actions import END_TURN
-from clashkit.vocab import ABILITY_BITS, Ability
+from clashkit.base.vocab import ABILITY_BITS, Ability
+from clashkit.engine.abilities import abilities
+from clashkit.engine.actions import END_TURN
 
 DUEL = """
 card = [{ name = "X", kind = "creature", cost = 1, attack = 1, health = 1 }]
@@ -157,7 +157,7 @@ def test_r10_1_turn_limit_stops_the_game_unfinished():
 
 
 def test_r10_3_first_player_coin_versus_last_drafter():
-    from clashkit.game import new_game
+    from clashkit.runs.game import new_game
 
     coin = {new_game("draft", "draft", "random", "random", seed=s)[0].first_player for s in range(12)}
     assert coin == {0, 1}
@@ -178,7 +178,7 @@ def test_r8_2_r10_3_ai_mana_fixed_plus_per_player_creature(fixed, per, expected)
 
 
 def test_r10_3_ai_first_and_ai_starts_as_fort():
-    from clashkit.game import new_solo
+    from clashkit.runs.game import new_solo
 
     decks = starter_decks()
     ai_cards = decks[2] + decks[3] + decks[4]
@@ -384,8 +384,8 @@ def test_r10_4_aura_until_holder_moves_loses_the_grant_of_a_slide():
 
 
 def test_r10_4_aura_until_holder_moves_new_neighbour_gains_and_next_turn_restores():
-    from clashkit.destruction import destroy
-    from clashkit.turn import regenerate
+    from clashkit.engine.destruction import destroy
+    from clashkit.engine.turn import regenerate
 
     text = """
         card = [
@@ -466,7 +466,7 @@ def test_r10_4_bloodlust_per_creature_pending_attacks_are_lost_at_the_keep():
 
 
 def test_r10_4_solo_player_first_mana_when_the_ai_starts():
-    from clashkit.game import new_solo
+    from clashkit.runs.game import new_solo
 
     decks = starter_decks()
     ai_cards = decks[2] + decks[3] + decks[4]
@@ -485,8 +485,8 @@ def test_r10_4_solo_player_first_mana_when_the_ai_starts():
 
 
 def test_r10_4_the_games_frame_says_which_reading_produced_each_game():
-    from clashkit.rules import RULES_VERSION
-    from clashkit.simulate import simulate
+    from clashkit.base.rules import RULES_VERSION
+    from clashkit.runs.simulate import simulate
 
     rules = {"siege_order": "fixed", "protection": "first_hit"}
     games = simulate(3, "1", "2", "greedy", rules=rules, record_events=False).games
@@ -498,7 +498,7 @@ def test_r10_4_the_games_frame_says_which_reading_produced_each_game():
 
 
 def test_r10_4_rules_changes_text_reads_back_as_the_same_options():
-    from clashkit.rules import parse_settings
+    from clashkit.base.rules import parse_settings
 
     rules = Rules(keep_distance="attack", aura="until_holder_moves", solo=SoloSettings(ai_first=True, ai_ability="rage"))
     text = rules.changes()
@@ -512,8 +512,8 @@ def test_r10_4_rules_changes_text_reads_back_as_the_same_options():
 
 
 def test_r10_3_last_drafter_is_refused_outside_a_draft():
-    from clashkit.game import new_game
-    from clashkit.simulate import simulate
+    from clashkit.runs.game import new_game
+    from clashkit.runs.simulate import simulate
 
     with pytest.raises(OptionError, match=r"^first_player = 'last_drafter' needs a draft \(R2\.3, R7\.2\); this game's format is preconstructed"):
         simulate(2, "1", "2", rules={"first_player": "last_drafter"})
@@ -525,7 +525,7 @@ def test_r10_3_last_drafter_is_refused_outside_a_draft():
 
 def test_r7_3_solo_has_no_constructed_format():
     from clashkit import DeckError
-    from clashkit.simulate import simulate
+    from clashkit.runs.simulate import simulate
 
     with pytest.raises(DeckError, match=r"^deck A: solo has no constructed format \(R7\.3 is a duel format\)"):
         simulate(1, "constructed", None, mode="solo")

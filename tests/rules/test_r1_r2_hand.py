@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clashkit import apply, starter_set
-from clashkit.actions import BEGIN_SIEGE, END_TURN
-from clashkit.hand import damage_keep
-from clashkit.render import event_dicts
-from clashkit.state import GameState
-from clashkit.vocab import KEEP
+from clashkit.base.vocab import KEEP
+from clashkit.engine.actions import BEGIN_SIEGE, END_TURN
+from clashkit.engine.hand import damage_keep
+from clashkit.engine.state import GameState
+from clashkit.show.render import event_dicts
 
 CARDS = 'card = [{ name = "P", kind = "creature", cost = 1, attack = 1, health = 1 }]\n'
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clashkit import IllegalActionError, Play, apply, legal_actions
-from clashkit.actions import ATTACK, BEGIN_SIEGE, END_TURN
-from clashkit.render import event_dicts, state_dict
+from clashkit.engine.actions import ATTACK, BEGIN_SIEGE, END_TURN
+from clashkit.show.render import event_dicts, state_dict
 
 PAWNS = """
 card = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from helpers import attacks, board, kinds, load, siege, siege_text
 
-from clashkit.render import state_dict
-from clashkit.scenario import run_siege
+from clashkit.engine.scenario import run_siege
+from clashkit.show.render import state_dict
 
 # --- R4.1 The attack and its target ----------------------------------------------------
 

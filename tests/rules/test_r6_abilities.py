@@ -10,10 +10,10 @@ from helpers import attacks, board, kinds, scenario_path, siege, siege_text, sie
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clashkit.abilities import abilities
-from clashkit.cards import Aura, Card, CardSet
-from clashkit.state import Creature, GameState
-from clashkit.vocab import ABILITY_BITS, DIRECTION_BITS, Ability, Direction, Kind
+from clashkit.base.cards import Aura, Card, CardSet
+from clashkit.base.vocab import ABILITY_BITS, DIRECTION_BITS, Ability, Direction, Kind
+from clashkit.engine.abilities import abilities
+from clashkit.engine.state import Creature, GameState
 
 
 def with_rules(name: str, **options: str) -> dict:

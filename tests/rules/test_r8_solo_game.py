@@ -4,7 +4,7 @@
 The AI's summon phase plays itself at the start of its turn, and a scenario
 whose active player is the AI starts in its siege; so the summon tests build
 the position with the player active, hand the turn to the AI and call
-:func:`clashkit.turn.start_turn` — exactly what the game loop does.
+:func:`clashkit.engine.turn.start_turn` — exactly what the game loop does.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ import pytest
 from helpers import board, kinds, parse, siege_text
 
 from clashkit import DeckError, OptionError, Rules, SoloSettings, apply
-from clashkit.actions import ATTACK, END_TURN
-from clashkit.levels import (
+from clashkit.base.levels import (
     DEFAULT_LEVELS,
     LEVELS,
     POINTS,
@@ -27,13 +26,14 @@ from clashkit.levels import (
     points,
     solo_settings,
 )
-from clashkit.policies import Policy
-from clashkit.render import event_dicts
-from clashkit.rng import Rng
-from clashkit.solo_setup import deck_format, solo_setup, starter_pool
-from clashkit.state import GameState
-from clashkit.turn import start_turn
-from clashkit.vocab import KEEP
+from clashkit.base.rng import Rng
+from clashkit.base.vocab import KEEP
+from clashkit.engine.actions import ATTACK, END_TURN
+from clashkit.engine.solo_setup import deck_format, solo_setup, starter_pool
+from clashkit.engine.state import GameState
+from clashkit.engine.turn import start_turn
+from clashkit.policies import Policy, get_policy
+from clashkit.show.render import event_dicts
 
 CARDS = """
 card = [
@@ -74,7 +74,7 @@ def finish_ai_turn(state: GameState) -> None:
 
 
 def next_attack(state: GameState) -> bool:
-    from clashkit.siege import next_in_order
+    from clashkit.engine.siege import next_in_order
 
     return next_in_order(state) is not None
 
@@ -170,10 +170,10 @@ def test_r8_1_a_pick_outside_the_revealed_four_is_refused():
 
 
 def test_r8_1_same_seed_same_setup():
-    a, b = solo_setup("draft", "random", seed=9), solo_setup("draft", "random", seed=9)
+    a, b = solo_setup("draft", get_policy("random"), seed=9), solo_setup("draft", get_policy("random"), seed=9)
     assert (a.player_deck, a.ai_cards) == (b.player_deck, b.ai_cards)
     assert (a.state.hands, a.state.pile) == (b.state.hands, b.state.pile)
-    assert solo_setup("draft", "random", seed=10).state.pile != a.state.pile
+    assert solo_setup("draft", get_policy("random"), seed=10).state.pile != a.state.pile
 
 
 def test_r8_1_ruling_ai_starts_follows_r8_2_then_player_follows_r3_1():
@@ -787,8 +787,8 @@ def test_r8_9_reduced_damage_applies_per_attack_after_sprint_bonus_and_to_bloodl
 
 @pytest.mark.parametrize("ability", ["splash", "pierce", "rage", "protection", "bloodlust"])
 def test_r8_9_every_ai_creature_has_the_given_ability(ability):
-    from clashkit.abilities import abilities
-    from clashkit.vocab import Ability
+    from clashkit.base.vocab import Ability
+    from clashkit.engine.abilities import abilities
 
     state = ai_turn(
         f"""

@@ -25,10 +25,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clashkit import apply, starter_set
-from clashkit.actions import END_TURN
-from clashkit.solo import mill
-from clashkit.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, SIEGE, GameState
-from clashkit.vocab import KEEP, Mode
+from clashkit.base.vocab import KEEP, Mode
+from clashkit.engine.actions import END_TURN
+from clashkit.engine.solo import mill
+from clashkit.engine.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, SIEGE, GameState
 
 
 def ai_turn(text: str):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from clashkit.cards import starter_decks, starter_set
-from clashkit.rules import RULES_VERSION
-from clashkit.trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
+from clashkit.base.cards import starter_decks, starter_set
+from clashkit.base.rules import RULES_VERSION
+from clashkit.runs.trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
 
 D1, D2 = starter_decks()[1], starter_decks()[2]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 from helpers import buttons
 
-from clashkit.cards import load_cards, starter_set
-from clashkit.design import HALF_WIDTH, games_for_half_width
+from clashkit.base.cards import load_cards, starter_set
+from clashkit.studies.design import HALF_WIDTH, games_for_half_width
 from clashkit.viz import widgets as views
 from clashkit.viz.controllers import CardDesigner
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from clashkit.board import board_html
-from clashkit.cards import starter_decks
+from clashkit.base.cards import starter_decks
 from clashkit.engine import apply
-from clashkit.game import new_duel, new_solo, play
-from clashkit.scenario import load_scenario, run_siege
+from clashkit.engine.scenario import load_scenario, run_siege
+from clashkit.runs.game import new_duel, new_solo, play
+from clashkit.show.board import board_html
 from clashkit.viz.controllers import example_scenario_path
 
 
@@ -59,8 +59,8 @@ def test_board_shows_the_winner_and_the_ai_pile():
 
 
 def test_hand_html_marks_keep_playable_and_hand_health():
-    from clashkit.board import hand_html
-    from clashkit.cards import starter_set
+    from clashkit.base.cards import starter_set
+    from clashkit.show.board import hand_html
 
     html = hand_html(
         starter_set(), ["GNOME", "BASTION", "OGRE", "TROLL", "BRUTE", "MARTYR", "ZOMBIE"]
@@ -71,8 +71,8 @@ def test_hand_html_marks_keep_playable_and_hand_health():
 
 
 def test_card_html_draws_one_card():
-    from clashkit.board import card_html
-    from clashkit.cards import starter_set
+    from clashkit.base.cards import starter_set
+    from clashkit.show.board import card_html
 
     html = card_html(starter_set().card("METEORITE"), caption="shipped")
     assert "METEORITE" in html and "damage 3" in html and "shipped" in html

@@ -7,10 +7,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from clashkit.cards import load_cards
-from clashkit.errors import IllegalActionError, ScenarioError
-from clashkit.render import state_dict
-from clashkit.scenario import load_scenario, run_siege
+from clashkit.base.cards import load_cards
+from clashkit.base.errors import IllegalActionError, ScenarioError
+from clashkit.engine.scenario import load_scenario, run_siege
+from clashkit.show.render import state_dict
 from clashkit.viz.controllers import (
     CardDesigner,
     HandBuilder,
@@ -210,7 +210,7 @@ def test_siege_lab_matches_run_siege():
     lab = SiegeLab.example()
     lab.start()
     lab.run()
-    from clashkit.scenario import parse_scenario
+    from clashkit.engine.scenario import parse_scenario
 
     expected = run_siege(parse_scenario(lab.scenario_text()))
     assert state_dict(lab.state) == state_dict(expected)

@@ -13,12 +13,12 @@ from clashkit.viz import charts, rendering
 def test_the_engine_never_imports_altair_or_ipywidgets():
     code = (
         "import sys, clashkit\n"
-        "from clashkit.game import new_duel, play\n"
-        "from clashkit.simulate import simulate\n"
-        "from clashkit.cards import starter_decks\n"
+        "from clashkit.runs.game import new_duel, play\n"
+        "from clashkit.runs.simulate import simulate\n"
+        "from clashkit.base.cards import starter_decks\n"
         "d = starter_decks()\n"
         "s = play(new_duel(d[1], d[2], seed=1), 'random')\n"
-        "from clashkit.board import board_html\n"
+        "from clashkit.show.board import board_html\n"
         "board_html(s)\n"
         "simulate(2, '1', '2')\n"
         "heavy = ['altair', 'ipywidgets', 'vl_convert', 'IPython']\n"

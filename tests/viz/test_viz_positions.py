@@ -13,9 +13,9 @@ from helpers import buttons
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clashkit.cards import starter_set
-from clashkit.errors import ScenarioError
-from clashkit.render import state_dict
+from clashkit.base.cards import starter_set
+from clashkit.base.errors import ScenarioError
+from clashkit.show.render import state_dict
 from clashkit.viz import widgets as views
 from clashkit.viz.controllers import RulesStepper, SiegeLab
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from clashkit.cards import load_cards
-from clashkit.stats import wilson
+from clashkit.base.cards import load_cards
+from clashkit.base.stats import wilson
 from clashkit.viz import summaries as s
 
 #: The values these tests were written against, frozen (the shipped ones are tuned for balance).

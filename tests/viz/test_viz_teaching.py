@@ -8,8 +8,8 @@ import polars as pl
 import pytest
 from helpers import buttons
 
-from clashkit.errors import UnknownRuleError
-from clashkit.rulebook import rule as rulebook_rule
+from clashkit.base.errors import UnknownRuleError
+from clashkit.base.rulebook import rule as rulebook_rule
 from clashkit.viz import rules as viz_rules
 from clashkit.viz import tables
 from clashkit.viz import widgets as views

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import buttons
 
-from clashkit.cards import load_cards
+from clashkit.base.cards import load_cards
 from clashkit.viz import widgets as views
 from clashkit.viz.controllers import CardDesigner, HandBuilder
 

@@ -1,0 +1,147 @@
+"""The range of every quantity clashkit accepts, decided once.
+
+Each quantity that enters from outside — a card file, a scenario, a deck, a
+rules option, a command-line number — has one entry in :data:`LIMITS`: its
+lowest and highest value and the rule or the frame column that sets them.
+Loaders refuse a value outside its range up front, with one line naming the
+place (:func:`check`); the trace frames' columns are wide enough for every
+game the loaders let through, so no frame is ever refused after the games
+are played.
+
+How the ranges fit the frames (``clashkit/runs/trace.py``):
+
+- a player owns at most ``cards_owned`` cards in a game (a duel hand has 8,
+  the solo AI 24), so a hand holds at most 51 cards with its keep, a lane at
+  most 50 creatures and the solo AI gains at most 10 + 2 × 50 mana (R8.2):
+  ``position``, ``mana_left`` and the hand-healths fit ``Int8``;
+- ``turn_limit`` and a scenario's ``turn`` stay below 2¹⁶ (``UInt16``);
+- a turn's counts (:data:`TURN_COUNTS`): mana, hand sizes and creatures
+  fit ``Int8`` (the solo AI gains at most 10 + 2 × 50 = 110 mana); the
+  cards played, the keep damage and the creatures destroyed in a turn keep
+  ``Int16``;
+- an attack's damage can grow without bound within a turn (a cost-0
+  ``empower`` played again and again, R5.3), so ``amount`` is ``Int32`` and
+  the event buffer is 32-bit; ``step`` is ``UInt32``;
+- ``games`` fits the ``game`` column (``UInt32``), a seed the ``seed``
+  column (``UInt64``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """The legal range ``low … high`` of one quantity and what sets it."""
+
+    low: int
+    high: int
+    why: str
+
+
+LIMITS: dict[str, Limit] = {
+    # Card values (R1.3, R5.5, R9.3): two digits, as a card prints them.
+    "cost": Limit(0, 99, "R1.3: a card's cost"),
+    "attack": Limit(0, 99, "R1.3: a creature's attack"),
+    "health": Limit(1, 99, "R1.3: a creature's health"),
+    "amount": Limit(0, 99, "R5.5: an incantation's amount"),
+    "deck": Limit(1, 99, "R7.1: a starter deck number"),
+    "cards": Limit(1, 10_000, "R9.3: cards in one card file"),
+    # One game (R2.1, R8.1): what a player owns bounds hand, lanes and mana (Int8 columns).
+    "cards_owned": Limit(1, 50, "R2.1, R8.1: cards one player owns in a game"),
+    "mana": Limit(0, 99, "R3.1: mana left in a turn"),
+    "turn": Limit(1, 10_000, "R10.1: a turn number"),
+    "turn_limit": Limit(1, 10_000, "R10.1: the turn limit"),
+    "index": Limit(0, 50, "R1.4: a place in a hand"),
+    "siege": Limit(0, 1_000, "R3.9: a turn of the siege order"),
+    # Runs (R10.2).
+    "seed": Limit(0, 2**64 - 1, "R10.2: a seed (the games frame's UInt64 column)"),
+    "games": Limit(0, 2**32 - 1, "R10.2: games in one run (the games frame's UInt32 column)"),
+}
+
+#: A player's cards in a game: what bounds hands, lanes and the solo AI's mana.
+_OWNED = LIMITS["cards_owned"].high
+
+#: The range of each count of a turns-frame row in any game the loaders accept; the frame's
+#: columns are the narrowest integer type that holds it (``clashkit/runs/trace.py``), and a value
+#: outside it is refused, never wrapped.
+TURN_COUNTS: dict[str, Limit] = {
+    "mana_gained": Limit(
+        0, 10 + 2 * _OWNED, "R3.1, R8.2: a hand of the cards owned and the keep, or the AI's 10 fixed "
+        "and 2 a player creature"
+    ),
+    "mana_spent": Limit(0, 10 + 2 * _OWNED, "R3.3: at most the mana gained"),
+    "cards_played": Limit(0, 2**15 - 1, "R5.3: an incantation can be played again and again (16 bits)"),
+    "hand_size_start": Limit(0, _OWNED + 1, "R3.1, R8.1: the cards owned and the keep"),
+    "hand_health_start": Limit(0, _OWNED, "R1.5, R8.6: the cards owned right of the keep"),
+    "hand_size_end": Limit(0, _OWNED + 1, "R3.1, R8.1: the cards owned and the keep"),
+    "hand_health_end": Limit(0, _OWNED, "R1.5, R8.6: the cards owned right of the keep"),
+    "creatures_a": Limit(0, _OWNED, "R3.5: creatures of one side, each a card its player owns"),
+    "creatures_b": Limit(0, _OWNED, "R3.5: creatures of one side, each a card its player owns"),
+    "keep_damage": Limit(
+        0, _OWNED * (_OWNED + 1), "R4.7, R6.6, R8.6: each creature hits a keep at most once a siege, "
+        "by at most the hand's length"
+    ),
+    "creatures_destroyed": Limit(
+        0, 2**15 - 1, "R4.4, R5.5: a destroyed creature returns to hand and can come back (16 bits)"
+    ),
+}
+
+#: The largest card, deck or scenario file read (a bigger one is refused unread).
+MAX_FILE_BYTES = 16 * 1024 * 1024
+#: The longest number or text echoed back in an error message.
+_SHOWN = 40
+
+
+def shown(value: object) -> str:
+    """``repr(value)``, cut short so that an error line stays one readable line."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 10]}…({len(text)} characters)"
+
+
+def check(name: str, value: object, where: str, error: type[InputError] = InputError) -> int:
+    """``value`` as an ``int`` within ``LIMITS[name]``, or ``error`` naming ``where`` and the rule."""
+    limit = LIMITS[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        if hasattr(value, "__index__") and not isinstance(value, bool):
+            value = value.__index__()
+        else:
+            raise error(f"{where}: must be a whole number {limit.low}…{limit.high}, not {shown(value)}")
+    if not limit.low <= value <= limit.high:
+        raise error(
+            f"{where}: must be a whole number {limit.low}…{limit.high} ({limit.why}), not {shown(value)}"
+        )
+    return value
+
+
+def read_text(path: str | os.PathLike, error: type[InputError], where: str | None = None) -> str:
+    """A card, deck or scenario file's text: a regular file of at most :data:`MAX_FILE_BYTES`,
+    UTF-8 with or without a byte-order mark (spreadsheets write one)."""
+    path = Path(path)
+    where = where or str(path)
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise error(f"{where}: {kind} (give a text file)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise error(f"{where}: {info.st_size:,} bytes, more than the {MAX_FILE_BYTES:,} a file may hold")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise error(f"{where}: cannot read ({e.strerror})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise error(f"{where}: more than the {MAX_FILE_BYTES:,} bytes a file may hold")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise error(f"{where}: not UTF-8 text") from None
+
+
+__all__ = ["LIMITS", "MAX_FILE_BYTES", "TURN_COUNTS", "Limit", "check", "read_text", "shown"]

@@ -1,0 +1,240 @@
+"""Win rates with 95% Wilson intervals, from the games frame (:mod:`clashkit.runs.trace`).
+
+Every rate here counts all games in its denominator: an unfinished game
+(R10.1) is never a win, so the A, B and unfinished shares add up to 1.
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    >>> import polars as pl
+    >>> games = pl.DataFrame({"winner": ["A", "B", "A", None], "first_player": ["A", "A", "B", "B"],
+    ...                       "turns": [10, 12, 9, 200], "finished": [True, True, True, False]})
+    >>> win_rates(games).select("outcome", "wins", "games", "rate")
+    shape: (4, 4)
+    ┌───────────────┬──────┬───────┬──────┐
+    │ outcome       ┆ wins ┆ games ┆ rate │
+    │ ---           ┆ ---  ┆ ---   ┆ ---  │
+    │ str           ┆ u32  ┆ u32   ┆ f64  │
+    ╞═══════════════╪══════╪═══════╪══════╡
+    │ A             ┆ 2    ┆ 4     ┆ 0.5  │
+    │ B             ┆ 1    ┆ 4     ┆ 0.25 │
+    │ first player  ┆ 1    ┆ 4     ┆ 0.25 │
+    │ second player ┆ 2    ┆ 4     ┆ 0.5  │
+    └───────────────┴──────┴───────┴──────┘
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+#: The standard normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+OUTCOMES = ("A", "B", "first player", "second player")
+
+
+def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / games`` (``(0, 1)`` for no games)."""
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    z2 = z * z
+    denominator = 1 + z2 / games
+    centre = (p + z2 / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denominator
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= games else min(1.0, centre + half)
+    return low, high
+
+
+def wilson_exprs(wins: pl.Expr, games: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """:func:`wilson` as two polars expressions (low, high), for grouped frames."""
+    n = games.cast(pl.Float64)
+    p = wins.cast(pl.Float64) / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * (p * (1 - p) / n + z2 / (4 * n * n)).sqrt() / denominator
+    return (centre - half).clip(0.0, 1.0), (centre + half).clip(0.0, 1.0)
+
+
+def win_rates(games: pl.DataFrame, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """One row per outcome — A wins, B wins, the first player wins, the second player wins —
+    with ``wins``, ``games``, ``rate`` and the 95% Wilson interval ``low`` … ``high``;
+    per group of ``by`` columns (e.g. ``["deck_a", "deck_b"]``) if given."""
+    keys = [by] if isinstance(by, str) else list(by or [])
+    winner = pl.col("winner").cast(pl.String)
+    first = pl.col("first_player").cast(pl.String)
+    counted = {
+        "A": (winner == "A").sum(),
+        "B": (winner == "B").sum(),
+        "first player": (winner == first).sum(),
+        "second player": (winner.is_not_null() & (winner != first)).sum(),
+    }
+    aggs = [pl.len().alias("games"), *(e.cast(pl.UInt32).alias(k) for k, e in counted.items())]
+    wide = games.group_by(keys, maintain_order=True).agg(aggs) if keys else games.select(aggs)
+    long = wide.unpivot(
+        index=[*keys, "games"], on=list(OUTCOMES), variable_name="outcome", value_name="wins"
+    )
+    low, high = wilson_exprs(pl.col("wins"), pl.col("games"))
+    return long.select(
+        *keys,
+        "outcome",
+        "wins",
+        pl.col("games").cast(pl.UInt32),
+        (pl.col("wins") / pl.col("games")).alias("rate"),
+        low.alias("low"),
+        high.alias("high"),
+    ).sort([*keys, pl.col("outcome").cast(pl.Enum(list(OUTCOMES)))], maintain_order=True)
+
+
+def mean_exprs(values: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The mean of ``values`` with its 95% interval (mean ± z·sd/√n), as three expressions.
+
+    Given per-game differences of one outcome between two versions of a card
+    set played on the same seeds, this is the *paired* interval of the change:
+    luck that both versions share cancels game by game.  With fewer than two
+    values the interval is null; with no spread it is the mean itself.
+    """
+    mean = values.mean()
+    half = z * values.std() / values.count().cast(pl.Float64).sqrt()
+    return mean, mean - half, mean + half
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """Ranks from 1, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman's rank correlation (ties by mean ranks); NaN when either side has no spread.
+
+    >>> spearman([0.4, 0.5, 0.6, 0.7], [0.45, 0.55, 0.5, 0.7])
+    0.8
+    """
+    rx, ry = ranks(x), ranks(y)
+    n = len(rx)
+    mx, my = sum(rx) / n, sum(ry) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else math.nan
+
+
+def kendall(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b; NaN when either side has no spread.
+
+    >>> kendall([1, 2, 3, 4], [1, 3, 2, 4])
+    0.6666666666666666
+    """
+    concordant = discordant = ties_x = ties_y = 0
+    n = len(x)
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx, dy = x[i] - x[j], y[i] - y[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                ties_x += 1
+            elif dy == 0:
+                ties_y += 1
+            elif (dx > 0) == (dy > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    denominator = math.sqrt((concordant + discordant + ties_x) * (concordant + discordant + ties_y))
+    return (concordant - discordant) / denominator if denominator > 0 else math.nan
+
+
+def unpaired_change(
+    wins0: int, games0: int, wins1: int, games1: int, z: float = Z95
+) -> tuple[float, float, float]:
+    """The change ``wins1/games1 − wins0/games0`` of two independent rates, with its 95%
+    (Wald) interval: what the change's interval would be without common seeds."""
+    p0, p1 = wins0 / games0, wins1 / games1
+    half = z * math.sqrt(p0 * (1 - p0) / games0 + p1 * (1 - p1) / games1)
+    return p1 - p0, p1 - p0 - half, p1 - p0 + half
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What ``clashkit simulate`` prints about a batch of games."""
+
+    games: int
+    unfinished: int
+    mean_turns: float
+    rates: pl.DataFrame  # :func:`win_rates`
+    policies: tuple[str, str] = ("", "")
+
+    def rate(self, outcome: str) -> tuple[float, float, float]:
+        """(rate, low, high) of one outcome of :data:`OUTCOMES`."""
+        row = self.rates.row(by_predicate=pl.col("outcome") == outcome, named=True)
+        return row["rate"], row["low"], row["high"]
+
+    @property
+    def first_player_advantage(self) -> float:
+        """The first player's win rate minus the second player's (in rate units, −1 … 1)."""
+        return self.rate("first player")[0] - self.rate("second player")[0]
+
+    def __str__(self) -> str:
+        if not self.games:
+            return "no games"
+        lines = []
+        for side, policy in zip(("A", "B"), self.policies, strict=True):
+            name = f"{side} ({policy})" if policy else side
+            lines.append(f"{name + ' wins':<24}{_rate_text(*self.rate(side))}")
+        lines.append(f"{'first player wins':<24}{_rate_text(*self.rate('first player'))}")
+        lines.append(
+            f"{'first-player advantage':<24}{100 * self.first_player_advantage:+.1f} points"
+            " (first player's win rate minus the second's)"
+        )
+        lines.append(f"{'mean turns':<24}{self.mean_turns:.1f}")
+        lines.append(f"{'unfinished':<24}{self.unfinished} of {self.games} (turn limit, R10.1)")
+        return "\n".join(lines)
+
+
+def _rate_text(rate: float, low: float, high: float) -> str:
+    return f"{100 * rate:5.1f}%  95% CI [{100 * low:.1f}%, {100 * high:.1f}%]"
+
+
+def summarize(games: pl.DataFrame) -> Summary:
+    """The :class:`Summary` of a games frame: win rates with intervals, mean turns, unfinished."""
+    n = games.height
+    policies = ("", "")
+    if n and {"policy_a", "policy_b"} <= set(games.columns):
+        pa, pb = games["policy_a"].unique(), games["policy_b"].unique()
+        if len(pa) == 1 and len(pb) == 1:
+            policies = (pa[0], pb[0])
+    return Summary(
+        games=n,
+        unfinished=int((~games["finished"]).sum()) if n else 0,
+        mean_turns=float(games["turns"].mean()) if n else math.nan,
+        rates=win_rates(games),
+        policies=policies,
+    )
+
+
+__all__ = [
+    "OUTCOMES",
+    "Summary",
+    "Z95",
+    "mean_exprs",
+    "summarize",
+    "unpaired_change",
+    "wilson",
+    "wilson_exprs",
+    "win_rates",
+]

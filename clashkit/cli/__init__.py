@@ -1,0 +1,65 @@
+"""The ``clashkit`` command line.
+
+Every command turns clashkit's own errors — malformed files, illegal actions,
+bad options — into one line on stderr and exit status 2, with nothing on
+stdout.  Each command lives in its own module under :mod:`clashkit.cli.commands`
+and registers itself on :data:`main`.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+
+import click
+
+from ..base.errors import ClashkitError
+
+
+@contextmanager
+def one_line_errors():
+    """Turn clashkit's errors (and click's) into one line on stderr and exit status 2.
+
+    The command line runs every command inside it; a script such as
+    in ``benchmarks/`` can too, and then fails exactly like a command.
+    """
+    try:
+        yield
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("clashkit: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        click.echo(f"clashkit: error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except ClashkitError as e:
+        click.echo(f"clashkit: error: {e}", err=True)
+        sys.exit(2)
+
+
+class _Group(click.Group):
+    """A click group whose errors are one readable line and exit status 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        with one_line_errors():
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="clashkit")
+def main() -> None:
+    """Play, step through and simulate Clash of Decks.
+
+    The rules, numbered as every message cites them (R6.7): `clashkit rules`,
+    or docs/rules.md in the repository.
+    """
+
+
+def _register() -> None:
+    from .commands import register
+
+    register(main)
+
+
+_register()

@@ -1,0 +1,147 @@
+"""The options ``balance``, ``sweep``, ``card-stats`` and ``tune`` share, and how they print.
+
+Every one of them plays ``-n`` games of each ordered pairing of the starter
+decks (R7.1; mirrors only with ``--mirror``) between two copies of
+``--policy``, prints its progress on stderr, then either a readable report or,
+with ``--json``, one JSON object on one line; ``--out DIR`` also writes its
+frames as Parquet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import math
+import time
+
+import click
+
+from ..base.rules import Rules, parse_settings
+
+
+def study_options(default_n: int):
+    """The shared options, as keyword arguments ``n``, ``cards_file``, ``rules_text``,
+    ``policy``, ``seed``, ``engine``, ``mirror``, ``jobs``, ``cluster``, ``as_json``, ``out``,
+    ``no_progress``."""
+
+    def decorate(command):
+        options = [
+            click.option("-n", "n", type=click.IntRange(1), default=default_n, show_default=True,
+                         help="Games per ordered pairing of the starter decks."),
+            click.option("--cards", "cards_file", type=click.Path(dir_okay=False), default=None,
+                         metavar="FILE", help="A card file to play with instead of the shipped set."),
+            click.option("--rules", "rules_text", default=None, metavar="K=V,…",
+                         help="Rules options of R10.3, e.g. turn_limit=100."),
+            click.option("--policy", default="greedy", show_default=True, metavar="P",
+                         help="The policy of both players."),
+            click.option("--policies", default=None, metavar="P1,P2,…",
+                         help="Several policies, weakest first: the study at each strength, on the same seeds "
+                         "(search:fair, search:budget=4,fair; replaces --policy)."),
+            click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+                         help="Master seed: pairing k plays seeds from seed + k, whatever the card values."),
+            click.option("--engine", type=click.Choice(["fast", "reference"]), default=None,
+                         help="The simulation engine (default: simulate's)."),
+            click.option("--mirror", is_flag=True, help="Also play each deck against itself."),
+            click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
+                         help="Worker processes (0: one per core)."),
+            cluster_option(),
+            click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line."),
+            click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
+                         help="Also write the results as Parquet files in DIR."),
+            click.option("--no-progress", is_flag=True, help="No progress bar on stderr."),
+        ]  # fmt: skip
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def cluster_option():
+    """``--cluster local:N | tcp://HOST:PORT``, checked as it is read (:func:`clashkit.runs.cluster.parse_cluster`)."""
+
+    def check(ctx, param, value):
+        if value is None:
+            return None
+        from ..runs.cluster import parse_cluster
+
+        return str(parse_cluster(value))
+
+    return click.option(
+        "--cluster", default=None, metavar="local:N|tcp://HOST:PORT", callback=check,
+        help="Play on Dask instead of --jobs: N worker processes on 127.0.0.1, or a running dask scheduler "
+        "(the same results).",
+    )  # fmt: skip
+
+
+def study_kwargs(*, n, cards_file, rules_text, policy, seed, engine, mirror, jobs, no_progress,
+                 cluster=None, policies=None) -> dict:  # fmt: skip
+    """The keyword arguments of the :mod:`clashkit.studies.design` functions from the shared options."""
+    rules = (
+        Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules")
+        if rules_text
+        else None
+    )
+    return dict(
+        n=n, cards=cards_file, rules=rules, policy=policy, seed=seed, engine=engine, mirror=mirror,
+        jobs=jobs or None, progress=not no_progress, cluster=cluster,
+    )  # fmt: skip
+
+
+def policy_list(options: dict) -> list[str] | None:
+    """``--policies`` checked (:func:`clashkit.studies.ladder.parse_policies`), or ``None`` when not given."""
+    if options.get("policies") is None:
+        return None
+    from ..studies.ladder import parse_policies
+
+    return parse_policies(options["policies"], least=1)
+
+
+def timed(function):
+    """Call ``function`` and return (its result, seconds taken)."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        started = time.perf_counter()
+        result = function(*args, **kwargs)
+        return result, time.perf_counter() - started
+
+    return wrapper
+
+
+def emit(data: dict, text: str, *, as_json: bool) -> None:
+    """The report: ``data`` as one JSON line (NaN as null), or ``text``."""
+    if as_json:
+        click.echo(json.dumps(_finite(data), ensure_ascii=False))
+    else:
+        click.echo(text)
+
+
+def _finite(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+@contextlib.contextmanager
+def study_output(out, command: str, options: dict, files: tuple[str, ...]):
+    """``--out DIR`` opened (created, locked) before any game is played; yields ``save(frames)``.
+
+    The folder is written as one unit with its manifest, as ``clashkit
+    simulate`` writes a run (:class:`clashkit.runs.output.RunWriter`); without
+    ``--out`` ``save`` does nothing.
+    """
+    if out is None:
+        yield lambda frames: None
+        return
+    from ..runs.output import RunWriter
+
+    # How the games were spread (--jobs, --cluster) does not change the results.
+    run = {"command": command, **{k: v for k, v in options.items() if k not in ("no_progress", "cluster")}}
+    with RunWriter(out, run, files=files) as writer:
+        yield writer.commit

@@ -1,0 +1,284 @@
+"""Many games in the fast engine, as the reference :mod:`clashkit.runs.simulate` records them.
+
+:func:`play_games` plays the games of one :class:`~clashkit.runs.simulate.Matchup`
+with the given seeds and returns their :class:`~clashkit.engine.records.GameRecords`
+(turns, outcomes; no events) — the same records the reference engine makes
+for the same seeds.  Every format is dealt and played in one compiled call
+per batch: two fixed decks by :func:`clashkit.fast.game.play_batch`; drafts,
+the constructed format and solo games by :func:`clashkit.fast.setup.play_dealt_batch`.
+A policy whose format choices are not compiled (:func:`clashkit.fast.setup.compiled_deal`
+decides) has its games dealt by the reference setup code and converted
+(:func:`clashkit.fast.from_state`).
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+
+from ..base.errors import OptionError
+from ..base.rules import RULES_VERSION
+from ..base.vocab import Mode
+from ..engine import formats
+from ..engine.outcome import termination_of
+from ..engine.records import TERMINATIONS, GameRecords, Setup
+from ..engine.turn import TURN_WIDTH
+from ..fast.convert import capacity, from_state, policy_code, search_params
+from ..fast.search import new_work
+from ..fast.state import G_ERROR, G_FIRST, G_TURN, G_TURNS_LOGGED, G_WINNER, legal_rows, new_state
+from ..fast.tables import card_tables, rules_array
+from ..policies import get_policy
+from .game import new_game
+
+#: Games per compiled call (their turn rows are held at once).
+BATCH = 2048
+_WARM: set = set()
+
+
+def _compiled():
+    """The compiled game functions; the first use in a fresh environment compiles them (once)."""
+    from ..fast import game
+
+    if not _WARM:
+        if not _cache_present(game):
+            print("clashkit: compiling the fast engine (once, about a minute)…", file=sys.stderr, flush=True)
+        _WARM.add(True)
+    return game
+
+
+def _cache_present(module, function: str = "play_batch") -> bool:
+    """Whether numba's cache holds a batch function already (a later process starts from it)."""
+    try:
+        from pathlib import Path
+
+        cache = Path(module.__file__).parent / "__pycache__"
+        return any(cache.glob(f"{Path(module.__file__).stem}.{function}-*.nbi"))
+    except OSError:
+        return False
+
+
+class Engine:
+    """What the games of one matchup share in the fast engine: tables, rules, policies, arrays."""
+
+    def __init__(self, matchup) -> None:
+        self.matchup = matchup
+        cards = matchup.card_set
+        self.cards = cards
+        self.tables = card_tables(cards)
+        self.solo = matchup.mode == Mode.SOLO
+        self.rules = rules_array(matchup.rules, solo=self.solo)
+        specs = (matchup.policy_a, matchup.policy_b)
+        self.policies = np.array([policy_code(spec) for spec in specs], np.int64)
+        self.search = search_params(specs)  # search's options per player (fast.search)
+        self.labels = matchup.labels
+        self.rules_text = matchup.rules.changes()
+        self.game = _compiled()
+
+    def play(self, first: int, seeds) -> GameRecords:
+        """Games ``first, first+1, …`` with these seeds (a list, or a ``uint64`` array)."""
+        m = self.matchup
+        if not self.solo and m.deck_a.format != formats.DRAFT and m.deck_a.format != formats.CONSTRUCTED:
+            return self._fixed(first, seeds)
+        return self._dealt(first, [int(seed) for seed in seeds])
+
+    # --- Two fixed decks: dealt and played compiled ------------------------------------------
+
+    def _fixed(self, first: int, seeds: list[int]) -> GameRecords:
+        m, cards = self.matchup, self.cards
+        deck_a = np.array(cards.ids(m.deck_a.names), np.int64)
+        deck_b = np.array(cards.ids(m.deck_b.names), np.int64)
+        fmt = formats.format_of(m.deck_a, m.deck_b, mirror=m.mirror)
+        names = cards.names
+        sorted_a = tuple(names[c] for c in sorted(deck_a.tolist()))
+        sorted_b = tuple(names[c] for c in sorted(deck_b.tolist()))
+        cap = len(cards) + 2
+        limit = m.rules.turn_limit
+        s = new_state(cap, limit)
+        legal = legal_rows(cap)
+        work = new_work(cap, limit, self.search)
+        records = GameRecords()
+        for start in range(0, len(seeds), BATCH):
+            chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
+            n = len(chunk)
+            b = _outcomes(n, limit)
+            k = self.game.play_batch(
+                s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work, *b
+            )
+            if k < 0:
+                raise OptionError(f"game {first + start - 1 - k}: the fast engine's arrays are too small for it")
+            _add_bulk(
+                records, first + start, chunk, b.rows[:k], b.counts, b.winner, b.first, b.turns,
+                mode="duel", fmt=fmt, deck_a=sorted_a, deck_b=sorted_b, labels=self.labels,
+                rules=self.rules_text, level=-1,
+            )
+        return records
+
+    # --- Drafts, constructed, solo: dealt and played compiled -----------------------------
+
+    @cached_property
+    def deal(self):
+        """How this matchup's games are dealt in compiled code; ``None``: by the reference code."""
+        from ..fast.setup import compiled_deal
+
+        return compiled_deal(self.matchup)
+
+    def _dealt(self, first: int, seeds: list[int]) -> GameRecords:
+        from ..fast import setup
+
+        deal = self.deal
+        if deal is None:
+            return self._dealt_by_reference(first, seeds)
+        if "deal" not in _WARM:
+            if not _cache_present(setup, "play_dealt_batch"):
+                print("clashkit: compiling the fast engine's deals (once, about ten seconds)…", file=sys.stderr,
+                      flush=True)
+            _WARM.add("deal")
+        m, names = self.matchup, np.array(self.cards.names, dtype=object)
+        limit = m.rules.turn_limit
+        s = new_state(deal.cap, limit)
+        legal = legal_rows(deal.cap)
+        work = deal.work()
+        search_work = new_work(deal.cap, limit, self.search)
+        level = -1 if m.level is None else m.level
+        shown: dict[bytes, tuple[str, ...]] = {}
+        records = GameRecords()
+        for start in range(0, len(seeds), BATCH):
+            chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
+            n = len(chunk)
+            b = _outcomes(n, limit)
+            dealt_a = np.empty((n, 8), np.int64)
+            dealt_b = np.empty((n, deal.width_b), np.int64)
+            status = np.zeros(2, np.int64)
+            k = setup.play_dealt_batch(
+                s, self.tables, self.rules, self.policies, deal.plan, deal.pool, deal.deck_a, deal.deck_b, work,
+                chunk, legal, search_work, *b, dealt_a, dealt_b, status,
+            )
+            if status[0] != setup.OK:
+                game = first + start + int(status[1])
+                if status[0] == setup.TOO_SMALL:
+                    raise OptionError(f"game {game}: the fast engine's arrays are too small for it")
+                # The reference deal refuses this game's choices: let it say why.
+                self._dealt_by_reference(game, [int(chunk[status[1]])])
+                raise AssertionError(f"game {game}: the fast deal refused what the reference deal accepts")
+            _add_bulk(
+                records, first + start, chunk, b.rows[:k], b.counts, b.winner, b.first, b.turns,
+                mode=m.mode, fmt=deal.format, deck_a=_deck_names(dealt_a, names, shown),
+                deck_b=_deck_names(dealt_b, names, shown), labels=self.labels, rules=self.rules_text, level=level,
+            )
+        return records
+
+    # --- Policies whose format choices are not compiled: the reference deals, the fast engine plays
+
+    def _dealt_by_reference(self, first: int, seeds: list[int]) -> GameRecords:
+        from ..engine.solo_setup import solo_setup
+
+        m, cards = self.matchup, self.cards
+        records = GameRecords()
+        legal = work = None
+        s = None
+        for i, seed in enumerate(seeds):
+            policy_a, policy_b = get_policy(m.policy_a), get_policy(m.policy_b)
+            if self.solo:
+                setup = solo_setup(m.deck_a, policy_a, rules=m.rules, cards=m.cards, seed=seed, record=False)
+                state, fmt = setup.state, setup.format
+                deck_a = cards.sorted_names(cards.ids(setup.player_deck))
+                deck_b = cards.sorted_names(cards.ids(setup.ai_cards))
+            else:
+                state, fmt = new_game(
+                    m.deck_a, m.deck_b, policy_a, policy_b, cards=m.cards, rules=m.rules,
+                    seed=seed, record=False, mirror=m.mirror,
+                )
+                deck_a, deck_b = cards.sorted_names(state.hands[0]), cards.sorted_names(state.hands[1])
+            state.turn_log = array("h")
+            cap = capacity(state)
+            if s is None or s.hands.shape[1] < cap:
+                s = new_state(cap, m.rules.turn_limit)
+                legal = legal_rows(cap)
+                work = new_work(cap, m.rules.turn_limit, self.search)
+            from_state(state, out=s)
+            self.game.play_from(s, self.tables, self.rules, self.policies, legal, work)
+            if s.g[G_ERROR]:
+                raise OptionError(f"game {first + i}: the fast engine's arrays are too small for it")
+            n_rows = int(s.g[G_TURNS_LOGGED])
+            _add_bulk(
+                records, first + i, np.array([seed], np.uint64), s.tl[:n_rows],
+                np.array([n_rows]), np.array([s.g[G_WINNER]]), np.array([s.g[G_FIRST]]),
+                np.array([s.g[G_TURN]]), mode=m.mode, fmt=fmt, deck_a=deck_a, deck_b=deck_b,
+                labels=self.labels, rules=self.rules_text, level=-1 if m.level is None else m.level,
+            )
+        return records
+
+
+def _deck_names(dealt: np.ndarray, names: np.ndarray, shown: dict) -> list[tuple[str, ...]]:
+    """Each game's dealt cards as the games frame lists a deck: names in card-set order
+    (:meth:`clashkit.base.cards.CardSet.sorted_names`); ``shown`` keeps the tuples already made."""
+    dealt = np.sort(dealt, axis=1)
+    out = []
+    for row in dealt:
+        key = row.tobytes()
+        deck = shown.get(key)
+        if deck is None:
+            deck = shown[key] = tuple(names[row].tolist())
+        out.append(deck)
+    return out
+
+
+class _Outcomes(NamedTuple):
+    """A batch's outcomes, in the order the compiled batch functions take them."""
+
+    winner: np.ndarray
+    first: np.ndarray
+    turns: np.ndarray
+    counts: np.ndarray
+    rows: np.ndarray  # the turns frame's rows, ``turn_limit`` a game at most
+
+
+def _outcomes(n: int, limit: int) -> _Outcomes:
+    """Room for the outcomes of ``n`` games of at most ``limit`` turns."""
+    return _Outcomes(
+        np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+        np.empty((n * limit, TURN_WIDTH), np.int16),
+    )
+
+
+def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, *, mode, fmt, deck_a, deck_b,
+              labels, rules, level) -> None:
+    """Append a batch's games to ``records`` at once (as :meth:`GameRecords.add` would, game by game).
+
+    Every per-game value goes in as one array; what the games share is one :class:`Setup`.
+    ``deck_a`` / ``deck_b``: one deck (names) for every game, or a list of one a game (dealt formats).
+    """
+    n = len(seeds)
+    records.turns.frombytes(np.ascontiguousarray(rows, dtype=np.int16).tobytes())
+    records.event_counts.frombytes(bytes(8 * n))
+    records.turn_counts.frombytes(np.asarray(counts, np.int64).tobytes())
+    records.game.frombytes(np.arange(first, first + n, dtype=np.int64).tobytes())
+    records.seed.frombytes(np.asarray(seeds, np.uint64).tobytes())
+    records.first_player.frombytes(np.asarray(first_player, np.int8).tobytes())
+    records.winner.frombytes(np.asarray(winner, np.int8).tobytes())
+    records.turns_played.frombytes(np.asarray(turns, np.int64).tobytes())
+    records.rules_version.frombytes(np.full(n, RULES_VERSION, np.int64).tobytes())
+    records.level.frombytes(np.full(n, level, np.int8).tobytes())
+    if isinstance(deck_a, list):
+        for a, b in zip(deck_a, deck_b, strict=True):
+            records.add_setup(Setup(str(mode), fmt, tuple(a), tuple(b), labels[0], labels[1], rules, "fast"), 1)
+    else:
+        records.add_setup(
+            Setup(str(mode), fmt, tuple(deck_a), tuple(deck_b), labels[0], labels[1], rules, "fast"), n
+        )
+    # The termination of each winner (-1, 0, 1), looked up once, then read for every game.
+    solo = mode == Mode.SOLO
+    codes = np.array([TERMINATIONS.index(termination_of(solo, w)) for w in (-1, 0, 1)], np.int8)
+    records.termination.frombytes(codes[np.asarray(winner, np.int64) + 1].tobytes())
+
+
+def play_games(matchup, first: int, seeds: list[int]) -> GameRecords:
+    """The records of games ``first …`` of ``matchup`` with these seeds, played in the fast engine."""
+    return Engine(matchup).play(first, seeds)
+
+
+__all__ = ["BATCH", "Engine", "play_games"]

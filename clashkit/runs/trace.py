@@ -1,0 +1,554 @@
+"""Traces as polars frames: events, turns, games.
+
+The schemas are declared here, once.  Closed vocabularies are ``pl.Enum``;
+card names are a ``pl.Enum`` of the card set's names plus the keep's
+(``BASTION``, ``FORT``), so the events frame's card columns depend on its card
+set — :func:`events_schema` takes it.
+
+Frames are built from the engine's raw buffers, never from one Python object
+per event: a game's ``state.log.buffer`` (``array('i')``, one
+:data:`~clashkit.engine.events.FIELDS`-wide row per event) and ``state.turn_log`` (one
+:data:`~clashkit.engine.turn.TURN_FIELDS`-wide row per turn) are read with
+``numpy.frombuffer``, sliced into columns and handed to polars; integer codes
+become ``pl.Enum`` values through their physical codes, ``-1`` becoming null.
+
+One game::
+
+    >>> from clashkit.runs.game import new_duel, play
+    >>> from clashkit.base.cards import starter_decks
+    >>> decks = starter_decks()
+    >>> state = play(new_duel(decks[1], decks[2], seed=3), "random")
+    >>> events, turns, games = game_frames(state, seed=3)
+    >>> events.schema == events_schema(state.cards), turns.height == state.turn
+    (True, True)
+
+Many games: :class:`GameRecords` collects the raw buffers of each finished
+game (cheaply, and picklable, so worker processes can send them back), and
+:func:`build_trace` turns them into one :class:`Trace` at once;
+:class:`TraceBuilder` does it chunk by chunk as records come, so that a run of
+millions of games never holds its raw records and its frames together.
+
+Events frame columns beyond the engine's fields: ``game`` (the game's number
+in its batch) and ``step`` (the event's index within its game, from 0).
+``target_card`` of an attack on a keep (R4.2) is the keep's name as it was
+when the attack landed, ``BASTION`` or ``FORT``.
+
+Dtypes are as narrow as the ranges of ``clashkit.base.limits`` allow (about 27
+bytes an event row, 22 a turn row; ``docs/frames.md`` lists every column):
+``step`` is ``UInt32`` and ``amount`` ``Int32`` (a long game or a cost-0
+``empower`` played again and again has no small bound), ``turn`` is
+``UInt16`` (``turn_limit`` ≤ 10,000), ``position``, ``mana_left`` and the
+hand-healths are ``Int8`` (a player owns at most 50 cards), and each count of
+a turn row is as narrow as its range in ``clashkit.base.limits.TURN_COUNTS``.  A
+value outside a column's range would be refused with an error naming the
+column rather than wrapped; the limits make that impossible for any input
+the loaders accept, but for a turn's cards played and creatures destroyed,
+which the engines stop at 16 bits.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from ..base.cards import KEEP_NAMES, CardSet
+from ..base.limits import TURN_COUNTS, Limit
+from ..base.vocab import LANES, PLAYERS, Keep, Mode
+from ..engine.events import EVENT_FIELDS, EVENT_KINDS, FIELDS, WIDTH
+from ..engine.records import TERMINATIONS, GameRecords
+from ..engine.state import PHASES
+from ..engine.turn import TURN_FIELDS, TURN_WIDTH
+
+#: Raised whenever a frame's schema changes (2: the turns frame's counts narrowed to Int8 where
+#: their ranges allow).  A run's ``run.json`` records it, so ``resume`` never mixes parts of two.
+FRAMES_VERSION = 2
+
+PLAYER = pl.Enum([p.value for p in PLAYERS])
+LANE = pl.Enum([lane.value for lane in LANES])
+PHASE = pl.Enum([p.value for p in PHASES])
+KIND = pl.Enum([k.value for k in EVENT_KINDS])
+KEEP_SIDE = pl.Enum([k.value for k in Keep])
+MODE = pl.Enum([m.value for m in Mode])
+FORMATS = ("preconstructed", "draft", "constructed", "custom")
+FORMAT = pl.Enum(list(FORMATS))
+#: The engines that play games (the reference engine, and clashkit.fast).
+ENGINES = ("reference", "fast")
+ENGINE = pl.Enum(list(ENGINES))
+
+
+def card_enum(cards: CardSet) -> pl.Enum:
+    """The card-name dtype of a card set: its names, then ``BASTION`` and ``FORT``."""
+    return pl.Enum([*cards.names, *KEEP_NAMES])
+
+
+def events_schema(cards: CardSet) -> pl.Schema:
+    card = card_enum(cards)
+    return pl.Schema(
+        {
+            "game": pl.UInt32,
+            "step": pl.UInt32,
+            "turn": pl.UInt16,
+            "player": PLAYER,
+            "phase": PHASE,
+            "kind": KIND,
+            "card": card,
+            "lane": LANE,
+            "position": pl.Int8,
+            "target_player": PLAYER,
+            "target_card": card,
+            "amount": pl.Int32,
+            "mana_left": pl.Int8,
+            "hand_health_a": pl.Int8,
+            "hand_health_b": pl.Int8,
+            "keep_a": KEEP_SIDE,
+            "keep_b": KEEP_SIDE,
+        }
+    )
+
+
+_NUMPY = {
+    pl.UInt16: np.uint16,
+    pl.UInt32: np.uint32,
+    pl.UInt64: np.uint64,
+    pl.Int8: np.int8,
+    pl.Int16: np.int16,
+    pl.Int32: np.int32,
+}
+
+
+def _narrowest(limit: Limit) -> pl.DataType:
+    """The narrowest signed integer type that holds ``limit``'s range."""
+    for dtype in (pl.Int8, pl.Int16, pl.Int32):
+        info = np.iinfo(_NUMPY[dtype])
+        if info.min <= limit.low and limit.high <= info.max:
+            return dtype
+    raise ValueError(f"no integer column holds {limit.low}…{limit.high}")
+
+
+#: The turns frame's columns that are not counts; each count is as narrow as its range in
+#: ``clashkit.base.limits.TURN_COUNTS`` allows.
+_TURN_CODES = {"turn": pl.UInt16, "player": PLAYER, "keep_end": KEEP_SIDE}
+
+
+def _turn_column(name: str) -> pl.DataType:
+    return _TURN_CODES[name] if name in _TURN_CODES else _narrowest(TURN_COUNTS[name])
+
+
+TURNS_SCHEMA = pl.Schema({"game": pl.UInt32, **{name: _turn_column(name) for name in TURN_FIELDS}})
+
+#: R3.8, R4.9, R8.7, R10.1: how each game ended (``clashkit.engine.outcome.Termination``); null while running.
+TERMINATION = pl.Enum([t.value for t in TERMINATIONS])
+
+GAMES_SCHEMA = pl.Schema(
+    {
+        "game": pl.UInt32,
+        "seed": pl.UInt64,
+        "mode": MODE,
+        "format": FORMAT,
+        "deck_a": pl.List(pl.String),
+        "deck_b": pl.List(pl.String),
+        "policy_a": pl.String,
+        "policy_b": pl.String,
+        "first_player": PLAYER,
+        "winner": PLAYER,
+        "turns": pl.UInt16,
+        "finished": pl.Boolean,
+        "termination": TERMINATION,
+        "rules_version": pl.UInt16,
+        "rules": pl.String,
+        "level": pl.Int8,
+        "engine": ENGINE,
+    }
+)
+
+_F = {name: i for i, name in enumerate(FIELDS)}
+_T = {name: i for i, name in enumerate(TURN_FIELDS)}
+
+
+# --- Codes to columns -------------------------------------------------------------------
+
+
+def _enum(name: str, codes: np.ndarray, dtype: pl.Enum) -> pl.Series:
+    """Integer codes (index into ``dtype``'s categories; negative = null) as an Enum column."""
+    physical = pl.Series([], dtype=dtype).cat.physical().dtype
+    np_physical = {pl.UInt8: np.uint8, pl.UInt16: np.uint16}.get(physical, np.uint32)
+    if len(dtype.categories) <= np.iinfo(np_physical).max:
+        # A negative code wraps to the physical type's maximum, which is no
+        # category: the non-strict conversion makes it null.
+        return pl.Series(name, codes.astype(np_physical)).cat.to(dtype, strict=False)
+    values = pl.Series(name, np.where(codes < 0, 0, codes).astype(np_physical)).cat.to(dtype)
+    return _nulls_where(values, codes < 0)
+
+
+def _nulls_where(values: pl.Series, mask: np.ndarray) -> pl.Series:
+    if not mask.any():
+        return values
+    expr = pl.when(pl.lit(pl.Series(mask))).then(None).otherwise(pl.lit(values))
+    return pl.select(expr).to_series().alias(values.name)
+
+
+def _int(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> pl.Series:
+    """An integer column in ``dtype``, refusing (not wrapping) values outside its range."""
+    target = _NUMPY[dtype]
+    if len(values):
+        info = np.iinfo(target)
+        low, high = int(values.min()), int(values.max())
+        if high > info.max or low < (-1 if nullable else info.min):
+            raise OverflowError(
+                f"trace column {name!r} holds {high if high > info.max else low}, "
+                f"outside its type {dtype} ({info.min}…{info.max})"
+            )
+    # A copy of its own: polars keeps the numpy buffer it is given, and ``values`` is often one
+    # row of a block of all the columns, which would then live as long as this column.
+    column = pl.Series(name, values.astype(target))
+    return _nulls_where(column, values < 0) if nullable else column
+
+
+def _repeat_ids(ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    return np.repeat(ids.astype(np.uint32, copy=False), counts)
+
+
+#: The kinds of event whose ``target_card = -1`` is a keep (:data:`clashkit.engine.events.EVENT_FIELDS`).
+_KEEP_TARGET_KINDS = [code for code, kind in enumerate(EVENT_KINDS) if EVENT_FIELDS[kind].keep_target]
+
+
+def events_from_buffer(
+    buffer: bytes | array | np.ndarray,
+    cards: CardSet,
+    *,
+    games: Sequence[int] | np.ndarray = (0,),
+    counts: Sequence[int] | np.ndarray | None = None,
+) -> pl.DataFrame:
+    """The events frame of raw event rows (``int32``, :data:`~clashkit.engine.events.FIELDS` wide).
+
+    ``counts[i]`` rows belong to game ``games[i]``, in order; without
+    ``counts`` every row belongs to the one game ``games[0]``.
+    """
+    rows = np.frombuffer(buffer, dtype=np.int32) if not isinstance(buffer, np.ndarray) else buffer
+    rows = rows.reshape(-1, WIDTH)
+    total = rows.shape[0]
+    games = np.asarray(games, dtype=np.int64)
+    counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
+    if counts.sum() != total or len(counts) != len(games):
+        raise ValueError(f"event counts {counts.sum()} do not match the {total} rows of the buffer")
+    cols = np.ascontiguousarray(rows.T)
+    starts = np.cumsum(counts) - counts
+    step = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
+
+    card_dtype = card_enum(cards)
+    kind = cols[_F["kind"]]
+    target_player = cols[_F["target_player"]]
+    keep_a, keep_b = cols[_F["keep_a"]], cols[_F["keep_b"]]
+    target_card = cols[_F["target_card"]]
+    # R4.2: an attack on a keep names the keep, as it stood when the attack landed (the field
+    # table's keep_target, as clashkit.engine.events.decode reads one row).
+    on_keep = np.isin(kind, _KEEP_TARGET_KINDS) & (target_card < 0)
+    if on_keep.any():
+        keep_code = len(cards) + np.where(target_player == 1, keep_b, keep_a)
+        target_card = np.where(on_keep, keep_code, target_card)
+
+    columns = [
+        pl.Series("game", _repeat_ids(games, counts)),
+        _int("step", step, pl.UInt32),
+        _int("turn", cols[_F["turn"]], pl.UInt16),
+        _enum("player", cols[_F["player"]], PLAYER),
+        _enum("phase", cols[_F["phase"]], PHASE),
+        _enum("kind", kind, KIND),
+        _enum("card", cols[_F["card"]], card_dtype),
+        _enum("lane", cols[_F["lane"]], LANE),
+        _int("position", cols[_F["position"]], pl.Int8, nullable=True),
+        _enum("target_player", target_player, PLAYER),
+        _enum("target_card", target_card, card_dtype),
+        _int("amount", cols[_F["amount"]], pl.Int32),
+        _int("mana_left", cols[_F["mana_left"]], pl.Int8),
+        _int("hand_health_a", cols[_F["hand_health_a"]], pl.Int8),
+        _int("hand_health_b", cols[_F["hand_health_b"]], pl.Int8),
+        _enum("keep_a", keep_a, KEEP_SIDE),
+        _enum("keep_b", keep_b, KEEP_SIDE),
+    ]
+    return pl.DataFrame(columns)
+
+
+def turns_from_buffer(
+    buffer: bytes | array | np.ndarray,
+    *,
+    games: Sequence[int] | np.ndarray = (0,),
+    counts: Sequence[int] | np.ndarray | None = None,
+) -> pl.DataFrame:
+    """The turns frame of raw turn rows (``int16``, :data:`~clashkit.engine.turn.TURN_FIELDS` wide)."""
+    rows = np.frombuffer(buffer, dtype=np.int16) if not isinstance(buffer, np.ndarray) else buffer
+    rows = rows.reshape(-1, TURN_WIDTH)
+    total = rows.shape[0]
+    games = np.asarray(games, dtype=np.int64)
+    counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
+    if counts.sum() != total or len(counts) != len(games):
+        raise ValueError(f"turn counts {counts.sum()} do not match the {total} rows of the buffer")
+    cols = np.ascontiguousarray(rows.T)  # one pass; each column is then read contiguously
+    columns = [pl.Series("game", _repeat_ids(games, counts))]
+    for name, dtype in list(TURNS_SCHEMA.items())[1:]:
+        values = cols[_T[name]]
+        if isinstance(dtype, pl.Enum):
+            columns.append(_enum(name, values, dtype))
+        else:
+            columns.append(_int(name, values, dtype))
+    return pl.DataFrame(columns)
+
+
+# --- Collecting many games --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """The three frames of one game or of a batch: ``events``, ``turns``, ``games``.
+
+    Unpacks as ``events, turns, games = trace``.  ``events`` is empty (with
+    its schema) when events were not recorded.
+    """
+
+    events: pl.DataFrame
+    turns: pl.DataFrame
+    games: pl.DataFrame
+
+    def __iter__(self) -> Iterator[pl.DataFrame]:
+        return iter((self.events, self.turns, self.games))
+
+    def __repr__(self) -> str:
+        return (
+            f"<Trace {self.games.height} games, {self.turns.height} turns, "
+            f"{self.events.height} events>"
+        )
+
+    def summary(self):
+        """Win rates with 95% Wilson intervals, mean turns, unfinished (``stats.summarize``)."""
+        from ..base.stats import summarize
+
+        return summarize(self.games)
+
+    @classmethod
+    def concat(cls, traces: Iterable[Trace]) -> Trace:
+        """Traces of the same card set one after the other (game numbers are kept as they are).
+
+        The frames' chunks are kept, not copied into one (``rechunk=False``).
+        """
+        traces = list(traces)
+        if not traces:
+            raise ValueError("no traces to concatenate")
+        names = ("events", "turns", "games")
+        return cls(*(pl.concat([getattr(t, name) for t in traces], rechunk=False) for name in names))
+
+    def write_parquet(
+        self, directory: str | os.PathLike, *, events: bool = True, run: dict | None = None
+    ) -> list[Path]:
+        """Write the frames into ``directory`` as one run (:mod:`clashkit.runs.output`).
+
+        ``games.parquet``, ``turns.parquet``, with ``events`` ``events.parquet``,
+        and ``manifest.json`` last, naming ``run`` (default: the number of
+        games) and every file with its rows and SHA-256.  Files of an earlier
+        run that this one does not write are removed; an error leaves the
+        folder as it was.  Returns the data files written.
+        """
+        from .output import RunWriter
+
+        frames = {"games": self.games, "turns": self.turns, "events": self.events}
+        with RunWriter(directory, run or {"games": self.games.height}, events=events) as writer:
+            return writer.commit(frames)
+
+    @classmethod
+    def read_parquet(
+        cls, directory: str | os.PathLike, cards: CardSet | None = None, *, verify: bool = True
+    ) -> Trace:
+        """Read a run folder that :meth:`write_parquet` or ``clashkit simulate`` wrote.
+
+        The folder must match its ``manifest.json`` (files, rows and, with
+        ``verify``, SHA-256): a mixed, partial or altered folder is refused
+        with a :class:`~clashkit.base.errors.RunFolderError`.  Without
+        ``events.parquet`` the events frame is empty, with the schema of
+        ``cards`` (default: the shipped set).
+        """
+        from .output import read_manifest
+
+        directory = Path(directory)
+        files = read_manifest(directory, verify=verify)["files"]
+        if "events.parquet" in files:
+            events = pl.read_parquet(directory / "events.parquet")
+        else:
+            from ..base.cards import starter_set
+
+            cards = cards if cards is not None else starter_set()
+            events = pl.DataFrame(schema=events_schema(cards))
+        turns = pl.read_parquet(directory / "turns.parquet")
+        return cls(events, turns, pl.read_parquet(directory / "games.parquet"))
+
+
+def build_trace(records: GameRecords, cards: CardSet) -> Trace:
+    """The three frames of every game in ``records``, in the order they were added."""
+    games = np.asarray(records.game, dtype=np.int64)
+    event_counts = np.asarray(records.event_counts, dtype=np.int64)
+    turn_counts = np.asarray(records.turn_counts, dtype=np.int64)
+    events = events_from_buffer(records.events, cards, games=games, counts=event_counts)
+    turns = turns_from_buffer(records.turns, games=games, counts=turn_counts)
+    return Trace(events, turns, _games_frame(records, games))
+
+
+def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
+    winner = np.asarray(records.winner, dtype=np.int16)
+    level = np.array(records.level, dtype=np.int8)  # copies: polars keeps the buffer it is given
+    runs = np.asarray(records.setup_runs, dtype=np.int64)
+    if runs.sum() != len(games):
+        raise ValueError(f"setups cover {runs.sum()} games, not the {len(games)} recorded")
+    # Each game's setup: the text columns are built once a setup, then gathered.
+    setup_of = pl.Series(np.repeat(np.arange(len(runs), dtype=np.uint32), runs))
+    setups = records.setups
+
+    def shared(name: str, dtype) -> pl.Series:
+        words = [getattr(setup, name) for setup in setups]
+        if isinstance(dtype, pl.Enum):
+            column = _codes_enum(name, words, dtype)
+        else:
+            column = pl.Series(name, [list(w) for w in words] if isinstance(dtype, pl.List) else words, dtype=dtype)
+        return column.gather(setup_of)
+
+    columns = [
+        _int("game", games, pl.UInt32),
+        pl.Series("seed", np.array(records.seed, dtype=np.uint64)),
+        shared("mode", MODE),
+        shared("format", FORMAT),
+        shared("deck_a", pl.List(pl.String)),
+        shared("deck_b", pl.List(pl.String)),
+        shared("policy_a", pl.String),
+        shared("policy_b", pl.String),
+        _enum("first_player", np.asarray(records.first_player, dtype=np.int16), PLAYER),
+        _enum("winner", winner, PLAYER),
+        _int("turns", np.asarray(records.turns_played, dtype=np.int64), pl.UInt16),
+        pl.Series("finished", winner >= 0),
+        _enum("termination", np.asarray(records.termination, dtype=np.int16), TERMINATION),
+        _int("rules_version", np.asarray(records.rules_version, dtype=np.int64), pl.UInt16),
+        shared("rules", pl.String),
+        _nulls_where(pl.Series("level", level), level < 0),
+        shared("engine", ENGINE),
+    ]
+    return pl.DataFrame(columns)
+
+
+def _codes_enum(name: str, words: Sequence[str], dtype: pl.Enum) -> pl.Series:
+    index = {word: i for i, word in enumerate(dtype.categories)}
+    try:
+        codes = np.fromiter((index[w] for w in words), dtype=np.int16, count=len(words))
+    except KeyError as e:
+        raise ValueError(f"{name}: {e.args[0]!r} is not one of {list(dtype.categories)}") from None
+    return _enum(name, codes, dtype)
+
+
+#: Games a chunk of the frames :class:`TraceBuilder` builds at once (about 650,000 turn rows).
+CHUNK_GAMES = 1 << 16
+
+
+class TraceBuilder:
+    """One :class:`Trace` of records that come part by part, in game order, built as they come.
+
+    The raw records of up to ``chunk_games`` games are held; then they become
+    one chunk of each frame and are dropped.  :meth:`trace` puts the chunks
+    one after the other without copying them (``pl.concat`` without
+    rechunking), so a run's frames are never held twice and no game is ever
+    a Python object: memory is the frames' own plus one chunk's records.
+    """
+
+    def __init__(self, cards: CardSet, *, chunk_games: int | None = None) -> None:
+        self.cards = cards
+        self.chunk_games = CHUNK_GAMES if chunk_games is None else chunk_games
+        self.pending = GameRecords()
+        self.chunks: list[Trace] = []
+
+    def add(self, records: GameRecords) -> None:
+        """The next games' records (they follow the games added before)."""
+        self.pending.extend(records)
+        if len(self.pending) >= self.chunk_games:
+            self._flush()
+
+    def _flush(self) -> None:
+        if len(self.pending) or not self.chunks:
+            self.chunks.append(build_trace(self.pending, self.cards))
+        self.pending = GameRecords()
+
+    def trace(self) -> Trace:
+        """Every game added, as one trace (its frames in chunks)."""
+        if len(self.pending) or not self.chunks:
+            self._flush()
+        return Trace.concat(self.chunks)
+
+
+def game_frames(
+    state,
+    *,
+    game: int = 0,
+    seed: int = 0,
+    format: str = "custom",
+    deck_a: Sequence[str] | None = None,
+    deck_b: Sequence[str] | None = None,
+    policy_a: str = "",
+    policy_b: str = "",
+    level: int | None = None,
+) -> Trace:
+    """The frames of one game; unpack as ``events, turns, games = game_frames(state)``.
+
+    Without ``deck_a`` / ``deck_b`` the decks are read from the state: every
+    card the player holds or has in play, in card-set order (duel only).
+    """
+    if deck_a is None or deck_b is None:
+        read = [_cards_of(state, p) for p in (0, 1)]
+        deck_a = read[0] if deck_a is None else deck_a
+        deck_b = read[1] if deck_b is None else deck_b
+    records = GameRecords()
+    records.add(
+        state,
+        game=game,
+        seed=seed,
+        format=format,
+        deck_a=deck_a,
+        deck_b=deck_b,
+        policy_a=policy_a,
+        policy_b=policy_b,
+        level=level,
+    )
+    return build_trace(records, state.cards)
+
+
+def _cards_of(state, player: int) -> tuple[str, ...]:
+    """The cards ``player`` owns now: hand (or AI pile and discard) and creatures in play."""
+    if state.solo and player == 1:
+        ids = [c for c in state.pile if c >= 0] + list(state.discard)
+    else:
+        ids = [c for c in state.hands[player] if c >= 0]
+    ids += [creature.card for side in state.lanes[player] for creature in side]
+    return tuple(state.cards.names[c] for c in sorted(ids))
+
+
+__all__ = [
+    "ENGINE",
+    "FORMAT",
+    "FRAMES_VERSION",
+    "GAMES_SCHEMA",
+    "KEEP_SIDE",
+    "KIND",
+    "LANE",
+    "MODE",
+    "PHASE",
+    "PLAYER",
+    "TURNS_SCHEMA",
+    "GameRecords",
+    "CHUNK_GAMES",
+    "Trace",
+    "TraceBuilder",
+    "build_trace",
+    "card_enum",
+    "events_from_buffer",
+    "events_schema",
+    "game_frames",
+    "turns_from_buffer",
+]
