@@ -1,0 +1,270 @@
+"""The card designer's controller: edit or add a card, play the change on the same seeds, compare win rates (R9.3).
+
+Plain Python, no ipywidgets: :mod:`clashkit.viz.card_designer_view` draws it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+import polars as pl
+
+from ..base.cards import Card, CardSet, card_from_fields, starter_set
+
+#: The card fields a designer edits (``docs/cards.md``), in order.
+CARD_FIELDS = ("name", "kind", "cost", "attack", "health", "abilities", "aura", "effect", "target")
+
+
+def card_fields(card: Card) -> dict[str, object]:
+    """A card as the editable fields of ``data/cards.csv`` (text for lists)."""
+    return {
+        "name": card.name,
+        "kind": str(card.kind),
+        "cost": card.cost,
+        "attack": card.attack,
+        "health": card.health,
+        "abilities": ";".join(str(a) for a in card.abilities),
+        "aura": str(card.aura) if card.aura is not None else "",
+        "effect": card.effect_text,
+        "target": str(card.target) if card.target is not None else "",
+        "deck": card.deck,
+        "notes": card.notes,
+    }
+
+
+class CardDesigner:
+    """Change a card (or add one to a starter deck in place of another), play every pairing
+    of the starter decks before and after on the same seeds, and see each deck's change
+    with its paired 95% interval (:func:`clashkit.studies.design.compare`), the matrix before and
+    after, and the card's own numbers (:func:`clashkit.studies.design.card_stats`).
+
+    ``games_per_pairing=None`` (the default) plays at least :attr:`MIN_GAMES` games a
+    pairing and as many as it takes for every deck's change to be measured to ±1.5 points
+    (:data:`clashkit.studies.design.HALF_WIDTH`): the first :attr:`MIN_GAMES` games measure the
+    spread of the per-game differences, and a change whose interval is still wider is
+    played again with the count that spread needs, at most :attr:`MAX_GAMES` (enough for
+    any spread: a per-game difference is −1, 0 or 1).
+
+    The games are played on the fast engine when both bots exist there (``random``,
+    ``greedy``; ``engine=None``), in this process (``jobs=1``: starting worker processes
+    costs more than the games).  :meth:`card_stats` needs events, which only the reference
+    engine records: its play numbers come from :attr:`STATS_GAMES` games a pairing there.
+    """
+
+    MIN_GAMES = 2_000
+    MAX_GAMES = 3_000
+    STATS_GAMES = 50
+
+    def __init__(
+        self,
+        cards: CardSet | None = None,
+        *,
+        games_per_pairing: int | None = None,
+        policy: str | None = None,
+        seed: int = 0,
+        engine: str | None = None,
+        jobs: int | None = 1,
+    ) -> None:
+        self.base = cards if cards is not None else starter_set()
+        self.games_per_pairing = games_per_pairing
+        self.policy = policy
+        self.seed = seed
+        self.engine = engine
+        self.jobs = jobs
+        self.changes: dict[str, Card] = {}
+        self.swaps: dict[str, tuple[str, str]] = {}  # new card → (deck label, card it replaces)
+        self._games: dict = {}  # clashkit.studies.design job results, kept between runs
+        self.result = None  # clashkit.studies.design.Comparison of the last run
+        self.before = None  # its clashkit.studies.design.Balance before the change
+        self.after = None  # … and after
+
+    # -- Editing -----------------------------------------------------------------------
+
+    @property
+    def cards(self) -> CardSet:
+        """The card set with the changes applied, each card in the place of the one it changes
+        (an added card in the place of the card it replaces), so decks deal as before."""
+        if not self.changes:
+            return self.base
+        replaced = {old: new for new, (_label, old) in self.swaps.items()}
+        out = []
+        for card in self.base:
+            if card.name in replaced:
+                new = self.changes[replaced[card.name]]
+                out.append(replace(new, deck=card.deck))
+            else:
+                out.append(self.changes.get(card.name, card))
+        cards = CardSet(out)
+        cards.source = self.base.source
+        return cards
+
+    def fields(self, name: str) -> dict[str, object]:
+        """The current fields of a card (after changes)."""
+        return card_fields(self.cards.card(name))
+
+    def edit(self, name: str, **fields) -> Card:
+        """Change some fields of card ``name`` (``cost=2``, ``abilities="rage;sprint"``, …).
+        Raises ``ValueError`` naming the column for a bad value, as the card file would."""
+        card = self.preview(name, **fields)
+        if name in self.base and card == self.base.card(name) and name not in self.swaps:
+            self.changes.pop(name, None)  # back to the shipped card: no change
+        else:
+            self.changes[name] = card
+        return card
+
+    def preview(self, name: str, **fields) -> Card:
+        """The card :meth:`edit` would make (or a new card), without keeping it."""
+        base = self.fields(name) if name in self.cards else {f: "" for f in CARD_FIELDS}
+        merged = {**base, **fields, "name": name}
+        if name not in self.cards:
+            merged["deck"] = ""
+        return card_from_fields(_blank_for_kind(merged))
+
+    def add(self, fields: Mapping[str, object], *, deck: int | str, replaces: str) -> Card:
+        """A new card put into starter ``deck`` in place of ``replaces``."""
+        label = deck if isinstance(deck, str) and deck.startswith("deck") else f"deck {deck}"
+        if label not in self.base_decks:
+            raise KeyError(f"unknown deck {deck!r}")
+        if replaces not in self.base_decks[label]:
+            raise KeyError(f"{replaces} is not in {label}")
+        data = {**{f: "" for f in CARD_FIELDS}, **fields}
+        data["name"] = str(data["name"]).strip().upper()
+        data["deck"] = ""
+        card = card_from_fields(_blank_for_kind(data))
+        if card.name in self.base and card.name not in self.changes:
+            raise ValueError(f"{card.name} already exists; use edit() to change it")
+        self.changes[card.name] = card
+        self.swaps[card.name] = (label, replaces)
+        return card
+
+    def undo(self, name: str) -> None:
+        """Forget the change to (or the addition of) card ``name``."""
+        self.changes.pop(name, None)
+        self.swaps.pop(name, None)
+
+    @property
+    def base_decks(self) -> dict[str, list[str]]:
+        return {f"deck {n}": names for n, names in self.base.decks.items()}
+
+    @property
+    def decks(self) -> dict[str, list[str]]:
+        """The starter decks with the additions swapped in."""
+        decks = {label: list(names) for label, names in self.base_decks.items()}
+        for new, (label, old) in self.swaps.items():
+            decks[label] = [new if n == old else n for n in decks[label]]
+        return decks
+
+    def changed_decks(self) -> list[str]:
+        """The decks holding a changed or added card."""
+        changed = set(self.changes)
+        return [label for label, names in self.decks.items() if changed & set(names)]
+
+    # -- Simulating ----------------------------------------------------------------------
+
+    def _policy(self) -> str:
+        from .runs import default_policy
+
+        return self.policy or default_policy()
+
+    @property
+    def engine_used(self) -> str:
+        """The engine the games are played on: ``fast`` when both bots exist there and no
+        engine was asked for."""
+        if self.engine is not None:
+            return self.engine
+        from ..runs.simulate import choose_engine
+
+        policy = self._policy()
+        return choose_engine(None, False, policy, policy)[0]
+
+    def run(self, *, progress: bool = True) -> pl.DataFrame:
+        """Play before and after on the same seeds; returns :meth:`comparison`.  Games
+        already played (the set before the change, pairings the change does not touch) are
+        not played again."""
+        from ..studies.design import HALF_WIDTH, compare, games_for_half_width
+
+        options = dict(policy=self._policy(), seed=self.seed, engine=self.engine, jobs=self.jobs,
+                       progress=progress, cache=self._games)  # fmt: skip
+        after = self.cards
+        n = self.games_per_pairing
+        if n is None:
+            first = compare(self.base, after, self.MIN_GAMES, **options)
+            if first.half_width <= HALF_WIDTH:
+                self._keep(first)
+                return self.comparison()
+            sd = float(first.changes["sd"].max() or 0.0)
+            n = min(self.MAX_GAMES, max(self.MIN_GAMES, games_for_half_width(sd, HALF_WIDTH)))
+        self._keep(compare(self.base, after, n, **options))
+        return self.comparison()
+
+    @property
+    def games(self) -> int:
+        """Games a pairing of the last run."""
+        return int(self._need_result().after.matchups["games"].max())
+
+    def _keep(self, result) -> None:
+        self.result, self.before, self.after = result, result.before, result.after
+
+    def _need_result(self):
+        if self.result is None:
+            raise RuntimeError("run() the simulation first")
+        return self.result
+
+    def comparison(self) -> pl.DataFrame:
+        """Each deck's win rate ``before`` and ``after`` (with 95% intervals), stacked:
+        ``version``, ``deck``, ``games``, ``wins``, ``win_rate``, ``low``, ``high``."""
+        result = self._need_result()
+        parts = [
+            balance.decks.select(pl.lit(version).alias("version"),
+                                 pl.format("deck {}", "deck").alias("deck"), pl.col("games").cast(pl.UInt32),
+                                 pl.col("wins").cast(pl.UInt32), pl.col("rate").alias("win_rate"), "low", "high")
+            for version, balance in (("before", result.before), ("after", result.after))
+        ]  # fmt: skip
+        return pl.concat(parts)
+
+    def change_table(self) -> pl.DataFrame:
+        """One row per deck: rate before and after, the change and its paired 95% interval
+        (``clear``: the games tell it from 0), and the game count."""
+        return self._need_result().table().with_columns(pl.format("deck {}", "deck").alias("deck"))
+
+    def matrices(self) -> pl.DataFrame:
+        """The row deck's rate against the column deck, both seats, before and after."""
+        from ..studies.analysis import balance_matrix
+
+        result = self._need_result()
+        return pl.concat(
+            [balance_matrix(b.matchups).select(pl.lit(v).alias("version"), pl.all())
+             for v, b in (("before", result.before), ("after", result.after))]
+        )  # fmt: skip
+
+    def card_stats(self, name: str, *, games_per_pairing: int | None = None,
+                   progress: bool = False) -> pl.DataFrame:  # fmt: skip
+        """:func:`clashkit.studies.design.card_stats` of card ``name`` as edited: the play numbers from
+        :attr:`STATS_GAMES` games a pairing on the reference engine (they need events), the
+        removal impact from the last run's game count (``games_per_pairing`` if given) on
+        the designer's engine, reusing the games already played."""
+        from ..studies.design import card_stats
+
+        n = games_per_pairing or (self.games if self.result is not None else None)
+        n = n or self.games_per_pairing or self.MIN_GAMES
+        return card_stats(n, names=[name], plays_n=min(n, self.STATS_GAMES), cards=self.cards,
+                          policy=self._policy(), seed=self.seed, engine=self.engine, jobs=self.jobs,
+                          progress=progress, cache=self._games)  # fmt: skip
+
+    def save(self, path: str | Path) -> Path:
+        """Write the edited set as a card file (``CardSet.to_csv``)."""
+        return self.cards.to_csv(path)
+
+
+def _blank_for_kind(fields: dict) -> dict:
+    """Clear the fields the other kind of card uses, so a kind change validates."""
+    out = {k: ("" if v is None else v) for k, v in fields.items()}
+    if str(out.get("kind", "")).strip() == "creature":
+        out["effect"] = out["target"] = ""
+    else:
+        out["attack"] = out["health"] = out["abilities"] = out["aura"] = ""
+    return out
+
+

@@ -1,0 +1,354 @@
+"""The card designer as ipywidgets: a view of :class:`~clashkit.viz.card_designer.CardDesigner`."""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+import polars as pl
+
+from ..base.vocab import Ability, Direction, Effect, TargetSide
+from ..policies import POLICIES
+from ..show.board import card_html
+from .card_designer import CardDesigner
+from .runs import default_policy
+from .tables import table_html
+from .view_common import _LI, _button, _message, _show_chart, _View
+
+_EFFECTS_WITH_AMOUNT = {"damage", "weaken", "empower"}
+_NO_CHANGE = '<span style="font-size:12px;color:#6b6250">No change yet: the shipped cards.</span>'
+
+
+class CardDesignerView(_View):
+    """Edit or add a card with widgets and see the win rates move: **apply the change** plays it
+    at once when the fast engine plays the bots (a few seconds); **run the simulation** plays
+    it again with another game count or other bots."""
+
+    def __init__(self, designer: CardDesigner | None = None) -> None:
+        self.designer = designer if designer is not None else CardDesigner()
+        d = self.designer
+        names = list(d.base.names)
+        self.mode = w.ToggleButtons(options=["change a card", "add a card"], value="change a card")
+        self.which = w.Dropdown(options=names, description="card", layout=w.Layout(width="260px"))
+        self.new_name = w.Text(value="NEWCOMER", description="name", layout=w.Layout(width="240px"))
+        self.deck = w.Dropdown(
+            options=list(d.base_decks), description="into", layout=w.Layout(width="180px")
+        )
+        self.replaces = w.Dropdown(
+            options=d.base_decks[self.deck.value],
+            description="instead of",
+            layout=w.Layout(width="260px"),
+        )
+        self.kind = w.ToggleButtons(
+            options=["creature", "incantation"],
+            style={"button_width": "100px"},
+            layout=w.Layout(width="auto", margin="0 16px 0 0"),
+        )
+        self.cost = w.IntSlider(min=0, max=10, description="cost")
+        self.attack = w.IntSlider(min=0, max=10, description="attack")
+        self.health = w.IntSlider(min=1, max=12, description="health")
+        self.abilities = w.SelectMultiple(
+            options=[a.value for a in Ability], description="abilities", rows=7
+        )
+        self.aura = w.Dropdown(
+            options=["none", *(a.value for a in Ability)], description="aura grants"
+        )
+        self.aura_dirs = w.SelectMultiple(
+            options=[d.value for d in Direction], description="toward", rows=3
+        )
+        self.effect = w.Dropdown(options=[e.value for e in Effect], description="effect")
+        self.amount = w.BoundedIntText(
+            value=2, min=1, max=20, description="amount", layout=w.Layout(width="160px")
+        )
+        self.grants = w.Dropdown(options=[a.value for a in Ability], description="grants")
+        self.target = w.Dropdown(options=[t.value for t in TargetSide], description="meant for")
+        self.creature_box = w.VBox(
+            [
+                self.attack,
+                self.health,
+                w.HBox([self.abilities, w.VBox([self.aura, self.aura_dirs])]),
+            ]
+        )
+        self.incantation_box = w.VBox(
+            [w.HBox([self.effect, self.amount, self.grants]), self.target]
+        )
+        self.message = w.HTML()
+        self.changes = w.HTML()
+        self.preview = w.HTML(layout=w.Layout(margin="0 0 0 16px"))
+        self.games = w.BoundedIntText(
+            value=d.games_per_pairing or 0,
+            min=0,
+            max=1_000_000,
+            step=500,
+            description=f"games a pairing (0: at least {d.MIN_GAMES:,}, enough for ±1.5 points)",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="460px"),
+        )
+        bots = list(POLICIES)
+        self.policy = w.Dropdown(
+            options=bots,
+            value=d.policy if d.policy in bots else default_policy(),
+            description="bots",
+        )
+        self.progress = w.Output()
+        self.chart = w.Output()
+        self.table = w.HTML()
+        self.matrix = w.HTML()
+        self.stats = w.HTML()
+        self.save_path = w.Text(value="my_cards.csv", description="card file", layout=w.Layout(width="300px"))
+        self.saved = w.HTML()
+        self.widget = w.VBox(
+            [
+                self.mode,
+                w.HBox(
+                    [self.which, self.new_name, self.deck, self.replaces],
+                    layout=w.Layout(flex_flow="row wrap"),
+                ),
+                w.HBox(
+                    [
+                        w.VBox(
+                            [
+                                w.HBox([w.Label("kind"), self.kind, self.cost]),
+                                self.creature_box,
+                                self.incantation_box,
+                            ]
+                        ),
+                        self.preview,
+                    ]
+                ),
+                w.HBox(
+                    [
+                        _button("apply the change", "ck-apply", self.on_apply, style="info"),
+                        _button("undo this card's change", "ck-undo", self.on_undo),
+                    ]
+                ),
+                self.message,
+                self.changes,
+                w.HBox(
+                    [
+                        self.games,
+                        self.policy,
+                        _button("run the simulation", "ck-simulate", self.on_run, style="primary"),
+                    ]
+                ),
+                self.progress,
+                self.chart,
+                self.table,
+                self.matrix,
+                self.stats,
+                w.HBox(
+                    [self.save_path, _button("save the edited set", "ck-save", self.on_save), self.saved]
+                ),
+            ]
+        )
+        self.widget.add_class("ck-card-designer")
+        self.mode.observe(lambda _c: self._layout(), names="value")
+        self.kind.observe(lambda _c: self._layout(), names="value")
+        self.effect.observe(lambda _c: self._layout(), names="value")
+        self.which.observe(lambda change: self.load(change["new"]), names="value")
+        self.deck.observe(
+            lambda change: setattr(self.replaces, "options", d.base_decks[change["new"]]),
+            names="value",
+        )
+        fields = (
+            self.kind, self.cost, self.attack, self.health, self.abilities, self.aura,
+            self.aura_dirs, self.effect, self.amount, self.grants, self.target, self.new_name,
+            self.replaces, self.mode,
+        )  # fmt: skip
+        for widget in fields:
+            widget.observe(lambda _change: self._preview(), names="value")
+        self.load(self.which.value)
+        self._layout()
+        self._show_changes()
+        self._preview()
+
+    def _preview(self) -> None:
+        """The card as shipped (or the one it replaces) beside the card as the widgets say."""
+        d = self.designer
+        adding = self.mode.value == "add a card"
+        name = self.new_name.value.strip().upper() if adding else self.which.value
+        shipped = d.base.card(self.replaces.value if adding else self.which.value)
+        label = f"in place of {shipped.name}" if adding else "shipped"
+        try:
+            edited = card_html(d.preview(name, **self.fields()), caption="as edited")
+        except (ValueError, KeyError) as e:
+            edited = _message(str(e).strip("'\""), error=True)
+        self.preview.value = card_html(shipped, caption=label) + edited
+
+    def load(self, name: str) -> None:
+        """Fill the fields from card ``name`` (with the changes made so far)."""
+        f = self.designer.fields(name)
+        self.kind.value = f["kind"]
+        self.cost.value = f["cost"]
+        if f["kind"] == "creature":
+            self.attack.value, self.health.value = f["attack"], f["health"]
+            self.abilities.value = tuple(a for a in str(f["abilities"]).split(";") if a)
+            aura = str(f["aura"])
+            if aura:
+                ability, _, dirs = aura.partition("@")
+                self.aura.value, self.aura_dirs.value = ability, tuple(dirs.split("+"))
+            else:
+                self.aura.value, self.aura_dirs.value = "none", ()
+        else:
+            effect, _, rest = str(f["effect"]).partition(" ")
+            self.effect.value = effect
+            if effect in _EFFECTS_WITH_AMOUNT:
+                self.amount.value = int(rest)
+            elif effect == "grant":
+                self.grants.value = rest
+            self.target.value = f["target"]
+
+    def _layout(self) -> None:
+        adding = self.mode.value == "add a card"
+        for widget in (self.new_name, self.deck, self.replaces):
+            widget.layout.display = None if adding else "none"
+        self.which.layout.display = "none" if adding else None
+        creature = self.kind.value == "creature"
+        self.creature_box.layout.display = None if creature else "none"
+        self.incantation_box.layout.display = "none" if creature else None
+        self.amount.layout.display = None if self.effect.value in _EFFECTS_WITH_AMOUNT else "none"
+        self.grants.layout.display = None if self.effect.value == "grant" else "none"
+
+    def fields(self) -> dict[str, object]:
+        """The card as the widgets describe it (fields of ``data/cards.csv``)."""
+        out: dict[str, object] = {"kind": self.kind.value, "cost": self.cost.value}
+        if self.kind.value == "creature":
+            out.update(
+                attack=self.attack.value,
+                health=self.health.value,
+                abilities=";".join(self.abilities.value),
+            )
+            if self.aura.value != "none" and not self.aura_dirs.value:
+                raise ValueError(
+                    f"aura grants {self.aura.value}: choose at least one direction under "
+                    "“toward” (front, behind, side; R6.8), or “none”"
+                )
+            out["aura"] = (
+                f"{self.aura.value}@{'+'.join(self.aura_dirs.value)}"
+                if self.aura.value != "none"
+                else ""
+            )
+        else:
+            effect = self.effect.value
+            if effect in _EFFECTS_WITH_AMOUNT:
+                effect = f"{effect} {self.amount.value}"
+            elif effect == "grant":
+                effect = f"grant {self.grants.value}"
+            out.update(effect=effect, target=self.target.value)
+        return out
+
+    def on_apply(self) -> None:
+        try:
+            if self.mode.value == "add a card":
+                card = self.designer.add(
+                    {"name": self.new_name.value, **self.fields()},
+                    deck=self.deck.value,
+                    replaces=self.replaces.value,
+                )
+                what = (
+                    f"added {card.describe()} to {self.deck.value} instead of {self.replaces.value}"
+                )
+            else:
+                card = self.designer.edit(self.which.value, **self.fields())
+                what = f"changed: {card.describe()}"
+        except (ValueError, KeyError) as e:
+            self.message.value = _message(str(e).strip("'\""), error=True)
+            return
+        self.message.value = _message(what)
+        self._show_changes()
+        self._settings()
+        if self.designer.engine_used == "fast":
+            self.on_run()
+        else:
+            self.message.value = _message(f"{what}; press “run the simulation” (the reference engine plays "
+                                          f"{self.policy.value}: it can take minutes)")  # fmt: skip
+
+    def _settings(self) -> None:
+        d = self.designer
+        d.games_per_pairing, d.policy = (self.games.value or None), self.policy.value
+
+    def on_undo(self) -> None:
+        name = (
+            self.new_name.value.strip().upper()
+            if self.mode.value == "add a card"
+            else self.which.value
+        )
+        self.designer.undo(name)
+        if self.mode.value == "change a card":
+            self.load(name)
+        self.message.value = _message(f"{name}: back to the shipped card")
+        self._show_changes()
+
+    def _show_changes(self) -> None:
+        d = self.designer
+        if not d.changes:
+            self.changes.value = _NO_CHANGE
+            return
+        items = []
+        for name, card in d.changes.items():
+            was = f" (was {d.base.card(name).describe()})" if name in d.base else ""
+            swap = (
+                f" — in {d.swaps[name][0]} instead of {d.swaps[name][1]}" if name in d.swaps else ""
+            )
+            items.append(f"<li {_LI}>{escape(card.describe())}{escape(was)}{escape(swap)}</li>")
+        self.changes.value = (
+            f'<div style="font-size:12px"><b>Changes</b><ul>{"".join(items)}</ul></div>'
+        )
+
+    def on_run(self) -> None:
+        import time
+
+        from .charts import chart_win_rate_shift
+
+        d = self.designer
+        self._settings()
+        started = time.perf_counter()
+        with self.progress:
+            self.progress.clear_output()
+            comparison = d.run(progress=True)
+        seconds = time.perf_counter() - started
+        _show_chart(self.chart, chart_win_rate_shift(comparison))
+        self.table.value = table_html(
+            d.change_table().select(
+                "deck", "games", pl.col("before").round(3), pl.col("after").round(3),
+                (100 * pl.col("change")).round(1).alias("change (points)"),
+                (100 * pl.col("change_low")).round(1).alias("low"),
+                (100 * pl.col("change_high")).round(1).alias("high"),
+                pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit("cannot be told from 0"))
+                .alias("clear change"),
+            ),  # fmt: skip
+            caption=f"Each deck's rate before and after, and the change with its paired 95% interval "
+            f"({d.games:,} games a pairing on the {d.engine_used} engine, the same seeds before and after; "
+            f"mirrors left out; played in {seconds:.1f} s)",
+            tail=False,
+        )
+        self.matrix.value = table_html(
+            d.matrices().with_columns(pl.exclude("version", "deck").round(3)),
+            caption="The row deck's rate against the column deck, both seats, before and after",
+            tail=False,
+        )
+        name = self.new_name.value.strip().upper() if self.mode.value == "add a card" else self.which.value
+        if name in d.cards and d.cards.card(name).deck is not None:
+            stats = d.card_stats(name)
+            self.stats.value = table_html(
+                stats.with_columns(pl.col(pl.Float64).round(3)),
+                caption=f"card-stats of {name} as edited: the play numbers from {min(d.games, d.STATS_GAMES):,} "
+                f"games a pairing on the reference engine (only it records the events they need), the "
+                f"removal impact from {d.games:,} games a pairing on the {d.engine_used} engine",
+                tail=False,
+            )
+
+    def on_save(self) -> None:
+        try:
+            path = self.designer.save(self.save_path.value.strip())
+        except (ValueError, OSError) as e:
+            self.saved.value = _message(str(e), error=True)
+            return
+        self.saved.value = _message(f"wrote {path}")
+
+
+def card_designer(designer: CardDesigner | None = None, **kwargs) -> CardDesignerView:
+    """The card designer as widgets; ``kwargs`` go to :class:`CardDesigner`."""
+    return CardDesignerView(designer if designer is not None else CardDesigner(**kwargs))
+
+

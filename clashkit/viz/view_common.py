@@ -1,0 +1,69 @@
+"""What the labs' ipywidgets views share: buttons with their CSS classes, messages, event
+tables as HTML, the base view that displays itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+
+import ipywidgets as w
+import polars as pl
+from IPython.display import display
+
+from .rules import rule_link
+from .tables import table_html
+
+#: Wide enough for the longest card name (ANNIHILATION) in JupyterLab's dropdown font.
+NAME_WIDTH = "150px"
+
+
+def events_html(events: pl.DataFrame, *, caption: str, max_rows: int = 400) -> str:
+    """An events table (step, rule, what happened) whose rule numbers unfold to their text."""
+    return table_html(
+        events.select("step", "rule", "what happened"),
+        caption=caption,
+        max_rows=max_rows,
+        formatters={"rule": lambda number: rule_link(str(number or ""))},
+        rest="the events() method of the lab or builder returns them all",
+    )
+
+
+def _button(
+    description: str, css: str, on_click: Callable[[], None], *, style: str = "", tip: str = ""
+) -> w.Button:
+    button = w.Button(
+        description=description,
+        button_style=style,
+        tooltip=tip or description,
+        layout=w.Layout(width="auto"),
+    )
+    button.add_class(css)
+    button.on_click(lambda _b: on_click())
+    return button
+
+
+#: List items as tight as the board's text (JupyterLab spaces them widely otherwise).
+_LI = 'style="margin:1px 0;line-height:15px"'
+
+
+def _message(text: str, *, error: bool = False) -> str:
+    colour = "#c62828" if error else "#2e7d32"
+    return f'<span style="color:{colour};font-size:12px">{escape(text)}</span>' if text else ""
+
+
+class _View:
+    widget: w.Widget
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        display(self.widget)
+
+
+def _show_chart(output: w.Output, chart) -> None:
+    with output:
+        output.clear_output(wait=True)
+        display(chart)
+
+
