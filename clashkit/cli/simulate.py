@@ -156,7 +156,8 @@ def command(
     import polars as pl
 
     from ..base.stats import summarize
-    from ..runs.simulate import Terminated, simulate_to
+    from ..runs.simulate import simulate_to
+    from ..runs.workers import Terminated
 
     out_dir = Path(out)
     if out_dir.exists() and not out_dir.is_dir():

@@ -33,24 +33,19 @@ the worker processes are stopped and nothing of the run is left running.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import dataclasses
 import hashlib
-import multiprocessing
 import os
-import signal
 import sys
-import threading
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..base.cards import CardSet, load_cards, starter_set
-from ..base.errors import DeckError, OptionError, WorkerStartError
+from ..base.errors import DeckError, OptionError
 from ..base.levels import parse_level, points, solo_settings
 from ..base.limits import LIMITS, check, shown
 from ..base.rng import Rng
@@ -61,6 +56,7 @@ from ..engine.records import GameRecords
 from ..engine.solo_setup import solo_setup, split_cards
 from ..policies import Policy, get_policy
 from .game import new_game, play
+from .workers import Terminated, check_main_guard, run_tasks, sigterm_as_interrupt
 
 #: Games in one part of a reference-engine run: the unit written, resumed and assembled (and
 #: the most one worker task plays before it reports back).  Fixed, so that the files do not
@@ -222,21 +218,11 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
     )
 
 
-# --- Worker processes --------------------------------------------------------------------
-
-_WORKER_MATCHUP: Matchup | None = None
+# --- One chunk of games, in whichever process plays it ------------------------------------
 
 
-def _init_worker(matchup: Matchup) -> None:
-    global _WORKER_MATCHUP
-    _WORKER_MATCHUP = matchup
-    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _play_chunk(pool: tuple[int, ...], first: int, count: int, matchup: Matchup | None = None) -> GameRecords:
+def _play_chunk(matchup: Matchup, pool: tuple[int, ...], first: int, count: int) -> GameRecords:
     """Play games ``first … first+count-1``, their seeds made here from the master seed's pool."""
-    matchup = matchup if matchup is not None else _WORKER_MATCHUP
     if matchup.engine == "fast":
         from .fast_games import play_games
 
@@ -245,67 +231,6 @@ def _play_chunk(pool: tuple[int, ...], first: int, count: int, matchup: Matchup 
     for i, seed in enumerate(pool_seeds(pool, first, first + count)):
         play_game(matchup, first + i, seed, records)
     return records
-
-
-def _check_main_guard(jobs: int) -> None:
-    """Refuse ``simulate(jobs>1)`` called at the top level of a script outside its ``__main__`` guard.
-
-    Worker processes (``forkserver``, ``spawn``) import the main script again
-    to start; without ``if __name__ == "__main__":`` each would run the
-    call again and fail in its bootstrapping, so say it in one line first.
-    """
-    main = sys.modules.get("__main__")
-    spec = getattr(main, "__spec__", None)
-    if spec is not None and (spec.name == "__main__" or spec.name.endswith(".__main__")):
-        return  # a package's __main__ (python -m clashkit) is not run again
-    path = getattr(main, "__file__", None)
-    if main is None or not path:
-        return  # an interactive session or a notebook: nothing is run again
-    frame = sys._getframe(1)
-    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
-        frame = frame.f_back
-    if frame is None or _under_main_guard(path, frame.f_lineno):
-        return
-    raise WorkerStartError(
-        f"{path}, line {frame.f_lineno}: simulate(jobs={jobs}) starts worker processes that import this script "
-        'again; put the call under `if __name__ == "__main__":` (or use jobs=1)'
-    )
-
-
-def _under_main_guard(path: str, line: int) -> bool:
-    try:
-        with open(path, encoding="utf-8") as source:
-            tree = ast.parse(source.read())
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        return True  # cannot tell: let the workers start
-    return any(
-        isinstance(node, ast.If) and _is_main_test(node.test) and node.lineno < line <= (node.body[-1].end_lineno or 0)
-        for node in ast.walk(tree)
-    )
-
-
-def _is_main_test(test: ast.expr) -> bool:
-    """``__name__ == "__main__"``, either way round."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
-        return False
-    sides = [test.left, test.comparators[0]]
-    names = [s.id for s in sides if isinstance(s, ast.Name)]
-    values = [s.value for s in sides if isinstance(s, ast.Constant)]
-    return names == ["__name__"] and values == ["__main__"]
-
-
-def _pool_context():
-    """Worker processes that do not inherit the parent's threads (polars', a notebook's).
-
-    ``forkserver`` forks each worker from a small server that has imported
-    this module, which needs neither numpy nor polars.
-    """
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])
-        return context
-    return multiprocessing.get_context("spawn")
 
 
 # --- The public entry point ----------------------------------------------------------------
@@ -377,6 +302,8 @@ def simulate(
     )
     n = check_games(n)
     jobs = usable_jobs(jobs)
+    if jobs > 1 and cluster is None:
+        check_main_guard(jobs, "simulate")  # before anything starts
     pool = seed_pool(seed)
     from .trace import TraceBuilder  # polars, here: worker processes never import it
 
@@ -434,27 +361,6 @@ def _progress(n: int, progress: bool | None, initial: int = 0):
         yield bar
     finally:
         bar.close()
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C's ``KeyboardInterrupt`` so that a run cleans up the same way."""
-
-
-@contextlib.contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """Within the block SIGTERM raises :class:`Terminated` (main thread only; restored after)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        raise Terminated(signum)
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _tasks(n: int, jobs: int, skip: set[int], part_size: int) -> Iterator[tuple[int, int, int]]:
@@ -518,81 +424,40 @@ def play_parts(
     size = part_games(matchup.engine)
     parts = _Parts(n, size)
     expected = parts.expected
-    if cluster is not None:
-        from .cluster import stream, worker_threads
+    if cluster is not None or (jobs > 1 and n > 1):
+        if cluster is not None:
+            from .cluster import worker_threads
 
-        tasks = (((part, first), (pool, first, count, matchup))
-                 for part, first, count in _tasks(n, worker_threads(cluster), skip, size))  # fmt: skip
-        for (part, first), records in stream(cluster, _play_chunk, tasks, bar=bar):
+            jobs = worker_threads(cluster)
+        tasks = (((part, first), (pool, first, count)) for part, first, count in _tasks(n, jobs, skip, size))
+        chunks = run_tasks(_play_chunk, tasks, jobs=jobs, shared=matchup, cluster=cluster, call="simulate")
+        for (part, first), records in chunks:
+            if bar is not None:
+                bar.update(len(records))
             whole = parts.add(part, first, records)
             if whole is not None:
                 yield part, whole
         return
-    if jobs == 1 or n <= 1:
-        fast = None
-        if matchup.engine == "fast":
-            from .fast_games import Engine
+    fast = None
+    if matchup.engine == "fast":
+        from .fast_games import Engine
 
-            fast = Engine(matchup)
-        for part, count in expected.items():
-            if part in skip:
-                continue
-            first = part * size
-            if fast is not None:
-                records = fast.play(first, pool_seed_array(pool, first, first + count))
+        fast = Engine(matchup)
+    for part, count in expected.items():
+        if part in skip:
+            continue
+        first = part * size
+        if fast is not None:
+            records = fast.play(first, pool_seed_array(pool, first, first + count))
+            if bar is not None:
+                bar.update(count)
+        else:
+            records = GameRecords()
+            for i, seed in enumerate(pool_seeds(pool, first, first + count)):
+                play_game(matchup, first + i, seed, records)
                 if bar is not None:
-                    bar.update(count)
-            else:
-                records = GameRecords()
-                for i, seed in enumerate(pool_seeds(pool, first, first + count)):
-                    play_game(matchup, first + i, seed, records)
-                    if bar is not None:
-                        bar.update(1)
-            yield part, records
-        return
-    _check_main_guard(jobs)
-    tasks = _tasks(n, jobs, skip, size)
-    executor = ProcessPoolExecutor(jobs, _pool_context(), initializer=_init_worker, initargs=(matchup,))
-    try:
-        pending: dict = {}
-        window = jobs * 4
-        exhausted = False
-        while pending or not exhausted:
-            while not exhausted and len(pending) < window:
-                task = next(tasks, None)
-                if task is None:
-                    exhausted = True
-                    break
-                part, first, count = task
-                pending[executor.submit(_play_chunk, pool, first, count)] = (part, first)
-            if not pending:
-                break
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                part, first = pending.pop(future)
-                records = future.result()
-                if bar is not None:
-                    bar.update(len(records))
-                whole = parts.add(part, first, records)
-                if whole is not None:
-                    yield part, whole
-    except BaseException:
-        _stop_workers(executor)
-        raise
-    executor.shutdown(wait=True)
-
-
-def _stop_workers(executor: ProcessPoolExecutor) -> None:
-    """Kill the worker processes now (a task of hundreds of games is not waited for)."""
-    processes = list(getattr(executor, "_processes", None) or {})
-    workers = dict(getattr(executor, "_processes", None) or {})
-    for pid in processes:
-        with contextlib.suppress(Exception):
-            workers[pid].terminate()
-    executor.shutdown(wait=True, cancel_futures=True)
-    for process in workers.values():
-        with contextlib.suppress(Exception):
-            process.join(timeout=5)
+                    bar.update(1)
+        yield part, records
 
 
 def run_description(

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +31,7 @@ import polars as pl
 from ..base.levels import DEFAULT_LEVELS, LEVELS, POINTS, all_settings, points, settings_text
 from ..base.rules import Rules, SoloSettings
 from ..base.stats import kendall, wilson
+from ..runs.workers import run_tasks
 
 #: The columns of a calibration frame.
 CALIBRATION_SCHEMA = pl.Schema(
@@ -148,15 +148,8 @@ def calibrate(
         if bar is not None:
             bar.update(result[2])
 
-    if jobs <= 1:
-        for i, job in work:
-            add(i, _play_chunk(job))
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            for (i, _), result in zip(
-                work, pool.map(_play_chunk, [job for _, job in work]), strict=True
-            ):
-                add(i, result)
+    for i, result in run_tasks(_play_chunk, ((i, (job,)) for i, job in work), jobs=jobs, call="calibrate"):
+        add(i, result)
     if bar is not None:
         bar.close()
     rows = []

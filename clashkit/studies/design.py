@@ -42,11 +42,9 @@ import functools
 import inspect
 import itertools
 import math
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +57,7 @@ from ..base.rules import Rules
 from ..base.stats import Z95, mean_exprs, wilson
 from ..base.vocab import Effect, Kind
 from ..runs.simulate import simulate
+from ..runs.workers import run_tasks
 from .analysis import MATCHUPS_SCHEMA, balance_markdown, deck_rates, deck_results, first_player
 
 #: The fields :func:`sweep` can set: a creature's cost, attack and health, an incantation's
@@ -373,30 +372,11 @@ def play_local(
         workers = 1  # starting worker processes would cost more than the games
     results: list[JobResult | None] = [None] * len(jobs)
     with tqdm(total=total, unit="game", desc=desc, disable=not progress, file=sys.stderr) as bar:
-        if workers == 1 or len(jobs) == 1:
-            for i, job in enumerate(jobs):
-                results[i] = play_job(job)
-                bar.update(job.n)
-            return results  # type: ignore[return-value]
-        with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=_pool_context()) as pool:
-            pending = {pool.submit(play_job, job): i for i, job in enumerate(jobs)}
-            try:
-                while pending:
-                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        i = pending.pop(future)
-                        results[i] = future.result()
-                        bar.update(jobs[i].n)
-            except BaseException:
-                for future in pending:
-                    future.cancel()
-                raise
+        tasks = ((i, (job,)) for i, job in enumerate(jobs))
+        for i, result in run_tasks(play_job, tasks, jobs=min(workers, len(jobs)), call="run_jobs"):
+            results[i] = result
+            bar.update(jobs[i].n)
     return results  # type: ignore[return-value]
-
-
-def _pool_context():
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 # --- A study: several versions of a card set on the same seeds -----------------------------------

@@ -1,0 +1,221 @@
+"""Work spread over worker processes or a Dask cluster, behind one function: :func:`run_tasks`.
+
+Everything that plays many games — :func:`~clashkit.runs.simulate.simulate`, the
+design studies, the ladder, the solo calibration — hands its tasks here, so the
+pool, its start method, signals and the script guard live in one place:
+
+- workers start by ``forkserver`` (else ``spawn``), never by ``fork``: they do not
+  inherit the parent's threads (polars', a notebook's);
+- Ctrl-C reaches the whole process group; workers ignore it and the parent,
+  which sees it as ``KeyboardInterrupt``, kills them and re-raises; SIGTERM is
+  turned into the same interrupt (:func:`sigterm_as_interrupt`, :class:`Terminated`);
+- a script that starts workers at its top level, outside
+  ``if __name__ == "__main__":``, is refused in one line before any worker
+  starts (:func:`check_main_guard`): each worker would run it again;
+- a bounded number of tasks is in flight, so results stream through and memory
+  does not grow with the number of tasks.
+
+A cluster (a ``distributed.Client``, :mod:`clashkit.runs.cluster`) plays the same
+tasks on Dask instead.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import multiprocessing
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any
+
+from ..base.errors import WorkerStartError
+
+#: Tasks in flight per worker process.
+WINDOW_PER_JOB = 4
+
+#: ``shared`` when there is none.
+_NOTHING = object()
+
+# --- Signals --------------------------------------------------------------------------------
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C's ``KeyboardInterrupt`` so that a run cleans up the same way."""
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM raises :class:`Terminated` (main thread only; restored after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Terminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# --- The script guard -----------------------------------------------------------------------
+
+
+def check_main_guard(jobs: int, call: str) -> None:
+    """Refuse ``call(jobs>1)`` made at the top level of a script outside its ``__main__`` guard.
+
+    Worker processes (``forkserver``, ``spawn``) import the main script again
+    to start; without ``if __name__ == "__main__":`` each would run the
+    call again and fail in its bootstrapping, so say it in one line first.
+    """
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and (spec.name == "__main__" or spec.name.endswith(".__main__")):
+        return  # a package's __main__ (python -m clashkit) is not run again
+    path = getattr(main, "__file__", None)
+    if main is None or not path:
+        return  # an interactive session or a notebook: nothing is run again
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None or _under_main_guard(path, frame.f_lineno):
+        return
+    raise WorkerStartError(
+        f"{path}, line {frame.f_lineno}: {call}(jobs={jobs}) starts worker processes that import this script "
+        'again; put the call under `if __name__ == "__main__":` (or use jobs=1)'
+    )
+
+
+def _under_main_guard(path: str, line: int) -> bool:
+    try:
+        with open(path, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return True  # cannot tell: let the workers start
+    return any(
+        isinstance(node, ast.If) and _is_main_test(node.test) and node.lineno < line <= (node.body[-1].end_lineno or 0)
+        for node in ast.walk(tree)
+    )
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """``__name__ == "__main__"``, either way round."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    values = [s.value for s in sides if isinstance(s, ast.Constant)]
+    return names == ["__name__"] and values == ["__main__"]
+
+
+# --- Worker processes -----------------------------------------------------------------------
+
+
+def pool_context(preload: Iterable[str] = ()):
+    """Worker processes that do not inherit the parent's threads (polars', a notebook's).
+
+    ``forkserver`` forks each worker from a small server that has imported the
+    ``preload`` modules (those holding the work, which need neither numpy nor polars).
+    """
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__, *preload])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+#: In a worker: what every task shares, as a 1-tuple, or ``()`` when nothing is shared.
+_SHARED: tuple = ()
+
+
+def _start_worker(shared: tuple) -> None:
+    """In each worker: keep what every task shares, and leave Ctrl-C to the parent."""
+    global _SHARED
+    _SHARED = shared
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_worker(function: Callable[..., Any], args: tuple) -> Any:
+    return function(*_SHARED, *args)
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Kill the worker processes now (a task of hundreds of games is not waited for)."""
+    workers = dict(getattr(executor, "_processes", None) or {})
+    for process in workers.values():
+        with contextlib.suppress(Exception):
+            process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
+    for process in workers.values():
+        with contextlib.suppress(Exception):
+            process.join(timeout=5)
+
+
+# --- The one entry point --------------------------------------------------------------------
+
+
+def run_tasks(
+    function: Callable[..., Any],
+    tasks: Iterable[tuple[Any, tuple]],
+    *,
+    jobs: int = 1,
+    shared: Any = _NOTHING,
+    cluster: Any = None,
+    call: str = "this call",
+) -> Iterator[tuple[Any, Any]]:
+    """``function(*args)`` for each ``(label, args)`` of ``tasks``; yields ``(label, result)`` as each finishes.
+
+    ``shared`` (if given) is what every task needs, sent once to each worker and
+    passed first: ``function(shared, *args)``.  With ``jobs == 1`` the tasks run
+    here, in order; with more, in ``jobs`` worker processes, in the order they
+    finish; with ``cluster`` (a ``distributed.Client``) on Dask.  ``function``
+    must be importable by name (a module-level function).  ``call`` names the
+    API call in the script-guard message.  On any exception — Ctrl-C, SIGTERM
+    inside :func:`sigterm_as_interrupt`, a failed task — the workers are
+    stopped before it goes on.
+    """
+    if cluster is not None:
+        from .cluster import stream
+
+        if shared is not _NOTHING:
+            tasks = ((label, (shared, *args)) for label, args in tasks)
+        yield from stream(cluster, function, tasks)
+        return
+    if jobs <= 1:
+        for label, args in tasks:
+            yield label, (function(*args) if shared is _NOTHING else function(shared, *args))
+        return
+    check_main_guard(jobs, call)
+    tasks = iter(tasks)
+    context = pool_context([function.__module__])
+    given = () if shared is _NOTHING else (shared,)
+    executor = ProcessPoolExecutor(jobs, context, initializer=_start_worker, initargs=(given,))
+    try:
+        pending: dict = {}
+        window = jobs * WINDOW_PER_JOB
+        exhausted = False
+        while pending or not exhausted:
+            while not exhausted and len(pending) < window:
+                task = next(tasks, None)
+                if task is None:
+                    exhausted = True
+                    break
+                label, args = task
+                pending[executor.submit(_in_worker, function, args)] = label
+            if not pending:
+                break
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield pending.pop(future), future.result()
+    except BaseException:
+        _stop(executor)
+        raise
+    executor.shutdown(wait=True)
+
+
+__all__ = ["WINDOW_PER_JOB", "Terminated", "check_main_guard", "pool_context", "run_tasks", "sigterm_as_interrupt"]
