@@ -36,29 +36,46 @@ Z95 = 1.959963984540054
 OUTCOMES = ("A", "B", "first player", "second player")
 
 
+def _wilson_bounds(p, n, z: float, sqrt):
+    """The Wilson score interval's (low, high) before clipping to [0, 1]: the one formula,
+    for numbers (``sqrt=math.sqrt``) and for polars expressions alike."""
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    return centre - half, centre + half
+
+
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion ``wins / games`` (``(0, 1)`` for no games)."""
     if games <= 0:
         return 0.0, 1.0
-    p = wins / games
-    z2 = z * z
-    denominator = 1 + z2 / games
-    centre = (p + z2 / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denominator
-    low = 0.0 if wins <= 0 else max(0.0, centre - half)
-    high = 1.0 if wins >= games else min(1.0, centre + half)
-    return low, high
+    low, high = _wilson_bounds(wins / games, games, z, math.sqrt)
+    return (0.0 if wins <= 0 else max(0.0, low)), (1.0 if wins >= games else min(1.0, high))
 
 
-def wilson_exprs(wins: pl.Expr, games: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
-    """:func:`wilson` as two polars expressions (low, high), for grouped frames."""
-    n = games.cast(pl.Float64)
-    p = wins.cast(pl.Float64) / n
-    z2 = z * z
-    denominator = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denominator
-    half = z * (p * (1 - p) / n + z2 / (4 * n * n)).sqrt() / denominator
-    return (centre - half).clip(0.0, 1.0), (centre + half).clip(0.0, 1.0)
+def wilson_exprs(wins: str | pl.Expr, games: str | pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """:func:`wilson` as two polars expressions (low, high), for grouped frames; null where
+    there are no games.  Column names may be given for the expressions."""
+    wins = pl.col(wins) if isinstance(wins, str) else wins
+    n = (pl.col(games) if isinstance(games, str) else games).cast(pl.Float64)
+    low, high = _wilson_bounds(wins.cast(pl.Float64) / n, n, z, pl.Expr.sqrt)
+    some = n > 0
+    return (
+        pl.when(some).then(low.clip(0.0, 1.0)).otherwise(None),
+        pl.when(some).then(high.clip(0.0, 1.0)).otherwise(None),
+    )
+
+
+def rate_exprs(wins: str, games: str, name: str = "rate") -> list[pl.Expr]:
+    """``wins / games`` as column ``name`` with its Wilson interval as ``low`` and ``high``
+    (null where there are no games)."""
+    low, high = wilson_exprs(wins, games)
+    return [
+        pl.when(pl.col(games) > 0).then(pl.col(wins) / pl.col(games)).otherwise(None).alias(name),
+        low.alias("low"),
+        high.alias("high"),
+    ]
 
 
 def win_rates(games: pl.DataFrame, by: str | Sequence[str] | None = None) -> pl.DataFrame:
@@ -232,6 +249,7 @@ __all__ = [
     "Summary",
     "Z95",
     "mean_exprs",
+    "rate_exprs",
     "summarize",
     "unpaired_change",
     "wilson",

@@ -24,7 +24,7 @@ import polars as pl
 
 from ..base.cards import CardSet, starter_set
 from ..base.rules import Rules
-from ..base.stats import wilson
+from ..base.stats import rate_exprs, wilson
 from ..runs.simulate import simulate
 
 #: The columns of :func:`deck_matchups`.
@@ -76,62 +76,64 @@ def deck_matchups(
             rules=rules,
             progress=progress,
         )
-        games = trace.games
-        winner = games["winner"].cast(pl.String)
-        first = games["first_player"].cast(pl.String)
-        rows.append(
-            {
-                "deck_a": a,
-                "deck_b": b,
-                "games": games.height,
-                "wins_a": int((winner == "A").sum()),
-                "wins_b": int((winner == "B").sum()),
-                "unfinished": int(winner.is_null().sum()),
-                "first_player_wins": int((winner == first).sum()),
-                "mean_turns": float(games["turns"].mean()) if games.height else 0.0,
-            }
+        rows.append(pairing_counts(trace.games.with_columns(deck_a=pl.lit(a), deck_b=pl.lit(b))))
+    return pl.concat(rows) if rows else MATCHUPS_SCHEMA.to_frame()
+
+
+def pairing_counts(games: pl.DataFrame) -> pl.DataFrame:
+    """:data:`MATCHUPS_SCHEMA`'s rows of a games frame: one per ordered pairing (``deck_a``,
+    ``deck_b``) in the order the pairings first appear, with its games, each seat's wins,
+    the unfinished games (R10.1), the first player's wins and the mean length.
+
+    The one count behind every balance table: :func:`deck_matchups`, the design
+    studies and the notebooks' matchup charts.  The deck columns keep their type
+    (starter deck numbers, or the notebooks' deck labels)."""
+    counts = [c for c in MATCHUPS_SCHEMA if c not in ("deck_a", "deck_b")]
+    return (
+        games.group_by("deck_a", "deck_b", maintain_order=True)
+        .agg(
+            pl.len().alias("games"),
+            (pl.col("winner") == "A").sum().alias("wins_a"),
+            (pl.col("winner") == "B").sum().alias("wins_b"),
+            pl.col("winner").is_null().sum().alias("unfinished"),
+            (pl.col("winner") == pl.col("first_player")).sum().alias("first_player_wins"),
+            pl.col("turns").mean().alias("mean_turns"),
         )
-    return pl.DataFrame(rows, schema=MATCHUPS_SCHEMA)
+        .cast({c: MATCHUPS_SCHEMA[c] for c in counts})
+    )
 
 
 def deck_results(matchups: pl.DataFrame) -> pl.DataFrame:
-    """One row per (deck, opponent): wins and games over both seats, rate and 95% interval."""
-    as_a = matchups.select(
-        pl.col("deck_a").alias("deck"), pl.col("deck_b").alias("opponent"),
-        pl.col("wins_a").alias("wins"), "games",
-    )  # fmt: skip
-    as_b = matchups.select(
-        pl.col("deck_b").alias("deck"), pl.col("deck_a").alias("opponent"),
-        pl.col("wins_b").alias("wins"), "games",
-    )  # fmt: skip
-    both = (
-        pl.concat([as_a, as_b])
+    """One row per (deck, opponent): wins, games and unfinished games over both seats, the
+    rate and its 95% Wilson interval."""
+    seats = [
+        matchups.select(
+            pl.col(f"deck_{me}").alias("deck"),
+            pl.col(f"deck_{them}").alias("opponent"),
+            pl.col(f"wins_{me}").alias("wins"),
+            "games",
+            "unfinished",
+        )
+        for me, them in (("a", "b"), ("b", "a"))
+    ]
+    return (
+        pl.concat(seats)
         .group_by("deck", "opponent")
-        .agg(pl.col("wins").sum(), pl.col("games").sum())
+        .agg(pl.col("wins").sum(), pl.col("games").sum(), pl.col("unfinished").sum())
         .sort("deck", "opponent")
-    )
-    intervals = [wilson(w, g) for w, g in both.select("wins", "games").iter_rows()]
-    return both.with_columns(
-        (pl.col("wins") / pl.col("games")).alias("rate"),
-        pl.Series("low", [lo for lo, _ in intervals], pl.Float64),
-        pl.Series("high", [hi for _, hi in intervals], pl.Float64),
+        .with_columns(rate_exprs("wins", "games"))
     )
 
 
 def deck_rates(matchups: pl.DataFrame) -> pl.DataFrame:
     """One row per deck: its wins and games against every opponent, both seats, with the
     overall rate and its 95% Wilson interval (a mirror game counts once for each side)."""
-    totals = (
+    return (
         deck_results(matchups)
         .group_by("deck")
         .agg(pl.col("wins").sum(), pl.col("games").sum())
         .sort("deck")
-    )
-    intervals = [wilson(w, g) for w, g in totals.select("wins", "games").iter_rows()]
-    return totals.with_columns(
-        (pl.col("wins") / pl.col("games")).alias("rate"),
-        pl.Series("low", [lo for lo, _ in intervals], pl.Float64),
-        pl.Series("high", [hi for _, hi in intervals], pl.Float64),
+        .with_columns(rate_exprs("wins", "games"))
     )
 
 
@@ -191,5 +193,6 @@ __all__ = [
     "deck_matchups",
     "deck_rates",
     "deck_results",
+    "pairing_counts",
     "first_player",
 ]

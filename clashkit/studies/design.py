@@ -54,11 +54,11 @@ import polars as pl
 from ..base.cards import Card, CardSet, card_from_fields, card_row, load_cards, starter_set
 from ..base.errors import OptionError
 from ..base.rules import Rules
-from ..base.stats import Z95, mean_exprs, wilson
+from ..base.stats import Z95, mean_exprs, wilson, wilson_exprs
 from ..base.vocab import Effect, Kind
 from ..runs.simulate import simulate
 from ..runs.workers import run_tasks
-from .analysis import MATCHUPS_SCHEMA, balance_markdown, deck_rates, deck_results, first_player
+from .analysis import MATCHUPS_SCHEMA, balance_markdown, deck_rates, deck_results, first_player, pairing_counts
 
 #: The fields :func:`sweep` can set: a creature's cost, attack and health, an incantation's
 #: cost and the amount of an effect that has one (``damage 3``).
@@ -451,19 +451,7 @@ def outcomes(jobs: Sequence[Job], results: Sequence[JobResult]) -> pl.DataFrame:
 
 def matchups(games: pl.DataFrame) -> pl.DataFrame:
     """:data:`clashkit.studies.analysis.MATCHUPS_SCHEMA` of an :func:`outcomes` frame."""
-    return (
-        games.group_by("deck_a", "deck_b", maintain_order=True)
-        .agg(
-            pl.len().alias("games"),
-            (pl.col("winner") == "A").sum().alias("wins_a"),
-            (pl.col("winner") == "B").sum().alias("wins_b"),
-            pl.col("winner").is_null().sum().alias("unfinished"),
-            (pl.col("winner") == pl.col("first_player")).sum().alias("first_player_wins"),
-            pl.col("turns").mean().alias("mean_turns"),
-        )
-        .cast(dict(MATCHUPS_SCHEMA))
-        .select(list(MATCHUPS_SCHEMA))
-    )
+    return pairing_counts(games).cast(dict(MATCHUPS_SCHEMA)).select(list(MATCHUPS_SCHEMA))
 
 
 def sides(games: pl.DataFrame) -> pl.DataFrame:
@@ -916,12 +904,12 @@ def card_stats(
 def _play_numbers(plays: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
     def rate(mask: pl.Expr, name: str) -> list[pl.Expr]:
         wins, games = (pl.col("won") & mask).sum(), mask.sum()
-        low, high = _wilson_expr(wins, games)
+        low, high = wilson_exprs(wins, games)
         return [games.alias(f"games_{name}"), (wins / games).alias(f"win_{name}"),
                 low.alias(f"win_{name}_low"), high.alias(f"win_{name}_high")]  # fmt: skip
 
     played = pl.col("played")
-    play_low, play_high = _wilson_expr(played.sum(), pl.len())
+    play_low, play_high = wilson_exprs(played.sum(), pl.len())
     turn, turn_low, turn_high = mean_exprs(pl.col("first_turn").filter(played).cast(pl.Float64))
     health, health_low, health_high = mean_exprs(pl.col("hand_health_after").drop_nulls())
     table = plays.group_by("card").agg(
@@ -943,12 +931,6 @@ def _play_numbers(plays: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
     )
     table = table.with_columns(pl.col(pl.Float64).fill_nan(None), pl.col(pl.UInt32).cast(pl.Int64))
     return decks.join(table, on="card")
-
-
-def _wilson_expr(wins: pl.Expr, games: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    from ..base.stats import wilson_exprs
-
-    return wilson_exprs(wins, games)
 
 
 def _removal(base: CardSet, names: Sequence[str], study: Study) -> pl.DataFrame:

@@ -19,31 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 import polars as pl
 
 from ..base.cards import CardSet, starter_set
-from ..base.stats import Z95, wilson_exprs
+from ..base.stats import rate_exprs
+from ..studies.analysis import deck_results, pairing_counts
 
 #: Grouping choices for the per-turn summaries.
 GROUPINGS = (None, "player", "seat", "deck")
-
-
-# --- Intervals ----------------------------------------------------------------------
-
-
-def wilson(wins: str | pl.Expr, n: str | pl.Expr, *, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
-    """The Wilson score interval of ``wins`` successes in ``n`` trials, as (low, high) expressions
-    (null where ``n`` is 0)."""
-    wins = pl.col(wins) if isinstance(wins, str) else wins
-    n = pl.col(n) if isinstance(n, str) else n
-    low, high = wilson_exprs(wins, n, z)
-    return pl.when(n > 0).then(low).otherwise(None), pl.when(n > 0).then(high).otherwise(None)
-
-
-def _rate(wins: str, n: str, name: str = "win_rate") -> list[pl.Expr]:
-    low, high = wilson(wins, n)
-    return [
-        pl.when(pl.col(n) > 0).then(pl.col(wins) / pl.col(n)).otherwise(None).alias(name),
-        low.alias("low"),
-        high.alias("high"),
-    ]
 
 
 # --- Decks and cards ----------------------------------------------------------------
@@ -188,16 +168,20 @@ def matchups(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = No
     Each game counts once for each side, whatever its seat; an unfinished game
     (R10.1) is a game that neither side won.  Mirror matches are left out.
     """
-    sides = _sides(_labelled(games, decks)).filter(pl.col("deck") != pl.col("opponent"))
+    labelled = _labelled(games, decks).with_columns(deck_a=pl.col("label_a"), deck_b=pl.col("label_b"))
     return (
-        sides.group_by("deck", "opponent")
-        .agg(
-            pl.len().cast(pl.Int64).alias("games"),
-            pl.col("won").sum().cast(pl.Int64).alias("wins"),
-            (~pl.col("finished")).sum().cast(pl.Int64).alias("unfinished"),
+        deck_results(pairing_counts(labelled))
+        .filter(pl.col("deck") != pl.col("opponent"))
+        .select(
+            "deck",
+            "opponent",
+            pl.col("games").cast(pl.Int64),
+            pl.col("wins").cast(pl.Int64),
+            pl.col("rate").alias("win_rate"),
+            "low",
+            "high",
+            pl.col("unfinished").cast(pl.Int64),
         )
-        .with_columns(_rate("wins", "games"))
-        .sort("deck", "opponent")
     )
 
 
@@ -234,7 +218,7 @@ def first_player_advantage(
     parts = [agg(sides).sort("group")]
     if by is not None:
         parts.append(agg(sides.with_columns(pl.lit("all").alias("group"))))
-    return pl.concat(parts).with_columns(_rate("wins", "games"))
+    return pl.concat(parts).with_columns(rate_exprs("wins", "games", "win_rate"))
 
 
 # --- Per turn -----------------------------------------------------------------------------
@@ -415,7 +399,7 @@ def card_numbers(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
             (pl.col("creature_damage_total") / pl.col("played_in")).alias("creature_damage"),
             (pl.col("keep_damage_total") / pl.col("played_in")).alias("keep_damage"),
             (pl.col("destroyed") / pl.col("played_in")).alias("destroyed_per_game"),
-            *_rate("wins", "played_in"),
+            *rate_exprs("wins", "played_in", "win_rate"),
         )
     )
     return out.select(
@@ -444,7 +428,7 @@ def deck_win_rates(
     return (
         m.group_by("deck")
         .agg(pl.col("games").sum(), pl.col("wins").sum())
-        .with_columns(_rate("wins", "games"))
+        .with_columns(rate_exprs("wins", "games", "win_rate"))
         .sort("deck")
     )
 
@@ -474,5 +458,4 @@ __all__ = [
     "mana_per_turn",
     "matchups",
     "starter_deck_names",
-    "wilson",
 ]
