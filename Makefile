@@ -69,8 +69,12 @@ FIGURES ?=
 figures: venv
 	$(VENV)/bin/python benchmarks/figures.py $(FIGURES)
 
+# Style, formatting, types (every package numba does not compile) and the layers' import order.
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .hypothesis

@@ -4,6 +4,8 @@ Every command turns clashkit's own errors — malformed files, illegal actions,
 bad options — into one line on stderr and exit status 2, with nothing on
 stdout.  Each command lives in its own module under :mod:`clashkit.cli.commands`
 and registers itself on :data:`main`.
+
+The top layer: may import every layer below it.
 """
 
 from __future__ import annotations

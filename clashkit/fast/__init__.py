@@ -8,12 +8,13 @@ same ``games`` and ``turns`` frames (``tests/fast`` plays both and compares).
 The fast engine records no events; :func:`clashkit.runs.replay` replays any of its
 games in the reference engine to see them.
 
-Modules mirror the reference: :mod:`~clashkit.fast.rules` (hand, lanes,
+Modules mirror the reference engine (:mod:`clashkit.engine`): :mod:`~clashkit.fast.rules` (hand, lanes,
 abilities, destruction, siege, incantations, solo, turn, engine),
 :mod:`~clashkit.fast.greedy`, :mod:`~clashkit.fast.game` (setup, loop, batches),
 :mod:`~clashkit.fast.setup` (the formats' deals: draft, constructed, solo),
 :mod:`~clashkit.fast.state` and :mod:`~clashkit.fast.tables` (cards and rules
-as arrays: a card file is data, never compiled in).
+as arrays: a card file is data, never compiled in).  Games by the batch are
+played from :mod:`clashkit.runs.fast_games`.
 
 Policies here: ``random``, ``greedy`` and ``search`` (plain and fair; its
 rollouts run compiled too, :mod:`~clashkit.fast.search`).  Every format is
@@ -23,6 +24,9 @@ greedy's format choices (the draft picks, the constructed ten and bans), which
 ``search`` inherits.  A policy whose format choices are not compiled has its
 games dealt by the reference code (the same draws) and converted with
 :func:`from_state`.
+
+The fast layer: may import :mod:`clashkit.policies`, :mod:`clashkit.engine` and
+:mod:`clashkit.base` (it mirrors both the engine and the shipped policies).
 """
 
 from .convert import FAST_POLICIES, capacity, from_state, play_out, policy_code, search_params

@@ -1,6 +1,9 @@
 """Policies (bots): :class:`Policy` and the shipped ones, by name.
 
 ``get_policy("greedy")`` makes one; :data:`POLICIES` lists the names.
+
+The policies layer: bots decide from a state they are shown and return an action.
+May import: :mod:`clashkit.engine`, :mod:`clashkit.base`.
 """
 
 from __future__ import annotations

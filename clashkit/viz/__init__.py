@@ -24,6 +24,12 @@ What it holds, loaded on first use:
 - :func:`~clashkit.viz.tables.table` — a frame shown whole, or its first rows and
   how to see the rest;
 - :func:`~clashkit.viz.rules.rule` — a rule's text (``viz.rule("R6.7")``).
+
+Each lab is a controller module (plain Python, testable without a browser) beside
+its view module (``siege_lab`` and ``siege_lab_view``, …).
+
+May import: :mod:`clashkit.show`, :mod:`clashkit.studies` and every layer below
+them; charts talk to the studies and runs layers through their public functions.
 """
 
 from __future__ import annotations
