@@ -62,7 +62,8 @@ from clashkit.base.cards import starter_set  # noqa: E402
 from clashkit.base.rules import Rules  # noqa: E402
 from clashkit.engine.records import GameRecords  # noqa: E402
 from clashkit.policies import POLICIES  # noqa: E402
-from clashkit.runs.simulate import game_seeds, make_matchup, play_game, simulate  # noqa: E402
+from clashkit.runs.simulate import game_seeds, play_game, simulate  # noqa: E402
+from clashkit.runs.spec import Matchup  # noqa: E402
 from clashkit.runs.trace import events_from_buffer  # noqa: E402
 
 PAIRINGS = [(a, b) for a in "1234" for b in "1234" if a != b]
@@ -72,7 +73,7 @@ def play_games(n: int, policy: str, record_events: bool) -> tuple[float, float, 
     """Wall and CPU seconds to set up, play and record ``n`` games (the pairings in turn),
     and the records."""
     matchups = [
-        make_matchup(a, b, policy, policy, record_events=record_events, rules=Rules())
+        Matchup.build(a, b, policy, policy, engine="reference", record_events=record_events, rules=Rules())
         for a, b in PAIRINGS
     ]
     seeds = game_seeds(0, n)
@@ -164,7 +165,7 @@ def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
         runs = [play_games(n, policy, False)[1] for _ in range(max(1, repeats // 2))]
         out[f"reference_games_per_s_{policy}"] = n / best(runs)
         engines = [
-            Engine(make_matchup(a, b, policy, policy, record_events=False, engine="fast")) for a, b in PAIRINGS
+            Engine(Matchup.build(a, b, policy, policy, record_events=False, engine="fast")) for a, b in PAIRINGS
         ]
         seeds = game_seeds(0, n_fast)
         out[f"fast_games_per_s_{policy}"] = fast_rate(engines, seeds, n_fast, repeats)
@@ -198,7 +199,7 @@ def format_rates(n: int, n_fast: int, repeats: int, policy: str = "greedy") -> d
     out: dict = {}
     for key, mode, decks in FORMATS:
         made = {
-            engine: [make_matchup(a, b, policy, policy, record_events=False, engine=engine, mode=mode)
+            engine: [Matchup.build(a, b, policy, policy, record_events=False, engine=engine, mode=mode)
                      for a, b in decks]
             for engine in ("reference", "fast")
         }
@@ -253,7 +254,7 @@ def fast_pipeline(n: int, repeats: int) -> dict:
     from clashkit.runs.simulate import part_games, pool_seed_array, seed_pool
     from clashkit.runs.trace import TraceBuilder
 
-    matchup = make_matchup("1", "2", "greedy", "greedy", record_events=False, engine="fast")
+    matchup = Matchup.build("1", "2", "greedy", "greedy", record_events=False, engine="fast")
     engine = Engine(matchup)
     pool = seed_pool(1)
     passes = []

@@ -18,7 +18,8 @@ from clashkit.base.limits import LIMITS, TURN_COUNTS
 from clashkit.base.rules import POINTS
 from clashkit.engine.records import GameRecords
 from clashkit.engine.turn import FIRST_TURN_MANA, TURN_FIELDS, TURN_WIDTH
-from clashkit.runs.simulate import make_matchup, play_parts, seed_pool, simulate
+from clashkit.runs.simulate import play_parts, seed_pool, simulate
+from clashkit.runs.spec import Matchup
 from clashkit.runs.trace import TURNS_SCHEMA, build_trace, turns_from_buffer
 
 CARDS = starter_set()
@@ -102,7 +103,7 @@ def test_both_engines_give_the_turns_frame_the_narrow_schema_and_the_engines_row
     trace = simulate(40, "1", "2", "greedy", seed=5, engine=engine, record_events=False, progress=False)
     assert trace.turns.schema == TURNS_SCHEMA
     # The frame holds what the engine wrote: the raw rows of the same games, column for column.
-    parts = list(play_parts(make_matchup("1", "2", "greedy", record_events=False, engine=engine), seed_pool(5), 40, 1))
+    parts = list(play_parts(Matchup.build("1", "2", "greedy", record_events=False, engine=engine), seed_pool(5), 40, 1))
     raw = np.frombuffer(parts[0][1].turns, np.int16).reshape(-1, TURN_WIDTH)
     for name in COUNTS:
         assert trace.turns[name].to_list() == raw[:, TURN_FIELDS.index(name)].tolist()
@@ -126,7 +127,7 @@ def test_a_big_run_streamed_in_chunks_equals_the_same_games_built_at_once(monkey
     monkeypatch.setattr(trace_module, "CHUNK_GAMES", 4_096)
     streamed = simulate(n, "1", "2", "greedy", seed=3, engine="fast", record_events=False, progress=False)
     whole = GameRecords()
-    for _, records in play_parts(make_matchup("1", "2", "greedy", record_events=False, engine="fast"),
+    for _, records in play_parts(Matchup.build("1", "2", "greedy", record_events=False, engine="fast"),
                                  seed_pool(3), n, 1):  # fmt: skip
         whole.extend(records)
     at_once = build_trace(whole, CARDS)
@@ -215,7 +216,7 @@ def test_the_format_page_gives_the_bytes_of_a_turns_row():
 def test_a_count_beyond_sixteen_bits_stops_either_engine_instead_of_wrapping():
     from clashkit.engine.turn import record_turn
     from clashkit.fast import from_state
-    from clashkit.fast import rules as fast_rules
+    from clashkit.fast import turn as fast_turn
     from clashkit.fast.state import ERR_FULL, G_ERROR, G_TURNS_LOGGED
     from clashkit.runs.game import new_game
 
@@ -230,7 +231,7 @@ def test_a_count_beyond_sixteen_bits_stops_either_engine_instead_of_wrapping():
     assert len(state.turn_log) == TURN_WIDTH  # nothing of the turn written
     fast = from_state(state)
     logged = fast.g[G_TURNS_LOGGED]
-    fast_rules.record_turn(fast)
+    fast_turn.record_turn(fast)
     assert fast.g[G_ERROR] == ERR_FULL and fast.g[G_TURNS_LOGGED] == logged
 
 

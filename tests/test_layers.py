@@ -88,4 +88,5 @@ def test_an_old_module_path_still_imports_and_says_where_it_went(old):
         module = importlib.import_module(name)
     assert module is importlib.import_module(f"clashkit.{MOVED[old]}")
     messages = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
-    assert messages == [f"{name} is now clashkit.{MOVED[old]}: import it from there (the old path goes in a later version)"]
+    moved = f"{name} is now clashkit.{MOVED[old]}"
+    assert messages == [f"{moved}: import it from there (the old path goes in a later version)"]

@@ -173,7 +173,7 @@ def test_seeds_made_per_part_are_numpys_seed_sequence(seed):
 
 def test_a_huge_run_makes_only_the_seeds_of_the_part_it_plays(monkeypatch):
     monkeypatch.setattr(sim, "PART_GAMES", 20)
-    matchup = sim.make_matchup("1", "2", "random", record_events=False)
+    matchup = sim.Matchup.build("1", "2", "random", engine="reference", record_events=False)
     parts = play_parts(matchup, seed_pool(0), 100_000_000, 1)
     part, records = next(parts)
     assert part == 0 and len(records) == 20

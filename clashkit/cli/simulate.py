@@ -156,7 +156,8 @@ def command(
     import polars as pl
 
     from ..base.stats import summarize
-    from ..runs.simulate import simulate_to
+    from ..runs.simulate import play_matchup_to
+    from ..runs.spec import Matchup
     from ..runs.workers import Terminated
 
     out_dir = Path(out)
@@ -170,7 +171,12 @@ def command(
     solo_settings = parse_settings(settings, where="--settings") if settings is not None else None
     if mode == "duel" and deck_b is None:
         deck_b = "2"
-    options = dict(
+    started = time.perf_counter()
+    matchup = Matchup.build(
+        deck_a,
+        deck_b,
+        policy_a,
+        policy_b,
         record_events=events,
         engine=engine,
         mode=mode,
@@ -181,22 +187,17 @@ def command(
         rules=rules,
         mirror=mirror,
     )
-    started = time.perf_counter()
     try:
-        written = simulate_to(
+        written = play_matchup_to(
             out_dir,
+            matchup,
             n,
-            deck_a,
-            deck_b,
-            policy_a,
-            policy_b,
             seed=seed,
             jobs=jobs,
             cluster=cluster,
             progress=not no_progress,
             resume=resume,
             warn=lambda message: click.echo(f"clashkit: note: --jobs: {message}", err=True),
-            **options,
         )
     except KeyboardInterrupt as stop:
         signal_name = "SIGTERM" if isinstance(stop, Terminated) else "interrupted"

@@ -8,9 +8,13 @@ same ``games`` and ``turns`` frames (``tests/fast`` plays both and compares).
 The fast engine records no events; :func:`clashkit.runs.replay` replays any of its
 games in the reference engine to see them.
 
-Modules mirror the reference engine (:mod:`clashkit.engine`): :mod:`~clashkit.fast.rules` (hand, lanes,
-abilities, destruction, siege, incantations, solo, turn, engine),
-:mod:`~clashkit.fast.greedy`, :mod:`~clashkit.fast.game` (setup, loop, batches),
+Modules mirror the reference engine's (:mod:`clashkit.engine`) module for
+module, with the same names and R-numbers: :mod:`~clashkit.fast.hand`,
+:mod:`~clashkit.fast.lanes`, :mod:`~clashkit.fast.abilities`,
+:mod:`~clashkit.fast.destruction`, :mod:`~clashkit.fast.siege`,
+:mod:`~clashkit.fast.incantations`, :mod:`~clashkit.fast.solo`,
+:mod:`~clashkit.fast.turn`, :mod:`~clashkit.fast.legality` and
+:mod:`~clashkit.fast.transition`; then :mod:`~clashkit.fast.greedy`, :mod:`~clashkit.fast.game` (setup, loop, batches),
 :mod:`~clashkit.fast.setup` (the formats' deals: draft, constructed, solo),
 :mod:`~clashkit.fast.state` and :mod:`~clashkit.fast.tables` (cards and rules
 as arrays: a card file is data, never compiled in).  Games by the batch are

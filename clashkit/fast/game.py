@@ -15,23 +15,11 @@ from numba import njit
 
 from . import rng as R
 from .greedy import decide, leaves_loop
-from .rules import (
-    A_CREATURE,
-    A_PROCEED,
-    A_SPELL,
-    AI,
-    GREEDY,
-    fill,
-    has_choice,
-    legal_actions,
-    play_creature,
-    play_incantation,
-    proceed,
-    record_turn,
-    start_turn,
-)
+from .lanes import fill
+from .legality import A_CREATURE, A_PROCEED, A_SPELL, has_choice, legal_actions
 from .search import SEARCH, search_decision
 from .state import (
+    AI,
     G_ACTIVE,
     G_ERROR,
     G_FIRST,
@@ -42,11 +30,14 @@ from .state import (
     G_UID,
     G_WIDTH,
     G_WINNER,
+    GREEDY,
     KEEP,
     OVER,
     SUMMON,
 )
 from .tables import W_LOOP_WATCH
+from .transition import play_creature, play_incantation, proceed
+from .turn import record_turn, start_turn
 
 
 @njit(cache=True, _nrt=False)

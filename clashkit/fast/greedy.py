@@ -13,7 +13,11 @@ from __future__ import annotations
 from numba import njit
 
 from ..base.vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
-from .rules import A_CREATURE, A_PROCEED, A_SPELL, abilities, fill, has_choice, keep_index, next_in_order
+from .abilities import abilities
+from .hand import keep_index
+from .lanes import fill
+from .legality import A_CREATURE, A_PROCEED, A_SPELL, has_choice
+from .siege import next_in_order
 from .state import (
     C_ATTACK_MOD,
     C_CARD,

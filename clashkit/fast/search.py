@@ -31,18 +31,9 @@ from numba import njit
 
 from . import rng as R
 from .greedy import decide, leaves_loop
-from .rules import (
-    A_CREATURE,
-    A_PROCEED,
-    A_SPELL,
-    GREEDY,
-    apply_row,
-    copy_row,
-    fill,
-    hand_health,
-    has_choice,
-    legal_actions,
-)
+from .hand import hand_health
+from .lanes import copy_row, fill
+from .legality import A_CREATURE, A_PROCEED, A_SPELL, has_choice, legal_actions
 from .state import (
     C_CARD,
     G_ACTIVE,
@@ -55,6 +46,7 @@ from .state import (
     G_TURN,
     G_TURNS_LOGGED,
     G_WINNER,
+    GREEDY,
     KEEP,
     OVER,
     P_CAST_TURN,
@@ -64,6 +56,7 @@ from .state import (
     new_state,
 )
 from .tables import W_CASTS_PER_TURN
+from .transition import apply_row
 
 #: The policy code of ``search`` (:data:`clashkit.fast.FAST_POLICIES`).
 SEARCH = 2

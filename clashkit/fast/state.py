@@ -125,3 +125,12 @@ def legal_rows(cap: int) -> np.ndarray:
     """Room for the legal actions of one decision (R3.2: 4 playable cards)."""
     # Plays: each of 4 playable cards, twice (creature) or once per creature in play (incantation).
     return np.zeros((4 * max(2, 4 * cap) + 1, 5), np.int64)
+
+#: Policy codes (R4.6's return order is the owner's policy's).
+RANDOM, GREEDY = 0, 1
+#: R3.2: how many cards left of the hand (the keep skipped) are playable.
+PLAYABLE = 4
+#: R2.3: the first player's first turn gains this much mana.
+FIRST_TURN_MANA = 6
+#: The solo AI's seat (player B, R8.1).
+AI = 1

@@ -34,28 +34,22 @@ the worker processes are stopped and nothing of the run is left running.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import os
 import sys
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..base.cards import CardSet, load_cards, starter_set
-from ..base.errors import DeckError, OptionError
-from ..base.levels import parse_level, points, solo_settings
-from ..base.limits import LIMITS, check, shown
-from ..base.rng import Rng
-from ..base.rules import Rules
+from ..base.errors import OptionError
+from ..base.limits import check, shown
 from ..base.vocab import Mode
-from ..engine import formats
 from ..engine.records import GameRecords
-from ..engine.solo_setup import solo_setup, split_cards
+from ..engine.solo_setup import solo_setup
 from ..policies import Policy, get_policy
 from .game import new_game, play
+from .spec import Matchup, choose_engine
 from .workers import Terminated, check_main_guard, run_tasks, sigterm_as_interrupt
 
 #: Games in one part of a reference-engine run: the unit written, resumed and assembled (and
@@ -130,44 +124,6 @@ def game_seeds(seed: int, n: int, start: int = 0) -> list[int]:
     same whatever ``n`` is.
     """
     return pool_seeds(seed_pool(seed), start, n)
-
-
-@dataclass(frozen=True, slots=True)
-class Matchup:
-    """What every game of a simulation shares: mode, decks, policies, cards and rules.
-
-    ``deck_a`` / ``deck_b`` are :class:`~clashkit.engine.formats.DeckSpec` in a duel;
-    in solo mode ``deck_a`` is the player's deck argument and ``deck_b`` is
-    ``None`` (the AI gets the rest, R8.1).  ``cards`` is ``None`` for the
-    shipped set, so worker processes load it themselves.
-    """
-
-    mode: str
-    deck_a: Any
-    deck_b: Any
-    policy_a: str | Policy
-    policy_b: str | Policy
-    cards: CardSet | None
-    rules: Rules
-    record_events: bool
-    level: int | None
-    mirror: bool = False
-    #: ``reference`` or ``fast`` (:mod:`clashkit.fast`).
-    engine: str = "reference"
-
-    @property
-    def card_set(self) -> CardSet:
-        return self.cards if self.cards is not None else starter_set()
-
-    @property
-    def labels(self) -> tuple[str, str]:
-        """The policies as the games frame names them (``ai`` for the solo AI)."""
-        label_b = "ai" if self.mode == Mode.SOLO else _label(self.policy_b)
-        return _label(self.policy_a), label_b
-
-
-def _label(spec: str | Policy) -> str:
-    return spec.name if isinstance(spec, Policy) else str(spec).strip()
 
 
 def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> None:
@@ -245,17 +201,9 @@ def simulate(
     *,
     seed: int = 0,
     jobs: int | None = 1,
-    record_events: bool | None = True,
-    engine: str | None = None,
-    mode: str = "duel",
-    level: int | str | None = None,
-    settings: Mapping[str, Any] | None = None,
-    free_settings: bool = False,
-    cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | Mapping[str, Any] | None = None,
-    mirror: bool = False,
     progress: bool | None = None,
     cluster: Any = None,
+    **options: Any,
 ):
     """Play ``n`` games and return their :class:`~clashkit.runs.trace.Trace`.
 
@@ -285,21 +233,14 @@ def simulate(
     (:mod:`clashkit.runs.cluster`): ``"local:N"``, ``"tcp://HOST:PORT"`` or a
     ``distributed.Client``; the frames are the same.
     """
-    matchup = make_matchup(
-        deck_a,
-        deck_b,
-        policy_a,
-        policy_b,
-        record_events=record_events,
-        engine=engine,
-        mode=mode,
-        level=level,
-        settings=settings,
-        free_settings=free_settings,
-        cards=cards,
-        rules=rules,
-        mirror=mirror,
-    )
+    matchup = Matchup.build(deck_a, deck_b, policy_a, policy_b, **options)
+    return play_matchup(matchup, n, seed=seed, jobs=jobs, progress=progress, cluster=cluster)
+
+
+def play_matchup(matchup: Matchup, n: int, *, seed: int = 0, jobs: int | None = 1, progress: bool | None = None,
+         cluster: Any = None):  # fmt: skip
+    """:func:`simulate` of a run specification built already (:meth:`Matchup.build`): its
+    :class:`~clashkit.runs.trace.Trace`."""
     n = check_games(n)
     jobs = usable_jobs(jobs)
     if jobs > 1 and cluster is None:
@@ -460,31 +401,24 @@ def play_parts(
         yield part, records
 
 
-def run_description(
-    n: int,
-    seed: int,
-    matchup: Matchup,
-    *,
-    deck_a: object,
-    deck_b: object,
-    settings: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+def run_description(n: int, seed: int, matchup: Matchup) -> dict[str, Any]:
     """What a run plays, as its manifest and ``resume`` record it."""
     from ..base.rules import RULES_VERSION
     from .trace import FRAMES_VERSION
 
     fingerprint = hashlib.sha256(repr(matchup.card_set.cards).encode()).hexdigest()
+    deck_a, deck_b, settings = matchup.asked
     return {
         "engine": matchup.engine,
         "n": n,
         "seed": seed,
         "mode": matchup.mode,
-        "deck_a": str(deck_a),
-        "deck_b": None if deck_b is None else str(deck_b),
+        "deck_a": deck_a,
+        "deck_b": deck_b,
         "policy_a": matchup.labels[0],
         "policy_b": matchup.labels[1],
         "level": matchup.level,
-        "settings": None if settings is None else {k: settings[k] for k in sorted(settings)},
+        "settings": None if settings is None else dict(settings),
         "rules": matchup.rules.as_dict(),
         "rules_version": RULES_VERSION,
         "mirror": matchup.mirror,
@@ -505,19 +439,11 @@ def simulate_to(
     *,
     seed: int = 0,
     jobs: int | None = 1,
-    record_events: bool | None = True,
-    engine: str | None = None,
-    mode: str = "duel",
-    level: int | str | None = None,
-    settings: Mapping[str, Any] | None = None,
-    free_settings: bool = False,
-    cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | Mapping[str, Any] | None = None,
-    mirror: bool = False,
     progress: bool | None = None,
     resume: bool = False,
     warn=None,
     cluster: Any = None,
+    **options: Any,
 ) -> list[Path]:
     """Play ``n`` games like :func:`simulate`, streaming them into the run folder ``out``.
 
@@ -530,29 +456,34 @@ def simulate_to(
     data files written; the frames equal :func:`simulate`'s, with ``jobs``
     or on a ``cluster`` alike, and ``resume`` continues a run on either.
     """
+
+    matchup = Matchup.build(deck_a, deck_b, policy_a, policy_b, **options)
+    return play_matchup_to(
+        out, matchup, n, seed=seed, jobs=jobs, progress=progress, resume=resume, warn=warn, cluster=cluster
+    )
+
+
+def play_matchup_to(
+    out: str | os.PathLike,
+    matchup: Matchup,
+    n: int,
+    *,
+    seed: int = 0,
+    jobs: int | None = 1,
+    progress: bool | None = None,
+    resume: bool = False,
+    warn=None,
+    cluster: Any = None,
+) -> list[Path]:
+    """:func:`simulate_to` of a run specification built already (:meth:`Matchup.build`)."""
     from .output import RunWriter
     from .trace import GAMES_SCHEMA, TURNS_SCHEMA, build_trace, events_schema
 
-    matchup = make_matchup(
-        deck_a,
-        deck_b,
-        policy_a,
-        policy_b,
-        record_events=record_events,
-        engine=engine,
-        mode=mode,
-        level=level,
-        settings=settings,
-        free_settings=free_settings,
-        cards=cards,
-        rules=rules,
-        mirror=mirror,
-    )
     record_events = matchup.record_events
     n = check_games(n)
     jobs = usable_jobs(jobs, warn=warn)
     pool = seed_pool(seed)
-    run = run_description(n, seed, matchup, deck_a=deck_a, deck_b=deck_b, settings=settings)
+    run = run_description(n, seed, matchup)
     card_set = matchup.card_set
     if resume and _finished_already(out, run):
         names = ("events", "turns", "games") if record_events else ("turns", "games")
@@ -576,128 +507,6 @@ def simulate_to(
             return writer.commit(empty={k: pl.DataFrame(schema=v) for k, v in empty.items()})
 
 
-def make_matchup(
-    deck_a,
-    deck_b,
-    policy_a: str | Policy = "random",
-    policy_b: str | Policy | None = None,
-    *,
-    record_events: bool | None = True,
-    engine: str | None = "reference",
-    mode: str = "duel",
-    level: int | str | None = None,
-    settings: Mapping[str, Any] | None = None,
-    free_settings: bool = False,
-    cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | Mapping[str, Any] | None = None,
-    mirror: bool = False,
-) -> Matchup:
-    """Check every option of a simulation once, before any game is played."""
-    matchup = _make_matchup(
-        deck_a, deck_b, policy_a, policy_b, record_events=bool(record_events), mode=mode, level=level,
-        settings=settings, free_settings=free_settings, cards=cards, rules=rules, mirror=mirror,
-    )
-    solo = matchup.mode == Mode.SOLO  # the AI plays itself: policy B is not played
-    engine, record_events = choose_engine(
-        engine, record_events, matchup.policy_a, matchup.policy_a if solo else matchup.policy_b
-    )
-    return dataclasses.replace(matchup, engine=engine, record_events=record_events)
-
-
-def choose_engine(engine: str | None, record_events: bool | None, policy_a, policy_b) -> tuple[str, bool]:
-    """The engine that plays and whether events are recorded (see :func:`simulate`); one clear line if refused."""
-    from ..fast.convert import FAST_POLICIES, policy_code
-
-    if engine is not None and engine not in ("fast", "reference"):
-        raise OptionError(f"engine {engine!r} is not an engine (fast, reference)")
-    if engine is None:
-        # A policy by name, options aside (``search:budget=4``); policy objects play in the reference engine.
-        names = [str(p).partition(":")[0].strip().lower() for p in (policy_a, policy_b)]
-        plain = all(isinstance(p, str) for p in (policy_a, policy_b))
-        fast_ok = plain and all(name in FAST_POLICIES for name in names)
-        engine = "fast" if fast_ok and record_events is not True else "reference"
-    if engine == "fast":
-        if record_events:
-            raise OptionError(
-                "the fast engine records no events: leave events out (--no-events) or use engine reference"
-            )
-        for spec in (policy_a, policy_b):
-            policy_code(spec)
-        return "fast", False
-    return "reference", record_events is not False
-
-
-def _make_matchup(
-    deck_a,
-    deck_b,
-    policy_a: str | Policy = "random",
-    policy_b: str | Policy | None = None,
-    *,
-    record_events: bool = True,
-    mode: str = "duel",
-    level: int | str | None = None,
-    settings: Mapping[str, Any] | None = None,
-    free_settings: bool = False,
-    cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | Mapping[str, Any] | None = None,
-    mirror: bool = False,
-) -> Matchup:
-    if cards is not None and not isinstance(cards, CardSet):
-        cards = load_cards(cards)
-    card_set = cards if cards is not None else starter_set()
-    rules = Rules.coerce(rules)
-    try:
-        mode = Mode(str(mode).lower())
-    except ValueError:
-        raise OptionError(f"mode {mode!r} is not a mode (duel, solo)") from None
-    policy_b = policy_a if policy_b is None else policy_b
-    for spec in (policy_a, policy_b):
-        get_policy(spec)  # refuse an unknown policy now, not in a worker
-    if isinstance(deck_a, int) and not isinstance(deck_a, bool):
-        deck_a = str(deck_a)
-    if isinstance(deck_b, int) and not isinstance(deck_b, bool):
-        deck_b = str(deck_b)
-    if mode is Mode.SOLO:
-        if deck_b is not None:
-            raise DeckError(
-                "deck B: in solo mode the AI gets the cards the player does not (R8.1); "
-                "give no deck B"
-            )
-        if settings is not None or level is not None:
-            rules = rules.replace(solo=solo_settings(level, settings, free=free_settings))
-        recorded_level = parse_level(level) if level is not None else points(rules.solo)
-        formats.check_first_player(rules, "", solo=True)
-        deck_a = _solo_deck(deck_a, card_set)
-        _, _, ai_cards = split_cards(deck_a, get_policy(policy_a), card_set, Rng(0))  # refuse a bad deck now
-        most = LIMITS["cards_owned"]
-        if len(ai_cards) > most.high:
-            raise DeckError(
-                f"deck A: the AI would own {len(ai_cards)} cards, more than {most.high} ({most.why})"
-            )
-        return Matchup(
-            mode.value,
-            deck_a,
-            None,
-            policy_a,
-            policy_b,
-            cards,
-            rules,
-            record_events,
-            recorded_level,
-            mirror,
-        )
-    if level is not None or settings is not None:
-        raise OptionError("level and settings are for solo mode (R8.9); add mode solo")
-    if deck_b is None:
-        raise DeckError("deck B: a duel needs two decks (R2.1)")
-    spec_a = formats.parse_deck(deck_a, card_set, side="A")
-    spec_b = formats.parse_deck(deck_b, card_set, side="B")
-    formats.check_first_player(rules, formats.format_of(spec_a, spec_b, mirror=mirror))
-    return Matchup(
-        mode.value, spec_a, spec_b, policy_a, policy_b, cards, rules, record_events, None, mirror
-    )
-
-
 def _finished_already(out: str | os.PathLike, run: Mapping[str, Any]) -> bool:
     """Whether ``out`` already holds this very run, complete (``resume`` then has nothing to do)."""
     from ..base.errors import RunFolderError
@@ -718,21 +527,6 @@ def json_plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def _solo_deck(deck: object, cards: CardSet) -> object:
-    """The player's deck argument in solo mode, read as a duel deck is (R8.1): ``draft``, a
-    starter deck number, or 8 names from a list or a file (a byte-order mark and all)."""
-    if isinstance(deck, str) and deck.strip().lower() == "draft":
-        return "draft"
-    if deck is None:
-        raise DeckError("deck A: solo mode needs the player's deck (1–4, draft, 8 names or a file)")
-    spec = formats.parse_deck(deck, cards, side="A")
-    if spec.format == formats.CONSTRUCTED:
-        raise DeckError(
-            "deck A: solo has no constructed format (R7.3 is a duel format); give draft, 1–4 or 8 names (R8.1)"
-        )
-    return str(spec.number) if spec.number is not None else list(spec.names)
-
-
 __all__ = [
     "FAST_PART_GAMES",
     "MAX_CHUNK",
@@ -741,9 +535,10 @@ __all__ = [
     "Terminated",
     "choose_engine",
     "game_seeds",
-    "make_matchup",
     "part_games",
     "play_game",
+    "play_matchup",
+    "play_matchup_to",
     "play_parts",
     "pool_seed_array",
     "pool_seeds",

@@ -325,7 +325,7 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
     taken to cost the mean of theirs."""
     import time
 
-    from ..runs.simulate import choose_engine
+    from ..runs.spec import choose_engine
 
     first = jobs[0]
     cost: dict[tuple[str, bool], float] = {}

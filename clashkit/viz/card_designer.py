@@ -174,7 +174,7 @@ class CardDesigner:
         engine was asked for."""
         if self.engine is not None:
             return self.engine
-        from ..runs.simulate import choose_engine
+        from ..runs.spec import choose_engine
 
         policy = self._policy()
         return choose_engine(None, False, policy, policy)[0]

@@ -9,6 +9,7 @@ import ipywidgets as w
 from ..show.board import board_html
 from .rules import rule_link
 from .rules_stepper import RulesStepper
+from .siege_lab import SiegeLab
 from .view_common import _LI, _button, _View
 
 
@@ -77,10 +78,9 @@ def rules_stepper(scenario=None) -> RulesStepperView:
     """The rules stepper as widgets, on ``scenario``: a scenario file, TOML text, a
     :class:`SiegeLab` (or its view) whose position it opens, or by default the shipped
     ``first_siege``."""
-    from .siege_lab_view import SiegeLabView  # it opens a stepper itself: imported when asked
-
-    if isinstance(scenario, SiegeLabView):
-        scenario = scenario.lab
+    lab = getattr(scenario, "lab", None)  # a view of a siege lab opens its lab's position
+    if isinstance(lab, SiegeLab):
+        scenario = lab
     return RulesStepperView(RulesStepper(scenario))
 
 

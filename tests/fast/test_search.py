@@ -126,8 +126,8 @@ def test_a_position_evaluates_the_same():
 
 def test_search_params():
     from clashkit.fast import FAST_POLICIES
-    from clashkit.fast.rules import GREEDY, RANDOM
     from clashkit.fast.search import SEARCH
+    from clashkit.fast.state import GREEDY, RANDOM
 
     assert FAST_POLICIES == {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
     params = search_params(["greedy", "search:budget=8,horizon=3,noise=0.5,fair"])

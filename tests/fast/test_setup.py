@@ -32,7 +32,8 @@ from clashkit.fast import setup
 from clashkit.fast.state import new_state
 from clashkit.fast.tables import card_tables
 from clashkit.policies import GreedyPolicy, Policy, RandomPolicy, SearchPolicy, get_policy
-from clashkit.runs.simulate import make_matchup, simulate
+from clashkit.runs.simulate import simulate
+from clashkit.runs.spec import Matchup
 
 DUEL_PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy"), ("greedy", "random")]
 
@@ -82,7 +83,7 @@ def test_random_and_greedy_choices_are_compiled_and_search_inherits_greedys():
 
 def test_compiled_deal_decides_which_engine_deals():
     def deal(a, b, pa, pb=None, **kw):
-        return setup.compiled_deal(make_matchup(a, b, pa, pb, record_events=False, **kw))
+        return setup.compiled_deal(Matchup.build(a, b, pa, pb, record_events=False, **{"engine": "reference", **kw}))
 
     assert deal("1", "2", "greedy") is None  # fixed decks: game.play_batch
     assert deal("draft", "draft", "random", PicksFirst()) is None
@@ -117,7 +118,7 @@ def cards_of(file_seed):
 @given(seed=SEEDS, file_seed=FILES, a=CHOOSERS, b=CHOOSERS)
 def test_r7_2_draft_deals_the_references_hands(seed, file_seed, a, b):
     cards = cards_of(file_seed)
-    matchup = make_matchup("draft", "draft", a, b, record_events=False, cards=cards)
+    matchup = Matchup.build("draft", "draft", a, b, engine="reference", record_events=False, cards=cards)
     work, last, state = dealt(matchup, seed, "draft")
     rng = Rng(seed)
     ref = formats.draft(cards, get_policy(a).pick, get_policy(b).pick, rng)
@@ -131,7 +132,7 @@ def test_r7_2_draft_deals_the_references_hands(seed, file_seed, a, b):
 @given(seed=SEEDS, file_seed=FILES, a=CHOOSERS, b=CHOOSERS)
 def test_r7_3_constructed_deals_the_references_eights(seed, file_seed, a, b):
     cards = cards_of(file_seed)
-    matchup = make_matchup("constructed", "constructed", a, b, record_events=False, cards=cards)
+    matchup = Matchup.build("constructed", "constructed", a, b, engine="reference", record_events=False, cards=cards)
     work, accepted, state = dealt(matchup, seed, "constructed")
     rng = Rng(seed)
     pa, pb = get_policy(a), get_policy(b)
@@ -146,10 +147,10 @@ def test_r7_3_constructed_deals_the_references_eights(seed, file_seed, a, b):
 @given(seed=SEEDS, file_seed=FILES, player=CHOOSERS)
 def test_r8_1_solo_draft_deals_the_references_split(seed, file_seed, player):
     cards = cards_of(file_seed)
-    matchup = make_matchup("draft", None, player, record_events=False, mode="solo", cards=cards)
+    matchup = Matchup.build("draft", None, player, engine="reference", record_events=False, mode="solo", cards=cards)
     work, _, state = dealt(matchup, seed, "draft_against_ai")
     rng = Rng(seed)
-    mine, ai = draft_against_ai(cards, player, rng)
+    mine, ai = draft_against_ai(cards, get_policy(player), rng)
     assert work[setup.W_HAND_A, :8].tolist() == mine
     assert work[setup.W_HAND_B, :24].tolist() == ai
     assert state == rng.getstate()
@@ -160,7 +161,9 @@ def test_r7_3_random_chooses_its_ten_from_the_kit():
     # engines deal the same eights
     cards = card_file(3, extra=2)
     own_kit = set(formats.kit(cards))
-    matchup = make_matchup("constructed", "constructed", "random", "greedy", record_events=False, cards=cards)
+    matchup = Matchup.build(
+        "constructed", "constructed", "random", "greedy", engine="reference", record_events=False, cards=cards
+    )
     pa, pb = RandomPolicy(), GreedyPolicy()
     for seed in range(40):
         work, accepted, state = dealt(matchup, seed, "constructed")

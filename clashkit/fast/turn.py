@@ -1,0 +1,161 @@
+"""The turn's frame, compiled (R2.3, R3.1, R3.12, R8.1, R8.2, R10.1, R10.4): mirrors :mod:`clashkit.engine.turn`."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..base.limits import TURN_COUNTS
+from .hand import hand_health
+from .siege import begin_siege
+from .solo import ai_mana, ai_summon, begin_ai_turn, end_ai_turn
+from .state import (
+    C_ATTACK_MOD,
+    C_DAMAGE,
+    C_GRANTED,
+    C_LOST_COUNT,
+    C_NEW,
+    C_PROTECTION_USED,
+    C_SLOT,
+    C_SPRINT_BONUS,
+    C_TOOK_TURN,
+    END,
+    ERR_FULL,
+    FIRST_TURN_MANA,
+    G_ACTIVE,
+    G_ERROR,
+    G_FORT_A,
+    G_MANA,
+    G_MANA_GAINED,
+    G_PHASE,
+    G_PILE,
+    G_SOLO,
+    G_STAT_DESTROYED,
+    G_STAT_HAND_HEALTH,
+    G_STAT_HAND_SIZE,
+    G_STAT_KEEP_DAMAGE,
+    G_STAT_PLAYED,
+    G_TURN,
+    G_TURNS_LOGGED,
+    G_WINNER,
+    MANA,
+    OVER,
+    SUMMON,
+)
+from .tables import (
+    R_AI_FIRST,
+    R_SOLO_PLAYER_FIRST_MANA,
+    R_TURN_LIMIT,
+)
+
+
+@njit(cache=True, _nrt=False)
+def hand_counts(s, p):
+    """Cards in hand, the keep included (R3.1), and hand-health; for the solo AI, its pile (R8.6)."""
+    if s.g[G_SOLO] and p == 1:
+        return s.g[G_PILE], s.g[G_PILE] - 1
+    return s.hlen[p], hand_health(s, p)
+
+
+#: The most cards played or creatures destroyed a turn row holds (``int16``; ``clashkit.base.limits.TURN_COUNTS``).
+_ROW_MAX = TURN_COUNTS["cards_played"].high
+
+
+@njit(cache=True, _nrt=False)
+def record_turn(s):
+    """Close the active player's turn in the turn log (one ``TURN_FIELDS`` row)."""
+    p = s.g[G_ACTIVE]
+    size, health = hand_counts(s, p)
+    k = s.g[G_TURNS_LOGGED]
+    if k >= s.tl.shape[0] or s.g[G_STAT_PLAYED] > _ROW_MAX or s.g[G_STAT_DESTROYED] > _ROW_MAX:
+        s.g[G_ERROR] = ERR_FULL  # the log is full, or a count has no room in the row's 16 bits
+        return
+    row = s.tl[k]
+    row[0] = s.g[G_TURN]
+    row[1] = p
+    row[2] = s.g[G_MANA_GAINED]
+    row[3] = s.g[G_MANA_GAINED] - s.g[G_MANA]
+    row[4] = s.g[G_STAT_PLAYED]
+    row[5] = s.g[G_STAT_HAND_SIZE]
+    row[6] = s.g[G_STAT_HAND_HEALTH]
+    row[7] = size
+    row[8] = health
+    row[9] = s.g[G_FORT_A + p]
+    row[10] = s.ln[0, 0] + s.ln[0, 1]
+    row[11] = s.ln[1, 0] + s.ln[1, 1]
+    row[12] = s.g[G_STAT_KEEP_DAMAGE]
+    row[13] = s.g[G_STAT_DESTROYED]
+    s.g[G_TURNS_LOGGED] = k + 1
+
+
+@njit(cache=True, _nrt=False)
+def first_turn_of_six(s, r):
+    """R2.3, R8.1: whether this turn gains 6 mana instead of R3.1's."""
+    if s.g[G_TURN] == 1:
+        return True
+    return s.g[G_TURN] == 2 and s.g[G_SOLO] and r[R_AI_FIRST] and r[R_SOLO_PLAYER_FIRST_MANA]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def start_turn(s, t, r, pol_codes):
+    """R3.1 / R8.2: the mana phase, then the summon phase opens (the AI's plays itself, R8.3)."""
+    s.g[G_PHASE] = MANA
+    p = s.g[G_ACTIVE]
+    size, health = hand_counts(s, p)
+    s.g[G_STAT_PLAYED] = 0
+    s.g[G_STAT_KEEP_DAMAGE] = 0
+    s.g[G_STAT_DESTROYED] = 0
+    s.g[G_STAT_HAND_SIZE] = size
+    s.g[G_STAT_HAND_HEALTH] = health
+    if s.g[G_SOLO] and p == 1:
+        begin_ai_turn(s)
+        mana = ai_mana(s, r)
+        s.g[G_MANA] = mana
+        s.g[G_MANA_GAINED] = mana
+        s.g[G_PHASE] = SUMMON
+        ai_summon(s, t, r, pol_codes)
+        if s.g[G_WINNER] < 0:
+            begin_siege(s, r)
+        return
+    mana = FIRST_TURN_MANA if first_turn_of_six(s, r) else s.hlen[p]
+    s.g[G_MANA] = mana
+    s.g[G_MANA_GAINED] = mana
+    s.g[G_PHASE] = SUMMON
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def regenerate(s):
+    """R3.12: damage back to 0, until-end-of-turn effects end, Protection re-armed, nothing new."""
+    for p in range(2):
+        for lane in range(2):
+            for pos in range(s.ln[p, lane]):
+                c = s.cr[p, lane, pos]
+                c[C_DAMAGE] = 0
+                c[C_ATTACK_MOD] = 0
+                c[C_GRANTED] = 0
+                c[C_SPRINT_BONUS] = 0
+                c[C_PROTECTION_USED] = 0
+                c[C_NEW] = 0
+                c[C_TOOK_TURN] = 0
+                c[C_LOST_COUNT] = 0
+                c[C_SLOT] = -1
+    s.g[G_MANA] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def end_turn(s, t, r, pol_codes):
+    """R3.12, R8.7, R10.1: regenerate, then the other player's turn (or the end of the game)."""
+    record_turn(s)
+    s.g[G_PHASE] = END
+    regenerate(s)
+    if s.g[G_SOLO] and s.g[G_ACTIVE] == 1:
+        end_ai_turn(s)
+        if s.g[G_WINNER] >= 0:
+            return
+    if s.g[G_TURN] >= r[R_TURN_LIMIT]:
+        s.g[G_PHASE] = OVER
+        return
+    s.g[G_TURN] += 1
+    s.g[G_ACTIVE] = 1 - s.g[G_ACTIVE]
+    start_turn(s, t, r, pol_codes)
+
+
