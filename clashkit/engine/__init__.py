@@ -13,6 +13,14 @@ Policies come in as objects: the engine never resolves a policy's name.
 May import: :mod:`clashkit.base`.
 """
 
+from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, format_place, parse_action
+from .events import EVENT_FIELDS
+from .hand import playable_indices
+from .loop import run
+from .scenario import Scenario, ScenarioAction, dump_scenario, load_scenario, parse_scenario
+from .setup import new_duel
+from .siege import next_in_order
+from .state import SIEGE, SUMMON, Creature, GameState
 from .transition import (
     apply,
     apply_unchecked,
@@ -28,15 +36,36 @@ from .transition import (
 )
 
 __all__ = [
+    "ATTACK",
+    "BEGIN_SIEGE",
+    "Creature",
+    "END_TURN",
+    "EVENT_FIELDS",
+    "GameState",
+    "Play",
+    "Proceed",
+    "SIEGE",
+    "SUMMON",
+    "Scenario",
+    "ScenarioAction",
     "apply",
     "apply_unchecked",
     "can_cast_now",
     "check",
+    "dump_scenario",
+    "format_place",
     "has_choice",
     "legal_actions",
     "legal_cards",
     "legal_plays",
+    "load_scenario",
+    "new_duel",
+    "next_in_order",
+    "parse_action",
+    "parse_scenario",
     "play_creature",
     "play_incantation",
+    "playable_indices",
     "proceed_action",
+    "run",
 ]

@@ -9,3 +9,15 @@ replays (:mod:`~clashkit.runs.replay`).
 May import: :mod:`clashkit.fast`, :mod:`clashkit.policies`, :mod:`clashkit.engine`,
 :mod:`clashkit.base`.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..base.exports import lazy_exports
+
+if TYPE_CHECKING:
+    from .spec import choose_engine
+    from .trace import Trace, game_frames
+
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__)

@@ -5,3 +5,14 @@
 
 May import: :mod:`clashkit.studies` and every layer below it.
 """
+
+from .board import board_html, card_html, hand_html
+from .render import describe_event, event_dicts
+
+__all__ = [
+    "board_html",
+    "card_html",
+    "describe_event",
+    "event_dicts",
+    "hand_html",
+]

@@ -7,9 +7,9 @@ from html import escape
 import ipywidgets as w
 import polars as pl
 
-from ..base.vocab import Ability, Direction, Effect, TargetSide
+from ..base import Ability, Direction, Effect, TargetSide
 from ..policies import POLICIES
-from ..show.board import card_html
+from ..show import card_html
 from .card_designer import CardDesigner
 from .runs import default_policy
 from .tables import table_html

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 import altair as alt
 import polars as pl
 
-from ..base.cards import CardSet
+from ..base import CardSet
 from . import rendering
 from . import summaries as s
 
@@ -297,7 +297,7 @@ def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart:
     """A ladder's ratings (:func:`clashkit.studies.ladder.ladder`'s ``ratings`` frame): each policy's
     Bradley–Terry rating on the Elo scale with its 95% interval, best at the top; the dashed
     line is the mean (1500)."""
-    from ..studies.ladder import MEAN
+    from ..studies import MEAN
 
     order = ratings.sort("rating", descending=True)["policy"].to_list()
     base = alt.Chart(ratings, width=width).encode(y=alt.Y("policy:N", title=None, sort=order))

@@ -20,8 +20,8 @@ import altair as alt
 import ipywidgets as w
 import polars as pl
 
-from ..base.cards import CardSet, starter_set
-from ..studies.design import FIELDS, Sweep, Tuning, field_value, sweep
+from ..base import CardSet, starter_set
+from ..studies import FIELDS, Sweep, Tuning, field_value, sweep
 from . import rendering
 from .tables import table_html
 

@@ -11,18 +11,23 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from ..base.cards import CardSet, starter_set
-from ..base.errors import ClashkitError
-from ..base.vocab import KEEP, hand_health_of
-from ..engine.actions import Proceed, parse_action
-from ..engine.hand import playable_indices
-from ..engine.legality import has_choice, legal_actions, legal_cards, proceed_action
-from ..engine.loop import run
-from ..engine.setup import new_duel
-from ..engine.state import SUMMON, GameState
-from ..engine.transition import apply
+from ..base import KEEP, CardSet, ClashkitError, hand_health_of, starter_set
+from ..engine import (
+    SUMMON,
+    GameState,
+    Proceed,
+    apply,
+    has_choice,
+    legal_actions,
+    legal_cards,
+    new_duel,
+    parse_action,
+    playable_indices,
+    proceed_action,
+    run,
+)
 from ..policies import Policy, get_policy
-from ..show.render import describe_event, event_dicts
+from ..show import describe_event, event_dicts
 from .lab_common import _card_names, _History, _log_len, action_label, events_table, menu_order
 
 
@@ -265,7 +270,7 @@ class HandBuilder:
 
     def trace(self):
         """The game so far as trace frames (``events, turns, games = builder.trace()``)."""
-        from ..runs.trace import game_frames
+        from ..runs import game_frames
 
         return game_frames(self._need_game(), policy_a="you", policy_b=str(self.bot))
 

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import ipywidgets as w
 
-from ..base.errors import ClashkitError
+from ..base import ClashkitError
 from ..policies import POLICIES
-from ..show.board import board_html, hand_html
+from ..show import board_html, hand_html
 from .hand_builder import HandBuilder
 from .tables import table_html
 from .view_common import NAME_WIDTH, _button, _message, _View, events_html
@@ -159,7 +159,7 @@ class HandBuilderView(_View):
             self.redraw_hand()
 
     def on_shuffle(self) -> None:
-        from ..base.rng import Rng
+        from ..base import Rng
 
         order = list(self.builder.order)
         Rng(self.seed.value).shuffle(order)

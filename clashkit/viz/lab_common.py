@@ -7,12 +7,9 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from ..base.cards import CardSet
-from ..base.vocab import LANES, PLAYERS, TargetSide
-from ..engine.actions import Play, Proceed, format_place
-from ..engine.events import EVENT_FIELDS
-from ..engine.state import GameState
-from ..show.render import describe_event, event_dicts
+from ..base import LANES, PLAYERS, CardSet, TargetSide
+from ..engine import EVENT_FIELDS, GameState, Play, Proceed, format_place
+from ..show import describe_event, event_dicts
 
 #: The rule each kind of event applies (the field table of :mod:`clashkit.engine.events`).
 RULE_OF_EVENT = {kind.value: spec.rule for kind, spec in EVENT_FIELDS.items()}

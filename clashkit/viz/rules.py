@@ -13,9 +13,8 @@ import re
 from functools import lru_cache
 from html import escape
 
-from ..base.errors import UnknownRuleError
-from ..base.rulebook import Rule, is_number, search
-from ..base.rulebook import rule as find_rule
+from ..base import Rule, UnknownRuleError, is_number, search
+from ..base import rule as find_rule
 
 _FONT = "font-family:system-ui,-apple-system,'Segoe UI','DejaVu Sans',sans-serif"
 _CARD = (

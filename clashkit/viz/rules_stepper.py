@@ -10,12 +10,19 @@ from pathlib import Path
 
 import polars as pl
 
-from ..base.vocab import LANES, PLAYERS
-from ..engine.actions import ATTACK, BEGIN_SIEGE, END_TURN
-from ..engine.scenario import Scenario, load_scenario, parse_scenario
-from ..engine.siege import next_in_order
-from ..engine.state import SIEGE, SUMMON
-from ..engine.transition import apply
+from ..base import LANES, PLAYERS
+from ..engine import (
+    ATTACK,
+    BEGIN_SIEGE,
+    END_TURN,
+    SIEGE,
+    SUMMON,
+    Scenario,
+    apply,
+    load_scenario,
+    next_in_order,
+    parse_scenario,
+)
 from .lab_common import _History, _log_len, events_table
 from .siege_lab import SiegeLab
 

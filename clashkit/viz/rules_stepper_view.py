@@ -6,7 +6,7 @@ from html import escape
 
 import ipywidgets as w
 
-from ..show.board import board_html
+from ..show import board_html
 from .rules import rule_link
 from .rules_stepper import RulesStepper
 from .siege_lab import SiegeLab

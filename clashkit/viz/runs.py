@@ -15,9 +15,9 @@ from itertools import permutations
 
 import polars as pl
 
-from ..base.cards import CardSet, starter_set
+from ..base import CardSet, starter_set
 from ..policies import POLICIES
-from ..runs.trace import Trace
+from ..runs import Trace
 from .summaries import starter_deck_names
 
 

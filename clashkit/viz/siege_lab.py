@@ -13,17 +13,39 @@ from pathlib import Path
 
 import polars as pl
 
-from ..base.cards import KEEP_NAMES, CardSet, starter_set
-from ..base.errors import ClashkitError, ScenarioError
-from ..base.rules import Rules
-from ..base.vocab import KEEP, LANES, PLAYERS, Mode, Player
-from ..engine.actions import ATTACK, BEGIN_SIEGE, Play, Proceed, format_place, parse_action
-from ..engine.legality import legal_actions
-from ..engine.scenario import Scenario, ScenarioAction, dump_scenario, load_scenario, parse_scenario
-from ..engine.siege import next_in_order
-from ..engine.state import SUMMON, Creature, GameState
-from ..engine.transition import apply
-from ..show.render import describe_event, event_dicts
+from ..base import (
+    KEEP,
+    KEEP_NAMES,
+    LANES,
+    PLAYERS,
+    CardSet,
+    ClashkitError,
+    Mode,
+    Player,
+    Rules,
+    ScenarioError,
+    starter_set,
+)
+from ..engine import (
+    ATTACK,
+    BEGIN_SIEGE,
+    SUMMON,
+    Creature,
+    GameState,
+    Play,
+    Proceed,
+    Scenario,
+    ScenarioAction,
+    apply,
+    dump_scenario,
+    format_place,
+    legal_actions,
+    load_scenario,
+    next_in_order,
+    parse_action,
+    parse_scenario,
+)
+from ..show import describe_event, event_dicts
 from .lab_common import _card_names, _History, _log_len, action_label, events_table, menu_order, on_meant_side
 
 
@@ -349,7 +371,7 @@ class SiegeLab:
 
     def trace(self):
         """The siege so far as trace frames (``events, turns, games = lab.trace()``)."""
-        from ..runs.trace import game_frames
+        from ..runs import game_frames
 
         return game_frames(self._need_state())
 

@@ -9,9 +9,8 @@ from pathlib import Path
 import ipywidgets as w
 from IPython.display import display
 
-from ..base.errors import ClashkitError
-from ..base.vocab import PLAYERS
-from ..show.board import board_html
+from ..base import PLAYERS, ClashkitError
+from ..show import board_html
 from .rules_stepper import RulesStepper
 from .rules_stepper_view import RulesStepperView
 from .siege_lab import SiegeLab
@@ -298,8 +297,8 @@ class SiegeLabView(_View):
                 "The siege is over: every creature has had its turn (R3.9)."
             )
         else:
-            from ..base.vocab import LANES
-            from ..engine.siege import next_in_order
+            from ..base import LANES
+            from ..engine import next_in_order
 
             lane, position = next_in_order(state)
             name = state.cards.names[state.lanes[state.active][lane][position].card]

@@ -18,9 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import polars as pl
 
-from ..base.cards import CardSet, starter_set
-from ..base.stats import rate_exprs
-from ..studies.analysis import deck_results, pairing_counts
+from ..base import CardSet, rate_exprs, starter_set
+from ..studies import deck_results, pairing_counts
 
 #: Grouping choices for the per-turn summaries.
 GROUPINGS = (None, "player", "seat", "deck")
