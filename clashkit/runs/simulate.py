@@ -39,7 +39,7 @@ import hashlib
 import os
 import sys
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -363,7 +363,7 @@ def _progress(n: int, progress: bool | None, initial: int = 0):
         bar.close()
 
 
-def _tasks(n: int, jobs: int, skip: set[int], part_size: int) -> Iterator[tuple[int, int, int]]:
+def _tasks(n: int, jobs: int, skip: Set[int], part_size: int) -> Iterator[tuple[int, int, int]]:
     """``(part, first game, count)``: each part of ``part_size`` games cut into worker tasks."""
     size = max(1, min(part_size, -(-n // (jobs * 8))))
     for part in range(-(-n // part_size)):
@@ -409,7 +409,7 @@ def play_parts(
     n: int,
     jobs: int,
     *,
-    skip: set[int] = frozenset(),
+    skip: Set[int] = frozenset(),
     bar=None,
     cluster: Any = None,
 ) -> Iterator[tuple[int, GameRecords]]:
@@ -718,7 +718,7 @@ def json_plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def _solo_deck(deck: object, cards: CardSet) -> object:
+def _solo_deck(deck: str | Sequence[str] | None, cards: CardSet) -> object:
     """The player's deck argument in solo mode, read as a duel deck is (R8.1): ``draft``, a
     starter deck number, or 8 names from a list or a file (a byte-order mark and all)."""
     if isinstance(deck, str) and deck.strip().lower() == "draft":
