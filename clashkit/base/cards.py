@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -413,7 +414,7 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
     return cards
 
 
-def load_cards(path: str | Path) -> CardSet:
+def load_cards(path: str | os.PathLike) -> CardSet:
     """Load a card file strictly; see ``docs/cards.md``.
 
     A file read before is read again only if its modification time or size

@@ -110,7 +110,8 @@ def check(name: str, value: object, where: str, error: type[InputError] = InputE
     limit = LIMITS[name]
     if isinstance(value, bool) or not isinstance(value, int):
         if hasattr(value, "__index__") and not isinstance(value, bool):
-            value = value.__index__()
+            index: int = value.__index__()  # __index__ returns an int (hasattr() types it Any)
+            value = index
         else:
             raise error(f"{where}: must be a whole number {limit.low}…{limit.high}, not {shown(value)}")
     if not limit.low <= value <= limit.high:

@@ -238,7 +238,8 @@ def summarize(games: pl.DataFrame) -> Summary:
     return Summary(
         games=n,
         unfinished=int((~games["finished"]).sum()) if n else 0,
-        mean_turns=float(games["turns"].mean()) if n else math.nan,
+        # polars types Series.mean() as any scalar; a numeric column's is a float.
+        mean_turns=float(games["turns"].mean()) if n else math.nan,  # type: ignore[arg-type]
         rates=win_rates(games),
         policies=policies,
     )

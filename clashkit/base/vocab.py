@@ -18,7 +18,7 @@ class Player(StrEnum):
     B = "B"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # deliberately shadows str.index: the player's 0/1 index
         return 0 if self is Player.A else 1
 
 
@@ -29,7 +29,7 @@ class Lane(StrEnum):
     LOWER = "lower"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # deliberately shadows str.index: the lane's 0/1 index
         return 0 if self is Lane.UPPER else 1
 
 

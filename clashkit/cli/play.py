@@ -86,6 +86,7 @@ def command(
     decks = [[cards.names[c] for c in sorted(state.hands[p]) if c >= 0] for p in (0, 1)]
     # Step through the game, keeping the table as it is when each turn's mana is in.
     headers = {state.turn: (0, describe_state(state))}
+    assert state.log is not None, "new_game records the game's events by default"
     while not state.over:
         play(state, *policies, max_steps=1)
         if state.turn not in headers and not state.over:

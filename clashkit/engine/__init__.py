@@ -13,7 +13,7 @@ Policies come in as objects: the engine never resolves a policy's name.
 May import: :mod:`clashkit.base`.
 """
 
-from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, format_place, parse_action
+from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, Play, Proceed, format_place, parse_action
 from .events import EVENT_FIELDS
 from .hand import playable_indices
 from .loop import run
@@ -37,6 +37,7 @@ from .transition import (
 
 __all__ = [
     "ATTACK",
+    "Action",
     "BEGIN_SIEGE",
     "Creature",
     "END_TURN",

@@ -147,7 +147,7 @@ def decode(row: tuple[int, ...], names: tuple[str, ...] | list[str]) -> dict:
     target_card = values["target_card"]
     if target_card < 0 and EVENT_FIELDS[kind].keep_target:
         fort = values["keep_b" if values["target_player"] == 1 else "keep_a"]
-        target = Keep.FORT.name if fort else Keep.BASTION.name
+        target: str | None = Keep.FORT.name if fort else Keep.BASTION.name
     else:
         target = names[target_card] if target_card >= 0 else None
     return {

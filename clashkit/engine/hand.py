@@ -8,6 +8,8 @@ the AI pile, and the AI-side versions of these steps are in :mod:`clashkit.engin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..base.vocab import KEEP
 from . import events as ev
 from .outcome import Termination, end_game
@@ -17,7 +19,7 @@ from .state import GameState
 PLAYABLE = 4
 
 
-def playable_indices(hand: list[int]) -> tuple[int, ...]:
+def playable_indices(hand: Sequence[int | str]) -> tuple[int, ...]:
     """R3.2: hand indices of the playable cards, the 4 leftmost besides the keep."""
     at = hand.index(KEEP)
     n = len(hand)

@@ -175,7 +175,9 @@ def _illegal_proceed(state: GameState, action: Proceed) -> IllegalActionError:
     if state.phase == SUMMON:
         return IllegalActionError("R1.6", "the siege comes before the end of the turn")
     player = state.active
-    lane, position = next_in_order(state)
+    place = next_in_order(state)
+    assert place is not None, "ending the turn is illegal here only while a creature has not had its turn"
+    lane, position = place
     name = state.cards.names[state.lanes[player][lane][position].card]
     return IllegalActionError(
         "R3.9",

@@ -52,6 +52,12 @@ class ScenarioAction:
         at = f"@{self.index}" if self.index is not None else ""
         return f"play {self.card}{at} {where}".strip()
 
+    @property
+    def window(self) -> int:
+        """``siege`` of an action played in the siege (where it is set): its window."""
+        assert self.siege is not None, "only the siege's actions have a window"
+        return self.siege
+
     def resolve(self, state: GameState) -> Action:
         """The engine action this entry means in ``state`` (the leftmost playable copy by default)."""
         index = self.index if self.index is not None else _leftmost(state, self.card)
@@ -168,7 +174,7 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
         raise _fail(source, "[game] actions", "the solo AI is active: it takes no actions, only its siege runs (R8.3)")
     parsed = [_read_action(cards, a, source, i) for i, a in enumerate(actions)]
     summon = [a for a in parsed if a.siege is None]
-    siege = sorted((a for a in parsed if a.siege is not None), key=lambda a: a.siege)
+    siege = sorted((a for a in parsed if a.siege is not None), key=lambda a: a.window)
     return Scenario(state, summon + siege, source)
 
 
@@ -352,7 +358,7 @@ def run_siege(scenario: Scenario, order_returns: ReturnOrder | None = None) -> G
     turn_no = 0
     pending = list(enumerate(siege, start=len(summon)))
     while not state.over:
-        while pending and pending[0][1].siege <= turn_no:
+        while pending and pending[0][1].window <= turn_no:
             n, action = pending.pop(0)
             _play(state, action, scenario, n)
             if state.over:

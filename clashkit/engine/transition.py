@@ -41,7 +41,7 @@ def apply_unchecked(state: GameState, action: Action, order_returns: ReturnOrder
     ``order_returns(state, owner, cards)`` answers R4.6 when an attack destroys
     several creatures together; without it they return in the default order.
     """
-    if type(action) is Proceed:
+    if isinstance(action, Proceed):
         step = action.step
         if step == "attack":
             take_turn(state, order_returns=order_returns)
@@ -50,6 +50,7 @@ def apply_unchecked(state: GameState, action: Action, order_returns: ReturnOrder
         else:
             end_turn(state)
     elif action.target is None:
+        assert action.lane is not None, "a creature play names its lane (R3.5)"
         play_creature(state, action.index, action.lane)
     else:
         play_incantation(state, action.index, *action.target)

@@ -32,7 +32,7 @@ def get_policy(spec: str | Policy) -> Policy:
     cls = POLICIES.get(name.strip().lower())
     if cls is None:
         raise OptionError(f"unknown policy {spec!r} (one of {', '.join(POLICIES)})")
-    kwargs = {}
+    kwargs: dict[str, int | str] = {}
     for part in filter(None, options.split(",")):
         key, sep, value = part.partition("=")
         if not sep:

@@ -216,6 +216,7 @@ class SearchPolicy(GreedyPolicy):
         if slots is not None:
             sim.rng.seed(seed)
             sight.sample(sim, me, slots, sim.rng)
+        player: GreedyPolicy
         if noisy:
             sim.rng.seed(seed)
             player = _NoisyGreedy(sim.rng, self.noise)

@@ -75,6 +75,7 @@ def new_game(
     check_first_player(rules, fmt)
     state = GameState(cards, rules, mode=Mode.DUEL, seed=seed, record=record)
     first_player = None
+    result: formats.Draft | formats.Constructed
     if fmt == DRAFT:
         pa, pb = get_policy(policy_a), get_policy(policy_b)
         result = formats.draft(cards, pa.pick, pb.pick, state.rng)

@@ -310,6 +310,7 @@ class RunWriter:
                         lazy = pl.concat([pl.scan_parquet(p) for p in parts])
                         self._atomic(final, lambda tmp, lazy=lazy: lazy.sink_parquet(tmp))
                     else:
+                        assert empty is not None, "a run with no parts is committed with its empty frames"
                         self._atomic(final, empty[name].write_parquet)
                 staged[name] = final
             files = {
@@ -364,7 +365,7 @@ def _signals_held() -> Iterator[None]:
         yield
         return
     noted: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
+    held: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
     previous = {signum: signal.signal(signum, lambda signum, frame: noted.append(signum)) for signum in held}
     try:
         yield

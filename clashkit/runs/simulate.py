@@ -38,7 +38,7 @@ import hashlib
 import os
 import sys
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence, Set
 from pathlib import Path
 from typing import Any
 
@@ -304,7 +304,7 @@ def _progress(n: int, progress: bool | None, initial: int = 0):
         bar.close()
 
 
-def _tasks(n: int, jobs: int, skip: set[int], part_size: int) -> Iterator[tuple[int, int, int]]:
+def _tasks(n: int, jobs: int, skip: Set[int], part_size: int) -> Iterator[tuple[int, int, int]]:
     """``(part, first game, count)``: each part of ``part_size`` games cut into worker tasks."""
     size = max(1, min(part_size, -(-n // (jobs * 8))))
     for part in range(-(-n // part_size)):
@@ -350,7 +350,7 @@ def play_parts(
     n: int,
     jobs: int,
     *,
-    skip: set[int] = frozenset(),
+    skip: Set[int] = frozenset(),
     bar=None,
     cluster: Any = None,
 ) -> Iterator[tuple[int, GameRecords]]:

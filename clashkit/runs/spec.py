@@ -99,12 +99,9 @@ class Matchup:
         policy_b = policy_a if policy_b is None else policy_b
         for spec in (policy_a, policy_b):
             get_policy(spec)  # refuse an unknown policy now, not in a worker
-        if isinstance(deck_a, int) and not isinstance(deck_a, bool):
-            deck_a = str(deck_a)
-        if isinstance(deck_b, int) and not isinstance(deck_b, bool):
-            deck_b = str(deck_b)
+        given_a, given_b = _deck_text(deck_a), _deck_text(deck_b)
         if mode is Mode.SOLO:
-            if deck_b is not None:
+            if given_b is not None:
                 raise DeckError(
                     "deck B: in solo mode the AI gets the cards the player does not (R8.1); give no deck B"
                 )
@@ -112,19 +109,19 @@ class Matchup:
                 rules = rules.replace(solo=solo_settings(level, settings, free=free_settings))
             recorded_level = parse_level(level) if level is not None else points(rules.solo)
             formats.check_first_player(rules, "", solo=True)
-            deck_a = _solo_deck(deck_a, card_set)
-            _, _, ai_cards = split_cards(deck_a, get_policy(policy_a), card_set, Rng(0))  # refuse a bad deck now
+            spec_a = _solo_deck(given_a, card_set)
+            _, _, ai_cards = split_cards(spec_a, get_policy(policy_a), card_set, Rng(0))  # refuse a bad deck now
             most = LIMITS["cards_owned"]
             if len(ai_cards) > most.high:
                 raise DeckError(f"deck A: the AI would own {len(ai_cards)} cards, more than {most.high} ({most.why})")
-            spec_a, spec_b, level_played = deck_a, None, recorded_level
+            spec_b, level_played = None, recorded_level
         else:
             if level is not None or settings is not None:
                 raise OptionError("level and settings are for solo mode (R8.9); add mode solo")
-            if deck_b is None:
+            if given_b is None:
                 raise DeckError("deck B: a duel needs two decks (R2.1)")
-            spec_a = formats.parse_deck(deck_a, card_set, side="A")
-            spec_b = formats.parse_deck(deck_b, card_set, side="B")
+            spec_a = formats.parse_deck(given_a, card_set, side="A")
+            spec_b = formats.parse_deck(given_b, card_set, side="B")
             formats.check_first_player(rules, formats.format_of(spec_a, spec_b, mirror=mirror))
             level_played = None
         # the solo AI plays itself: policy B is not played
@@ -143,6 +140,11 @@ class Matchup:
         """The policies as the games frame names them (``ai`` for the solo AI)."""
         label_b = "ai" if self.mode == Mode.SOLO else _label(self.policy_b)
         return _label(self.policy_a), label_b
+
+
+def _deck_text(deck: Any) -> Any:
+    """A deck argument with a starter deck number written as its text (``1`` -> ``"1"``)."""
+    return str(deck) if isinstance(deck, int) and not isinstance(deck, bool) else deck
 
 
 def _label(spec: str | Policy) -> str:
@@ -172,7 +174,7 @@ def choose_engine(engine: str | None, record_events: bool | None, policy_a, poli
     return "reference", record_events is not False
 
 
-def _solo_deck(deck: object, cards: CardSet) -> object:
+def _solo_deck(deck: Any, cards: CardSet) -> Any:
     """The player's deck argument in solo mode, read as a duel deck is (R8.1): ``draft``, a
     starter deck number, or 8 names from a list or a file (a byte-order mark and all)."""
     if isinstance(deck, str) and deck.strip().lower() == "draft":

@@ -90,7 +90,7 @@ def card_enum(cards: CardSet) -> pl.Enum:
 def events_schema(cards: CardSet) -> pl.Schema:
     card = card_enum(cards)
     return pl.Schema(
-        {
+        {  # type: ignore[arg-type]  # mypy joins the dtype classes and pl.Enum values to object
             "game": pl.UInt32,
             "step": pl.UInt32,
             "turn": pl.UInt16,
@@ -112,7 +112,7 @@ def events_schema(cards: CardSet) -> pl.Schema:
     )
 
 
-_NUMPY = {
+_NUMPY: dict[type[pl.DataType], type[np.integer]] = {
     pl.UInt16: np.uint16,
     pl.UInt32: np.uint32,
     pl.UInt64: np.uint64,
@@ -122,7 +122,7 @@ _NUMPY = {
 }
 
 
-def _narrowest(limit: Limit) -> pl.DataType:
+def _narrowest(limit: Limit) -> type[pl.DataType]:
     """The narrowest signed integer type that holds ``limit``'s range."""
     for dtype in (pl.Int8, pl.Int16, pl.Int32):
         info = np.iinfo(_NUMPY[dtype])
@@ -133,10 +133,10 @@ def _narrowest(limit: Limit) -> pl.DataType:
 
 #: The turns frame's columns that are not counts; each count is as narrow as its range in
 #: ``clashkit.base.limits.TURN_COUNTS`` allows.
-_TURN_CODES = {"turn": pl.UInt16, "player": PLAYER, "keep_end": KEEP_SIDE}
+_TURN_CODES: dict[str, pl.DataType | type[pl.DataType]] = {"turn": pl.UInt16, "player": PLAYER, "keep_end": KEEP_SIDE}
 
 
-def _turn_column(name: str) -> pl.DataType:
+def _turn_column(name: str) -> pl.DataType | type[pl.DataType]:
     return _TURN_CODES[name] if name in _TURN_CODES else _narrowest(TURN_COUNTS[name])
 
 
@@ -146,7 +146,7 @@ TURNS_SCHEMA = pl.Schema({"game": pl.UInt32, **{name: _turn_column(name) for nam
 TERMINATION = pl.Enum([t.value for t in TERMINATIONS])
 
 GAMES_SCHEMA = pl.Schema(
-    {
+    {  # type: ignore[arg-type]  # mypy joins the dtype classes and pl.Enum values to object
         "game": pl.UInt32,
         "seed": pl.UInt64,
         "mode": MODE,
@@ -177,7 +177,8 @@ _T = {name: i for i, name in enumerate(TURN_FIELDS)}
 def _enum(name: str, codes: np.ndarray, dtype: pl.Enum) -> pl.Series:
     """Integer codes (index into ``dtype``'s categories; negative = null) as an Enum column."""
     physical = pl.Series([], dtype=dtype).cat.physical().dtype
-    np_physical = {pl.UInt8: np.uint8, pl.UInt16: np.uint16}.get(physical, np.uint32)
+    # A dtype instance hashes and compares equal to its class (the stub types the keys as classes).
+    np_physical = {pl.UInt8: np.uint8, pl.UInt16: np.uint16}.get(physical, np.uint32)  # type: ignore[call-overload]
     if len(dtype.categories) <= np.iinfo(np_physical).max:
         # A negative code wraps to the physical type's maximum, which is no
         # category: the non-strict conversion makes it null.

@@ -29,6 +29,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from types import FrameType
 from typing import Any
 
 from ..base.errors import WorkerStartError
@@ -80,7 +81,7 @@ def check_main_guard(jobs: int, call: str) -> None:
     path = getattr(main, "__file__", None)
     if main is None or not path:
         return  # an interactive session or a notebook: nothing is run again
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
         frame = frame.f_back
     if frame is None or _under_main_guard(path, frame.f_lineno):

@@ -127,6 +127,7 @@ def _card_body(card: Card, *, mask: int | None = None, damage: int = 0) -> str:
             + f'<div style="margin-top:3px;font-style:italic">{effect}</div>'
             + f'<div style="font-size:9px;color:#6b5f8a">→ {side}</div>'
         )
+    assert card.health is not None, "a creature card has its health"
     health = card.health - damage
     hp = (
         f'<b style="color:{_DAMAGE}">♥{health}</b><span style="color:#888">/{card.health}</span>'

@@ -35,7 +35,7 @@ from ..runs.workers import run_tasks
 
 #: The columns of a calibration frame.
 CALIBRATION_SCHEMA = pl.Schema(
-    {
+    {  # type: ignore[arg-type]  # mypy joins the dtype classes and pl.Enum value to object
         "group": pl.Enum(["quick", "single", "level", "combination", "extra"]),
         "label": pl.String,
         "settings": pl.String,
@@ -78,9 +78,8 @@ def plan(
     for level in levels:
         settings = SoloSettings.from_mapping(DEFAULT_LEVELS[level])
         out.append(Configuration("level", f"{level} {LEVELS[level]}", settings, level))
-    for label, settings in (extra or {}).items():
-        if not isinstance(settings, SoloSettings):
-            settings = SoloSettings.from_mapping(settings)
+    for label, given in (extra or {}).items():
+        settings = given if isinstance(given, SoloSettings) else SoloSettings.from_mapping(given)
         out.append(Configuration("extra", label, settings))
     return out
 
@@ -281,7 +280,7 @@ def suggest_levels(frame: pl.DataFrame, games: int | None = None) -> dict[int, s
         return (high - low) / spread
 
     # best[label] = (smallest gap so far, the path of labels)
-    best = {quick[0]["settings"]: (math.inf, [])}
+    best: dict[str, tuple[float, list[str]]] = {quick[0]["settings"]: (math.inf, [])}
     rate = {r["settings"]: r["win_rate"] for r in rows}
     for level in range(1, 6):
         step = {}

@@ -47,7 +47,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import polars as pl
 
@@ -178,11 +178,21 @@ class JobResult:
     plays: pl.DataFrame | None = None
 
 
+def _plays_of(result: JobResult) -> pl.DataFrame:
+    """The card plays of a job played with events (there ``plays`` is set)."""
+    assert result.plays is not None, "a job played with events counts its card plays"
+    return result.plays
+
+
 def _engine_supported() -> bool:
     return "engine" in inspect.signature(simulate).parameters
 
 
-def _engine_kw(engine: str | None) -> dict[str, str]:
+class _EngineKw(TypedDict, total=False):
+    engine: str
+
+
+def _engine_kw(engine: str | None) -> _EngineKw:
     """``engine=`` for :func:`simulate` only when asked for, so the same code runs on a
     simulate without engines."""
     return {} if engine is None else {"engine": engine}
@@ -451,7 +461,7 @@ def outcomes(jobs: Sequence[Job], results: Sequence[JobResult]) -> pl.DataFrame:
 
 def matchups(games: pl.DataFrame) -> pl.DataFrame:
     """:data:`clashkit.studies.analysis.MATCHUPS_SCHEMA` of an :func:`outcomes` frame."""
-    return pairing_counts(games).cast(dict(MATCHUPS_SCHEMA)).select(list(MATCHUPS_SCHEMA))
+    return pairing_counts(games).cast(MATCHUPS_SCHEMA).select(list(MATCHUPS_SCHEMA))
 
 
 def sides(games: pl.DataFrame) -> pl.DataFrame:
@@ -506,7 +516,8 @@ class Balance:
     @property
     def distance(self) -> float:
         """The largest distance of any deck's overall rate from 50% (what :func:`tune` lowers)."""
-        return float((self.decks["rate"] - 0.5).abs().max())
+        # polars types Series.max() as any scalar; a float column's is a float.
+        return float((self.decks["rate"] - 0.5).abs().max())  # type: ignore[arg-type]
 
     def to_dict(self) -> dict[str, Any]:
         """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and the README)."""
@@ -582,7 +593,8 @@ def _on_cluster(study):
 
     signature = inspect.signature(study)
     cluster = inspect.Parameter("cluster", inspect.Parameter.KEYWORD_ONLY, default=None)
-    wrapper.__signature__ = signature.replace(parameters=[*signature.parameters.values(), cluster])
+    # inspect.signature reads __signature__; typeshed's functools._Wrapped does not declare it.
+    wrapper.__signature__ = signature.replace(parameters=[*signature.parameters.values(), cluster])  # type: ignore[attr-defined]
     return wrapper
 
 
@@ -654,7 +666,8 @@ class Comparison:
     def half_width(self) -> float:
         """The widest half-width of any deck's change interval."""
         widths = (self.changes["change_high"] - self.changes["change_low"]) / 2
-        return float(widths.max()) if widths.len() else 0.0
+        # polars types Series.max() as any scalar; a float column's is a float.
+        return float(widths.max()) if widths.len() else 0.0  # type: ignore[arg-type]
 
 
 @_on_cluster
@@ -892,7 +905,8 @@ def card_stats(
     results = run_jobs(jobs_events, workers=study.workers, progress=progress, desc="card plays",
                        runner=runner, cache=study.cache)  # fmt: skip
     plays = pl.concat(
-        r.plays.with_columns(pl.lit(j.deck_a, pl.Int8).alias("deck_a"), pl.lit(j.deck_b, pl.Int8).alias("deck_b"))
+        _plays_of(r).with_columns(pl.lit(j.deck_a, pl.Int8).alias("deck_a"), pl.lit(j.deck_b, pl.Int8)
+                                  .alias("deck_b"))
         for j, r in zip(jobs_events, results, strict=True)
     ).filter(pl.col("card").is_in(measured))  # fmt: skip
     table = _play_numbers(plays, base)
@@ -936,8 +950,11 @@ def _play_numbers(plays: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
 def _removal(base: CardSet, names: Sequence[str], study: Study) -> pl.DataFrame:
     """For each card, its deck's paired change when it is replaced by :func:`vanilla`."""
     baseline_jobs = study.jobs(base)
-    variant_jobs = {name: study.jobs(replace_card(base, vanilla(base.card(name))),
-                                     decks={base.card(name).deck}) for name in names}  # fmt: skip
+    variant_jobs = {}
+    for name in names:
+        card = base.card(name)
+        assert card.deck is not None, "only the cards of a starter deck are measured (card_plays)"
+        variant_jobs[name] = study.jobs(replace_card(base, vanilla(card)), decks={card.deck})
     flat = baseline_jobs + [j for jobs in variant_jobs.values() for j in jobs]
     results = run_jobs(flat, workers=study.workers, progress=study.progress, desc="removals",
                        runner=study.runner, cache=study.cache)  # fmt: skip

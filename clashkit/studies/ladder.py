@@ -140,7 +140,7 @@ def fit(scores: np.ndarray, games: np.ndarray, *, prior: float = 1.0, iterations
     return logs - logs.mean()
 
 
-def _counts(games: pl.DataFrame, names: list[str]) -> np.ndarray:
+def _counts(games: pl.DataFrame, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """``counts[i, j]``: games of ``i`` against ``j`` that ``i`` won (``counts[i, i]`` unused);
     ``unfinished[i, j]`` is in :func:`_unfinished`."""
     index = {name: i for i, name in enumerate(names)}

@@ -60,6 +60,7 @@ class SkillBalance:
         for policy, b in self.balances.items():
             rates = b.decks.select("deck", pl.col("rate").alias(f"rate {policy}"))
             out = rates if out is None else out.join(rates, on="deck")
+        assert out is not None, "a skill balance holds a balance at each of its strengths (two or more)"
         return out.join(self.changes.select("deck", "change", "change_low", "change_high"), on="deck").sort("deck")
 
     def to_dict(self) -> dict[str, Any]:

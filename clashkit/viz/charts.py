@@ -75,7 +75,8 @@ def chart_mana_curve(
     if decks is None:
         decks = s.cards_frame(cards)
     curve = s.mana_curve(decks)
-    costs = list(range(0, int(curve["cost"].max() or 0) + 1))
+    # polars types Series.max() as any scalar; an integer column's is an int (or None when empty).
+    costs = list(range(0, int(curve["cost"].max() or 0) + 1))  # type: ignore[arg-type]
     return (
         alt.Chart(curve, width=width, height=height, title="Mana curve: cards by cost")
         .mark_bar()
@@ -198,7 +199,7 @@ def chart_matchups(
     *,
     decks: Mapping[str, Sequence[str]] | None = None,
     size: int = 70,
-) -> alt.LayerChart:
+) -> alt.LayerChart | alt.FacetChart:
     """The win-rate matrix: the row deck's win rate against the column deck (both seats),
     coloured around 50%, each cell labelled with its 95% interval."""
     data = s.matchups(games, decks).with_columns(
@@ -247,7 +248,7 @@ def chart_matchups(
 
 def _interval_chart(
     data: pl.DataFrame, *, y: str, title: str, y_title: str | None, width: int, sort=None
-) -> alt.LayerChart:
+) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(data, width=width).encode(y=alt.Y(f"{y}:N", title=y_title, sort=sort))
     even = (
         alt.Chart(pl.DataFrame({"x": [0.5]}))
@@ -283,7 +284,7 @@ def chart_first_player(
     by: str | None = "pairing",
     decks: Mapping[str, Sequence[str]] | None = None,
     width: int = 320,
-) -> alt.LayerChart:
+) -> alt.LayerChart | alt.FacetChart:
     """How often the first player (R2.3, 6 mana on the first turn) wins, with 95% intervals,
     per pairing of decks and overall; the dashed line is an even game."""
     data = s.first_player_advantage(games, by=by, decks=decks)
@@ -293,7 +294,7 @@ def chart_first_player(
     )
 
 
-def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart:
+def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart | alt.FacetChart:
     """A ladder's ratings (:func:`clashkit.studies.ladder.ladder`'s ``ratings`` frame): each policy's
     Bradley–Terry rating on the Elo scale with its 95% interval, best at the top; the dashed
     line is the mean (1500)."""
@@ -385,7 +386,7 @@ def chart_win_rate_shift(
     comparison: pl.DataFrame,
     *,
     width: int = 320,
-) -> alt.LayerChart:
+) -> alt.LayerChart | alt.FacetChart:
     """Deck win rates of several versions of the card set side by side (95% intervals), from
     :func:`~clashkit.viz.summaries.compare_win_rates`: did the change move the balance?"""
     versions = list(dict.fromkeys(comparison["version"].to_list()))
@@ -449,7 +450,7 @@ def chart_hand_health_track(
     game: int | None = None,
     width: int = 420,
     height: int = 160,
-) -> alt.LayerChart:
+) -> alt.LayerChart | alt.FacetChart:
     """Hand-health of both players through one game (or one siege), step by step; a square
     marks a step with the keep on its Fort side (R4.8)."""
     data = hand_health_track(events, game=game)

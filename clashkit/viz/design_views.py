@@ -30,7 +30,7 @@ rendering.on_altair_loaded()  # the heat map draws offline, as the other charts 
 PERCENT = ".0%"
 
 
-def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart:
+def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart | alt.FacetChart:
     """Each deck's rate (colour, with the number) against the swept value: one cell per value
     and deck; a cell's tooltip has the rate's interval and the paired change's."""
     field = result.fields[0]

@@ -14,6 +14,7 @@ import polars as pl
 from ..base import KEEP, CardSet, ClashkitError, hand_health_of, starter_set
 from ..engine import (
     SUMMON,
+    Action,
     GameState,
     Proceed,
     apply,
@@ -196,12 +197,13 @@ class HandBuilder:
         """The bot plays B's turn with the game loop, until it is A's turn again (or the game is over);
         A, a person, is not asked anything in it and keeps the default order of returns (R4.6)."""
         state = self.state
+        assert state is not None, "the bot plays only in a started game"
         if not state.over and state.active == 1:
             run(state, Policy(), self._policy, until_turn=state.turn + 1)
 
     def _need_game(self) -> GameState:
         if self.state is None:
-            self.start()
+            return self.start()
         return self.state
 
     def legal(self) -> list[str]:
@@ -218,7 +220,7 @@ class HandBuilder:
             return []
         return [(action_label(state, a), str(a)) for a in menu_order(state, legal_actions(state))]
 
-    def act(self, action: str) -> list[str]:
+    def act(self, action: str | Action) -> list[str]:
         """Apply one of A's actions (its text); when A's turn ends the bot plays B's turn.
         Returns the sentences of what happened."""
         state = self._need_game()

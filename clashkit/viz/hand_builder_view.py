@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import ipywidgets as w
 
@@ -29,8 +30,8 @@ class HandBuilderView(_View):
         small = w.Layout(width="36px", height="24px", padding="0")
         for i, slot in enumerate(self.slots):
             slot.observe(lambda change, i=i: self.on_slot(i, change["new"]), names="value")
-            left = _button("◀", f"ck-left-{i}", lambda i=i: self.on_move(i, -1), tip="move left")
-            right = _button("▶", f"ck-right-{i}", lambda i=i: self.on_move(i, +1), tip="move right")
+            left = _button("◀", f"ck-left-{i}", partial(self.on_move, i, -1), tip="move left")
+            right = _button("▶", f"ck-right-{i}", partial(self.on_move, i, +1), tip="move right")
             left.layout = right.layout = small
             label = w.HTML(
                 f'<span style="font-size:11px;color:#6b6250;padding:0 6px">{i + 1}</span>'

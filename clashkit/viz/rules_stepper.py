@@ -84,7 +84,7 @@ class RulesStepper:
                 return "summon", self._summon[self._i]
             return "siege", BEGIN_SIEGE
         if state.phase == SIEGE:
-            if self._j < len(self._siege) and self._siege[self._j].siege <= self._order:
+            if self._j < len(self._siege) and self._siege[self._j].window <= self._order:
                 return "cast", self._siege[self._j]
             if next_in_order(state) is not None:
                 return "attack", ATTACK
@@ -105,7 +105,9 @@ class RulesStepper:
         if what == "siege":
             return "the summon phase ends and the siege begins (R1.6, R3.9)"
         if what == "attack":
-            lane, position = next_in_order(self.state)
+            place = next_in_order(self.state)
+            assert place is not None, "an attack is the next step only while a creature has its turn to take"
+            lane, position = place
             name = self.state.cards.names[self.state.lanes[self.state.active][lane][position].card]
             return f"{name} at {LANES[lane]}.{position} takes its turn in the siege (R3.9)"
         return "the turn ends: every creature regenerates (R3.12)"

@@ -269,9 +269,10 @@ class SiegeLab:
         """R3.11: the planned siege actions whose window has come (all of them once every
         creature has had its turn), as ``clashkit siege`` plays them."""
         state = self.state
+        assert state is not None, "the planned actions are played in a started siege"
         while self._played < len(self.plan) and not state.over:
             action = self.plan[self._played]
-            if action.siege > self._turns and next_in_order(state) is not None:
+            if action.window > self._turns and next_in_order(state) is not None:
                 break
             apply(state, action.resolve(state))
             self._played += 1
@@ -310,6 +311,7 @@ class SiegeLab:
 
     def _step(self, action) -> list[str]:
         state = self.state
+        assert state is not None, "a step is taken in a started siege (_need_state)"
         before = _log_len(state)
         self._history.push(state.clone(), self._turns, self._played, list(self.plan))
         try:

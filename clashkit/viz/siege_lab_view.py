@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 from IPython.display import display
@@ -15,6 +16,9 @@ from .rules_stepper import RulesStepper
 from .rules_stepper_view import RulesStepperView
 from .siege_lab import SiegeLab
 from .view_common import _button, _message, _show_chart, _View, events_html
+
+if TYPE_CHECKING:
+    import altair as alt
 
 
 class SiegeLabView(_View):
@@ -132,7 +136,7 @@ class SiegeLabView(_View):
         self.board.add_class("ck-board")
         self.events = w.HTML(layout=w.Layout(max_height="460px", overflow="auto"))
         self.chart = w.Output() if chart else None
-        self.last_chart = None
+        self.last_chart: alt.LayerChart | alt.FacetChart | None = None
         side = [self.events] + ([self.chart] if self.chart is not None else [])
         body = w.HBox(
             [self.board, w.VBox(side, layout=w.Layout(flex="2 1 0%", min_width="320px"))],
@@ -289,6 +293,7 @@ class SiegeLabView(_View):
         self.spell.value = menu[0][1] if menu and self.lab.meant(menu[0][1]) else None
         self.cast_button.disabled = not menu
         if state.over:
+            assert state.winner is not None, "a game that ends in the siege has a winner (R4.9)"
             self.status.value = _message(
                 f"{PLAYERS[state.winner]} has won: the game is over (R4.9)"
             )
@@ -300,7 +305,9 @@ class SiegeLabView(_View):
             from ..base import LANES
             from ..engine import next_in_order
 
-            lane, position = next_in_order(state)
+            place = next_in_order(state)
+            assert place is not None, "the siege is not over: a creature has its turn to take"
+            lane, position = place
             name = state.cards.names[state.lanes[state.active][lane][position].card]
             self.status.value = (
                 f'<span style="font-size:12px">step {self.lab.steps} · '
