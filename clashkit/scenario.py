@@ -25,8 +25,8 @@ from .engine import apply
 from .errors import ClashkitError, IllegalActionError, InputError, ScenarioError
 from .limits import LIMITS, check, read_text
 from .rules import Rules, SoloSettings
-from .siege import begin_siege, next_in_order, take_turn
-from .state import LAST_TURN_WORDS, SIEGE, SUMMON, Creature, GameState
+from .siege import begin_siege, next_in_order, open_siege, take_turn
+from .state import LAST_TURN_WORDS, SUMMON, Creature, GameState
 from .vocab import KEEP, PLAYERS, Lane, Mode, Player
 
 _TOP_KEYS = {"card", "game", "rules", "solo", "A", "B"}
@@ -156,8 +156,7 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
         side = _table(data, player.value, source)
         _read_side(state, player, side, source)
     if mode is Mode.SOLO and active == 1:
-        state.phase = SIEGE  # §2: the AI's summon phase is not replayed; only its siege runs
-        state.siege_lane = 0
+        open_siege(state)  # §2: the AI's summon phase is not replayed; only its siege runs (R10.4 fixed order too)
     else:
         state.phase = SUMMON
 

@@ -30,6 +30,8 @@ from helpers import (
 from clashkit import OptionError, Rules, ScenarioError, SoloSettings, apply, legal_actions, starter_decks
 from clashkit.abilities import abilities
 from clashkit.actions import END_TURN
+from clashkit.game import play
+from clashkit.turn import TURN_FIELDS
 from clashkit.vocab import ABILITY_BITS, Ability
 
 DUEL = """
@@ -419,6 +421,28 @@ def test_r10_4_siege_order_fixed_attacks_in_the_slots_taken_at_the_start():
     fixed = siege_with("r10_4_siege_order_fixed", rules={"siege_order": "fixed"})
     assert attacks(live) == ["A.L upper -> B.WU 2", "A.U upper -> B.WU 1"]
     assert attacks(fixed) == ["A.U upper -> B.WU 1", "A.L upper -> B.WU 2"]
+
+
+def test_r10_4_siege_order_fixed_also_in_the_ai_siege_a_scenario_starts_in():
+    """The fixed order is taken whenever a siege begins: also the solo AI's, which a scenario with
+    the AI active starts in (R8.3a); both engines play it."""
+    import numpy as np
+
+    from clashkit.fast import play_out
+
+    fixed = siege("r10_4_siege_order_fixed_in_the_ai_siege")
+    assert attacks(fixed) == ["B.G upper -> A.BASTION 2"]
+    assert board(fixed)["A.hand"] == "P P BASTION P"
+    for order in ("live", "fixed"):
+        text = scenario_text("r10_4_siege_order_fixed_in_the_ai_siege").replace('"fixed"', f'"{order}"')
+        assert board(siege_text(text))["A.hand"] == "P P BASTION P", order
+        # The fast engine from the same position: the AI's turn row moves A's keep 2 places, as the reference.
+        state = parse(text).state
+        ref = play(state.clone(), "greedy")
+        fast = play_out(state, "greedy")
+        rows = np.frombuffer(ref.turn_log, dtype=np.int16).reshape(-1, fast.tl.shape[1])
+        assert fast.tl[0, TURN_FIELDS.index("keep_damage")] == rows[0, TURN_FIELDS.index("keep_damage")] == 2, order
+        assert np.array_equal(fast.tl[: len(rows)], rows), order
 
 
 def test_r10_4_siege_order_fixed_keeps_the_slot_of_a_creature_moved_up_and_back():
