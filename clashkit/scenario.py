@@ -166,9 +166,20 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
     if actions and mode is Mode.SOLO and active == 1:
         raise _fail(source, "[game] actions", "the solo AI is active: it takes no actions, only its siege runs (R8.3)")
     parsed = [_read_action(cards, a, source, i) for i, a in enumerate(actions)]
-    summon = [a for a in parsed if a.siege is None]
-    siege = sorted((a for a in parsed if a.siege is not None), key=lambda a: a.siege)
-    return Scenario(state, summon + siege, source)
+    _in_order(parsed, source)
+    return Scenario(state, parsed, source)
+
+
+def _in_order(actions: list[ScenarioAction], source: str) -> None:
+    """§2: the summon-phase actions first, then the siege actions by increasing ``siege``
+    (the order they are played in); the first action out of place is named."""
+    window = -1  # -1: still in the summon phase
+    for i, action in enumerate(actions):
+        at = -1 if action.siege is None else action.siege
+        if at < window:
+            reason = "siege actions come after the summon actions, by increasing siege"
+            raise _fail(source, f"[game] actions[{i}]", reason)
+        window = at
 
 
 def _enum(enum, value, source, where):
