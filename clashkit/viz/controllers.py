@@ -33,8 +33,9 @@ from ..actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, format_place
 from ..cards import KEEP_NAMES, Card, CardSet, card_from_fields, starter_set
 from ..engine import apply
 from ..errors import ClashkitError, ScenarioError
-from ..events import EVENT_FIELDS
+from ..events import EVENT_FIELDS, NoEffect
 from ..hand import playable_indices
+from ..incantations import no_effect
 from ..legality import has_choice, legal_actions, legal_cards, proceed_action
 from ..loop import run
 from ..policies import Policy, get_policy
@@ -157,7 +158,19 @@ def action_label(state: GameState, action) -> str:
     who = "your" if player == state.active else f"{PLAYERS[player]}'s"
     meant = "enemies" if card.target is TargetSide.ENEMY else "your own creatures"
     warn = "" if on_meant_side(state, action) else f" · meant for {meant} (R5.5)"
+    why = no_effect(state, state.cards.id(action.card), player, lane, position)
+    if why is not None:
+        warn += f" · no effect: {_NO_EFFECT_WORDS[why]}"
     return f"{action.card} ({card.effect_text}) → {who} {target} at {format_place(*action.target)} · {cost}{warn}"
+
+
+#: How an incantation menu marks a target the incantation would change nothing on (R5.4, R5.5).
+_NO_EFFECT_WORDS = {
+    NoEffect.INDESTRUCTIBLE: "Indestructible (R5.4)",
+    NoEffect.AMOUNT_ZERO: "its amount is 0 (R5.5)",
+    NoEffect.NOTHING_TO_HEAL: "no damage to heal (R5.5)",
+    NoEffect.HAS_IT_ALREADY: "has it already (R5.5)",
+}
 
 
 def _log_len(state: GameState) -> int:

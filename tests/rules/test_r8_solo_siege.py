@@ -87,6 +87,18 @@ def test_r8_4_no_target_no_effect_and_its_cost_does_not_count():
     }
 
 
+def test_r8_4_no_target_the_event_says_it_had_no_effect():
+    from clashkit.render import describe_event, event_dicts
+
+    state = ai_turn(NO_TARGET)
+    lines = [describe_event(e) for e in event_dicts(state) if e["kind"] in ("ai_reveal", "no_effect", "card_discarded")]
+    assert lines[:3] == [
+        "the AI reveals ZAP2 for the upper lane (total so far 0)",
+        "ZAP2 has no effect: no creature of A's in the upper lane to aim at (R8.4)",
+        "ZAP2 goes to the AI discard",
+    ]
+
+
 def test_r8_4_ruling_declared_side_only_by_default():
     state = ai_turn(NO_TARGET.replace('pile = [', 'upper = ["OWN"]\npile = ['))
     assert board(state)["B.upper"] == "OWN REST"  # ZAP2 did not turn on the AI's own OWN
