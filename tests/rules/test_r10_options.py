@@ -385,6 +385,18 @@ def test_r10_4_aura_until_holder_moves_loses_the_grant_of_a_slide():
     assert (board(default)["A.upper"], board(moved)["A.upper"]) == ("GUARDED HOLDER", "GUARDED(3) HOLDER")
 
 
+def test_r10_4_aura_until_holder_moves_a_shifted_receiver_keeps_the_loss():
+    """R5.5 shift out from in front of the holder: the gap closes, the holder moves, and the shifted
+    receiver loses the grant although it is out of play for that instant (R10.4); back beside
+    the holder in the other lane it stays lost (tests/fast/test_scenarios_both_engines.py plays
+    this scenario in both engines)."""
+    lost = siege("r10_4_aura_lost_by_a_shifted_receiver")
+    text = scenario_text("r10_4_aura_lost_by_a_shifted_receiver").replace('"until_holder_moves"', '"adjacent"')
+    adjacent = siege_text(text)
+    assert (board(lost)["A.lower"], board(lost)["B.upper"], board(lost)["B.lower"]) == ("R", "WU(1)", "WL(2)")
+    assert (board(adjacent)["B.upper"], board(adjacent)["B.lower"]) == ("WU(3)", "WL(2)")
+
+
 def test_r10_4_aura_until_holder_moves_new_neighbour_gains_and_next_turn_restores():
     from clashkit.destruction import destroy
     from clashkit.turn import regenerate
