@@ -43,6 +43,28 @@ POINTS: dict[str, dict[Any, int]] = {
 }
 
 
+#: Every rules option of R10.3 and R10.4 with a closed set of values → (its values, the default
+#: first; the rules that name them).  The one list of them: :class:`Rules` checks against it,
+#: and the differential tests sweep it (``turn_limit`` is a range, ``clashkit.limits.LIMITS``).
+RULES_CHOICES: dict[str, tuple[tuple, str]] = {
+    "incantations_in_siege": ((True, False), "R10.3"),
+    "protection": (("first_attack", "first_damage", "first_hit"), "R10.3, R10.4"),
+    "bloodlust_trigger": (("primary", "any", "per_creature"), "R10.3, R10.4"),
+    "ai_incantation_side": (("declared", "either"), "R10.3"),
+    "ai_last_turn": (("next", "current"), "R10.3"),
+    "first_player": (("coin", "last_drafter"), "R10.3"),
+    "keep_distance": (("damage", "attack"), "R10.4"),
+    "aura": (("adjacent", "until_holder_moves"), "R10.4"),
+    "siege_order": (("live", "fixed"), "R10.4"),
+    "solo_player_first_mana": (("hand", "six"), "R10.4"),
+}
+#: The same for the solo settings: R8.9's choices (the points table :data:`POINTS`) and R10.4's scope.
+SOLO_CHOICES: dict[str, tuple[tuple, str]] = {
+    **{name: (tuple(choices), "R10.3") for name, choices in POINTS.items()},
+    "ai_reduced_scope": (("pile", "all"), "R10.4"),
+}
+
+
 def _one_of(name: str, value: object, allowed: tuple, rule: str = "R10.3") -> None:
     # Compare types too: ``True == 1`` and ``6.0 == 6`` must not pass for each other.
     if not any(value == a and type(value) is type(a) for a in allowed):
@@ -65,10 +87,8 @@ class SoloSettings:
     ai_reduced_scope: str = "pile"
 
     def __post_init__(self) -> None:
-        for name in ("ai_fixed_mana", "ai_mana_per_creature", "ai_first", "ai_starts_as_fort", "ai_pile_damage",
-                     "ai_ability"):
-            _one_of(name, getattr(self, name), tuple(POINTS[name]))  # R8.9: the choices of the points table
-        _one_of("ai_reduced_scope", self.ai_reduced_scope, ("pile", "all"), "R10.4")
+        for f in dataclasses.fields(self):
+            _one_of(f.name, getattr(self, f.name), *SOLO_CHOICES[f.name])
 
     @property
     def points(self) -> int:
@@ -106,16 +126,8 @@ class Rules:
     solo: SoloSettings = field(default_factory=SoloSettings)
 
     def __post_init__(self) -> None:
-        _one_of("incantations_in_siege", self.incantations_in_siege, (True, False))
-        _one_of("protection", self.protection, ("first_attack", "first_damage", "first_hit"), "R10.3, R10.4")
-        _one_of("bloodlust_trigger", self.bloodlust_trigger, ("primary", "any", "per_creature"), "R10.3, R10.4")
-        _one_of("ai_incantation_side", self.ai_incantation_side, ("declared", "either"))
-        _one_of("ai_last_turn", self.ai_last_turn, ("next", "current"))
-        _one_of("first_player", self.first_player, ("coin", "last_drafter"))
-        _one_of("keep_distance", self.keep_distance, ("damage", "attack"), "R10.4")
-        _one_of("aura", self.aura, ("adjacent", "until_holder_moves"), "R10.4")
-        _one_of("siege_order", self.siege_order, ("live", "fixed"), "R10.4")
-        _one_of("solo_player_first_mana", self.solo_player_first_mana, ("hand", "six"), "R10.4")
+        for name, (allowed, rule) in RULES_CHOICES.items():
+            _one_of(name, getattr(self, name), allowed, rule)
         low, high = LIMITS["turn_limit"].low, LIMITS["turn_limit"].high
         limit = self.turn_limit
         if isinstance(limit, bool) or not isinstance(limit, int) or not low <= limit <= high:
