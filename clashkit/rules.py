@@ -19,7 +19,9 @@ from .vocab import Ability
 
 #: 2: R6.5 read as printed (attacks damage and destroy an Indestructible creature),
 #: and the R3.9 fix for a creature moved into the upper lane after the lower lane began.
-RULES_VERSION = 2
+#: 3: the events say no_effect (R5.4); the fast engine keeps an Aura loss across a shift
+#: (R10.4); greedy's constructed ten fill up from any kit (R7.3).
+RULES_VERSION = 3
 
 #: R8.9: abilities the solo AI may give every creature of its own.
 AI_ABILITIES = (
