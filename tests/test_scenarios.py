@@ -299,7 +299,7 @@ def test_actions_out_of_order_are_refused_naming_the_first_out_of_place(actions,
 def test_actions_in_order_with_equal_windows_are_played_in_list_order():
     out = siege_text(CARDS + """
         [game]
-        mana = 2
+        mana = 3
         actions = [{ play = "P", lane = "lower" }, { play = "ZAP", target = "B.upper.0", siege = 0 }, { play = "ZAP", target = "B.upper.0", siege = 0 }]
         [A]
         hand = ["BASTION", "ZAP", "P", "P"]
