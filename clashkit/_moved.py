@@ -1,7 +1,7 @@
 """Module paths of earlier versions, importable for now with a one-line deprecation warning.
 
 clashkit's modules live in one subpackage per layer (``clashkit.engine.scenario``,
-``clashkit.runs.simulate``, …).  ``import clashkit.scenario`` still works: the
+``clashkit.runs.simulate``, …).  ``import clashkit.engine.scenario`` still works: the
 finder below answers the old name with the module at its new place, and says where
 that is.  The old names go in a later version.
 """

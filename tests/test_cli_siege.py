@@ -148,8 +148,10 @@ def test_error_illegal_action_names_the_rule(tmp_path):
         ('[game]\nmana = 0\nactions = [{ play = "ZAP", target = "B.upper.0" }]\n', "R3.3: ZAP costs 1 mana, only 0 left"),
         ('[game]\nmana = 1\nactions = [{ play = "ZAP", target = "B.lower.3" }]\n', "R5.1: there is no creature at B.lower.3"),
         ('[game]\nmana = 1\nactions = [{ play = "ZAP", target = "B.lower.0", siege = 0 }]\n[rules]\nincantations_in_siege = false\n', "R3.11: incantations_in_siege is false"),
+        ('[game]\nmana = 3\nactions = [{ play = "P", lane = "upper" }, { play = "ZAP", target = "B.upper.0", siege = 1 }, { play = "ZAP", target = "B.upper.0", siege = 0 }]\n',
+         "[game] actions[2]: siege actions come after the summon actions, by increasing siege"),
     ],
-    ids=["R10.3", "R3.5", "R3.3", "R5.1", "R3.11"],
+    ids=["R10.3", "R3.5", "R3.3", "R5.1", "R3.11", "actions-order"],
 )
 def test_error_messages_through_the_command(tmp_path, body, message):
     path = tmp_path / "case.toml"

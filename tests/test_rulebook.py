@@ -39,7 +39,7 @@ NUMBERS = (
 )
 
 # The rules that carry a **Ruling**, each with the passage it rests on.
-RULINGS = ["R1.7", "R3.1", "R3.4", "R3.8", "R3.9", "R3.11", "R4.6", "R4.7", "R5.1", "R5.4",
+RULINGS = ["R1.7", "R3.1", "R3.4", "R3.8", "R3.9", "R3.10", "R3.11", "R4.6", "R4.7", "R5.1", "R5.4",
            "R6.4", "R6.5", "R6.6", "R6.8", "R8.1", "R8.3", "R8.4", "R8.7", "R8.9"]
 
 

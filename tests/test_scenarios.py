@@ -262,8 +262,8 @@ def test_an_illegal_action_names_its_entry_and_the_rule():
         [game]
         mana = 2
         actions = [
-          { play = "ZAP", target = "B.upper.0", siege = 0 },
           { play = "P", lane = "upper" },
+          { play = "ZAP", target = "B.upper.0", siege = 0 },
         ]
         [A]
         hand = ["BASTION", "P", "ZAP"]
@@ -274,13 +274,40 @@ def test_an_illegal_action_names_its_entry_and_the_rule():
     ok = siege_text(text)
     assert board(ok)["B.upper"] == "BIG(2)"
     bad = text.replace('hand = ["BASTION", "P", "ZAP"]', 'hand = ["BASTION", "P"]')
-    with pytest.raises(IllegalActionError, match=r"^<test>: \[game\] actions\[1\] \(play P upper\): R3\.4: cannot play the last card besides the keep$") as err:
+    with pytest.raises(IllegalActionError, match=r"^<test>: \[game\] actions\[0\] \(play P upper\): R3\.4: cannot play the last card besides the keep$") as err:
         siege_text(bad)
     assert err.value.rule == "R3.4"
-    # The siege action, entry 0, is played after the summon-phase one and named as entry 0.
+    # The siege action, entry 1, is played after the summon-phase one and named as entry 1.
     poor = text.replace("mana = 2", "mana = 1")
-    with pytest.raises(IllegalActionError, match=r"^<test>: \[game\] actions\[0\] \(play ZAP B\.upper\.0\): R3\.3: ZAP costs 1 mana, only 0 left$"):
+    with pytest.raises(IllegalActionError, match=r"^<test>: \[game\] actions\[1\] \(play ZAP B\.upper\.0\): R3\.3: ZAP costs 1 mana, only 0 left$"):
         siege_text(poor)
+
+
+@pytest.mark.parametrize(
+    ("actions", "first"),
+    [
+        ('{ play = "ZAP", target = "B.upper.0", siege = 0 }, { play = "P", lane = "upper" }', 1),
+        ('{ play = "P", lane = "upper" }, { play = "ZAP", target = "B.upper.0", siege = 1 }, { play = "ZAP", target = "B.upper.0", siege = 0 }', 2),
+        ('{ play = "ZAP", target = "B.upper.0", siege = 2 }, { play = "ZAP", target = "B.upper.0", siege = 2 }, { play = "ZAP", target = "B.upper.0", siege = 1 }', 2),
+    ],
+)
+def test_actions_out_of_order_are_refused_naming_the_first_out_of_place(actions, first):
+    refused(CARDS + f"[game]\nactions = [{actions}]\n" + DUEL_SIDES,
+            f"[game] actions[{first}]: siege actions come after the summon actions, by increasing siege")
+
+
+def test_actions_in_order_with_equal_windows_are_played_in_list_order():
+    out = siege_text(CARDS + """
+        [game]
+        mana = 3
+        actions = [{ play = "P", lane = "lower" }, { play = "ZAP", target = "B.upper.0", siege = 0 }, { play = "ZAP", target = "B.upper.0", siege = 0 }]
+        [A]
+        hand = ["BASTION", "ZAP", "P", "P"]
+        [B]
+        hand = ["BASTION", "P"]
+        upper = ["BIG"]
+    """)
+    assert board(out)["B.upper"] == "" and board(out)["A.lower"] == "P"
 
 
 def test_an_action_naming_a_card_not_in_hand():

@@ -19,7 +19,9 @@ from .vocab import Ability
 
 #: 2: R6.5 read as printed (attacks damage and destroy an Indestructible creature),
 #: and the R3.9 fix for a creature moved into the upper lane after the lower lane began.
-RULES_VERSION = 2
+#: 3: the events say no_effect (R5.4); the fast engine keeps an Aura loss across a shift
+#: (R10.4); greedy's constructed ten fill up from any kit (R7.3).
+RULES_VERSION = 3
 
 #: R8.9: abilities the solo AI may give every creature of its own.
 AI_ABILITIES = (
@@ -40,6 +42,28 @@ POINTS: dict[str, dict[Any, int]] = {
     "ai_starts_as_fort": {False: 0, True: -1},
     "ai_pile_damage": {"full": 0, "minus_one": 2, "one": 2},
     "ai_ability": {None: 0, **{a.value: 1 for a in AI_ABILITIES}},
+}
+
+
+#: Every rules option of R10.3 and R10.4 with a closed set of values → (its values, the default
+#: first; the rules that name them).  The one list of them: :class:`Rules` checks against it,
+#: and the differential tests sweep it (``turn_limit`` is a range, ``clashkit.base.limits.LIMITS``).
+RULES_CHOICES: dict[str, tuple[tuple, str]] = {
+    "incantations_in_siege": ((True, False), "R10.3"),
+    "protection": (("first_attack", "first_damage", "first_hit"), "R10.3, R10.4"),
+    "bloodlust_trigger": (("primary", "any", "per_creature"), "R10.3, R10.4"),
+    "ai_incantation_side": (("declared", "either"), "R10.3"),
+    "ai_last_turn": (("next", "current"), "R10.3"),
+    "first_player": (("coin", "last_drafter"), "R10.3"),
+    "keep_distance": (("damage", "attack"), "R10.4"),
+    "aura": (("adjacent", "until_holder_moves"), "R10.4"),
+    "siege_order": (("live", "fixed"), "R10.4"),
+    "solo_player_first_mana": (("hand", "six"), "R10.4"),
+}
+#: The same for the solo settings: R8.9's choices (the points table :data:`POINTS`) and R10.4's scope.
+SOLO_CHOICES: dict[str, tuple[tuple, str]] = {
+    **{name: (tuple(choices), "R10.3") for name, choices in POINTS.items()},
+    "ai_reduced_scope": (("pile", "all"), "R10.4"),
 }
 
 
@@ -65,10 +89,8 @@ class SoloSettings:
     ai_reduced_scope: str = "pile"
 
     def __post_init__(self) -> None:
-        for name in ("ai_fixed_mana", "ai_mana_per_creature", "ai_first", "ai_starts_as_fort", "ai_pile_damage",
-                     "ai_ability"):
-            _one_of(name, getattr(self, name), tuple(POINTS[name]))  # R8.9: the choices of the points table
-        _one_of("ai_reduced_scope", self.ai_reduced_scope, ("pile", "all"), "R10.4")
+        for f in dataclasses.fields(self):
+            _one_of(f.name, getattr(self, f.name), *SOLO_CHOICES[f.name])
 
     @property
     def points(self) -> int:
@@ -106,16 +128,8 @@ class Rules:
     solo: SoloSettings = field(default_factory=SoloSettings)
 
     def __post_init__(self) -> None:
-        _one_of("incantations_in_siege", self.incantations_in_siege, (True, False))
-        _one_of("protection", self.protection, ("first_attack", "first_damage", "first_hit"), "R10.3, R10.4")
-        _one_of("bloodlust_trigger", self.bloodlust_trigger, ("primary", "any", "per_creature"), "R10.3, R10.4")
-        _one_of("ai_incantation_side", self.ai_incantation_side, ("declared", "either"))
-        _one_of("ai_last_turn", self.ai_last_turn, ("next", "current"))
-        _one_of("first_player", self.first_player, ("coin", "last_drafter"))
-        _one_of("keep_distance", self.keep_distance, ("damage", "attack"), "R10.4")
-        _one_of("aura", self.aura, ("adjacent", "until_holder_moves"), "R10.4")
-        _one_of("siege_order", self.siege_order, ("live", "fixed"), "R10.4")
-        _one_of("solo_player_first_mana", self.solo_player_first_mana, ("hand", "six"), "R10.4")
+        for name, (allowed, rule) in RULES_CHOICES.items():
+            _one_of(name, getattr(self, name), allowed, rule)
         low, high = LIMITS["turn_limit"].low, LIMITS["turn_limit"].high
         limit = self.turn_limit
         if isinstance(limit, bool) or not isinstance(limit, int) or not low <= limit <= high:

@@ -154,3 +154,18 @@ def pile_health_of(pile: list[int]) -> int:
 def abilities_of(mask: int) -> tuple[Ability, ...]:
     """The abilities in a bit mask, in rulebook order."""
     return tuple(a for a, bit in ABILITY_BITS.items() if mask & bit)
+
+
+class Termination(StrEnum):
+    """Every way a game of Clash of Decks ends (R3.8, R4.9, R8.7, R10.1; :mod:`clashkit.engine.outcome`)."""
+
+    #: R4.9 (and R3.8, R4.8): a player's Fort was destroyed — hit with the keep
+    #: rightmost, or the keep left rightmost by a play; the other player wins.
+    #: In solo mode only the player has a Fort that can fall.
+    FORT_FELL = "fort_fell"
+    #: R8.7: the player was still standing at the end of the AI's last turn (the
+    #: AI pile down to its Fort); the player wins.  The AI pile never runs out in
+    #: another way: milling stops at the keep (R8.6).
+    AI_LAST_TURN_SURVIVED = "ai_last_turn_survived"
+    #: R10.1: the turn limit was reached; nobody wins.
+    TURN_LIMIT = "turn_limit"

@@ -14,8 +14,9 @@ May import: :mod:`clashkit.base`.
 """
 
 from .actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, Play, Proceed, format_place, parse_action
-from .events import EVENT_FIELDS
+from .events import EVENT_FIELDS, NoEffect
 from .hand import playable_indices
+from .incantations import no_effect
 from .loop import run
 from .scenario import Scenario, ScenarioAction, dump_scenario, load_scenario, parse_scenario
 from .setup import new_duel
@@ -40,6 +41,7 @@ __all__ = [
     "Action",
     "BEGIN_SIEGE",
     "Creature",
+    "NoEffect",
     "END_TURN",
     "EVENT_FIELDS",
     "GameState",
@@ -62,6 +64,7 @@ __all__ = [
     "load_scenario",
     "new_duel",
     "next_in_order",
+    "no_effect",
     "parse_action",
     "parse_scenario",
     "play_creature",

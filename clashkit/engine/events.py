@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 from array import array
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 
 from ..base.vocab import LANES, PLAYERS, Keep, Phase, hand_health_of, pile_health_of
 
@@ -45,6 +45,7 @@ class EventKind(StrEnum):
     REGENERATION = "regeneration"  # R3.12
     GAME_WON = "game_won"  # R4.9, R8.7, R8.8 (target_player = winner)
     GAME_UNFINISHED = "game_unfinished"  # R10.1
+    NO_EFFECT = "no_effect"  # R5.4, R5.5, R8.4: an incantation that changes nothing (amount = a NoEffect)
 
 
 EVENT_KINDS: tuple[EventKind, ...] = tuple(EventKind)
@@ -72,7 +73,18 @@ EVENT_KINDS: tuple[EventKind, ...] = tuple(EventKind)
     REGENERATION,
     GAME_WON,
     GAME_UNFINISHED,
+    NO_EFFECT,
 ) = range(len(EVENT_KINDS))
+
+
+class NoEffect(IntEnum):
+    """Why an incantation changed nothing: the ``amount`` of a ``no_effect`` event (``docs/rules.md`` R5.4)."""
+
+    INDESTRUCTIBLE = 0  # R5.4, R6.5: incantations neither affect nor damage it
+    AMOUNT_ZERO = 1  # R5.5: damage 0, weaken 0, empower 0
+    NOTHING_TO_HEAL = 2  # R5.5 heal: it has no damage
+    HAS_IT_ALREADY = 3  # R5.5 grant: printed, given to every AI creature (R8.9) or granted before this turn ends
+    NO_TARGET = 4  # R8.4: the solo AI's reveal finds no creature to aim at in its lane
 
 #: The integer columns of one event, in buffer order.  ``-1`` means "none".
 FIELDS = (
@@ -136,6 +148,7 @@ EVENT_FIELDS: dict[EventKind, KindFields] = {
     EventKind.REGENERATION: KindFields("R3.12"),
     EventKind.GAME_WON: KindFields("R4.9", ("target_player",)),
     EventKind.GAME_UNFINISHED: KindFields("R10.1"),
+    EventKind.NO_EFFECT: KindFields("R5.4", _HIT),
 }
 
 

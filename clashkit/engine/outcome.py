@@ -9,25 +9,10 @@ reads the end back: ``None`` while the game runs, else an :class:`Outcome`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+from ..base.vocab import Termination
 from . import events as ev
 from .state import OVER, GameState
-
-
-class Termination(StrEnum):
-    """Every way a game of Clash of Decks ends."""
-
-    #: R4.9 (and R3.8, R4.8): a player's Fort was destroyed — hit with the keep
-    #: rightmost, or the keep left rightmost by a play; the other player wins.
-    #: In solo mode only the player has a Fort that can fall.
-    FORT_FELL = "fort_fell"
-    #: R8.7: the player was still standing at the end of the AI's last turn (the
-    #: AI pile down to its Fort); the player wins.  The AI pile never runs out in
-    #: another way: milling stops at the keep (R8.6).
-    AI_LAST_TURN_SURVIVED = "ai_last_turn_survived"
-    #: R10.1: the turn limit was reached; nobody wins.
-    TURN_LIMIT = "turn_limit"
 
 
 @dataclass(frozen=True, slots=True)

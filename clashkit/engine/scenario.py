@@ -25,8 +25,8 @@ from ..base.vocab import KEEP, PLAYERS, Lane, Mode, Player
 from .actions import Action, parse_place, play
 from .actions import leftmost_playable as _leftmost
 from .destruction import ReturnOrder
-from .siege import begin_siege, next_in_order, take_turn
-from .state import LAST_TURN_WORDS, SIEGE, SUMMON, Creature, GameState
+from .siege import begin_siege, next_in_order, open_siege, take_turn
+from .state import LAST_TURN_WORDS, SUMMON, Creature, GameState
 from .transition import apply
 
 _TOP_KEYS = {"card", "game", "rules", "solo", "A", "B"}
@@ -162,8 +162,7 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
         side = _table(data, player.value, source)
         _read_side(state, player, side, source)
     if mode is Mode.SOLO and active == 1:
-        state.phase = SIEGE  # §2: the AI's summon phase is not replayed; only its siege runs
-        state.siege_lane = 0
+        open_siege(state)  # §2: the AI's summon phase is not replayed; only its siege runs (R10.4 fixed order too)
     else:
         state.phase = SUMMON
 
@@ -173,9 +172,20 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
     if actions and mode is Mode.SOLO and active == 1:
         raise _fail(source, "[game] actions", "the solo AI is active: it takes no actions, only its siege runs (R8.3)")
     parsed = [_read_action(cards, a, source, i) for i, a in enumerate(actions)]
-    summon = [a for a in parsed if a.siege is None]
-    siege = sorted((a for a in parsed if a.siege is not None), key=lambda a: a.window)
-    return Scenario(state, summon + siege, source)
+    _in_order(parsed, source)
+    return Scenario(state, parsed, source)
+
+
+def _in_order(actions: list[ScenarioAction], source: str) -> None:
+    """§2: the summon-phase actions first, then the siege actions by increasing ``siege``
+    (the order they are played in); the first action out of place is named."""
+    window = -1  # -1: still in the summon phase
+    for i, action in enumerate(actions):
+        at = -1 if action.siege is None else action.siege
+        if at < window:
+            reason = "siege actions come after the summon actions, by increasing siege"
+            raise _fail(source, f"[game] actions[{i}]", reason)
+        window = at
 
 
 def _enum(enum, value, source, where):

@@ -23,9 +23,17 @@ from .state import SIEGE, Creature, GameState
 
 
 def begin_siege(state: GameState) -> None:
-    """R1.6: the summon phase ends, the siege begins in the upper lane.
+    """R1.6: the summon phase ends, the siege begins in the upper lane (R10.4: the fixed order is taken)."""
+    open_siege(state)
+    if state.log is not None:
+        ev.record(state, ev.SIEGE_STARTED)
 
-    R10.4 ``siege_order = "fixed"``: the order is taken now, before the first
+
+def open_siege(state: GameState) -> None:
+    """The siege begins: in the upper lane, and R10.4 ``siege_order = "fixed"`` takes its order now.
+
+    Every siege begins here, the solo AI's too (a scenario may put the AI
+    straight into its siege).  The fixed order is taken before the first
     window: the active player's creatures upper lane then lower lane, each
     from the farthest to the nearest.
     """
@@ -35,8 +43,6 @@ def begin_siege(state: GameState) -> None:
         order = (creature for side in state.lanes[state.active] for creature in reversed(side))
         for slot, creature in enumerate(order):
             creature.slot = slot
-    if state.log is not None:
-        ev.record(state, ev.SIEGE_STARTED)
 
 
 def next_in_order(state: GameState) -> tuple[int, int] | None:

@@ -53,6 +53,11 @@ def ai_summon(state: GameState) -> None:
             if target is not None:
                 resolve(state, card, target[0], lane, target[1])
                 total += cards.cost[card]
+            elif state.log is not None:  # R8.4: no target, no effect
+                ev.record(
+                    state, ev.NO_EFFECT, card=card, lane=lane, target_player=ai_side(state, card),
+                    amount=ev.NoEffect.NO_TARGET,
+                )
             state.discard.append(card)
             if state.log is not None:
                 ev.record(state, ev.CARD_DISCARDED, target_player=AI, target_card=card, amount=len(state.discard))
@@ -66,12 +71,17 @@ def ai_target(state: GameState, card: int, lane: int) -> tuple[int, int] | None:
     own; with ``ai_incantation_side = "either"`` the other side is taken when
     the declared one is empty.
     """
-    side = AI if state.cards.target[card] is TargetSide.ALLY else 0
+    side = ai_side(state, card)
     if state.lanes[side][lane]:
         return side, 0
     if state.rules.ai_incantation_side == "either" and state.lanes[1 - side][lane]:
         return 1 - side, 0
     return None
+
+
+def ai_side(state: GameState, card: int) -> int:
+    """R8.4: the side the AI's incantation ``card`` is meant for: its own for ``ally``, else the player's."""
+    return AI if state.cards.target[card] is TargetSide.ALLY else 0
 
 
 def pile_damage(state: GameState, amount: int) -> int:

@@ -14,16 +14,12 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from typing import TYPE_CHECKING
 
 from ..base.cards import CardSet
 from ..base.rng import Rng
 from ..base.rules import Rules
-from ..base.vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, hand_health_of, pile_health_of
+from ..base.vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, Termination, hand_health_of, pile_health_of
 from .events import PHASES, EventLog
-
-if TYPE_CHECKING:
-    from .outcome import Termination
 
 #: Phase codes, in ``Phase`` order (``PHASES``).
 SETUP, MANA, SUMMON, SIEGE, END, OVER = range(len(PHASES))
@@ -186,7 +182,7 @@ class GameState:
         self.rng = Rng(seed)
         self.log: EventLog | None = EventLog() if record else None
         self.first_player = 0
-        #: How the game ended (a ``clashkit.engine.outcome.Termination``), once it has.
+        #: How the game ended (a :class:`~clashkit.base.vocab.Termination`), once it has.
         self.termination: Termination | None = None
         #: What the turns frame counts of the turn under way.
         self.counters = TurnCounters()

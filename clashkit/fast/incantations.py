@@ -47,7 +47,7 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
         destroy(s, t, r, pol_codes, p, uids, 1)
     elif effect == E_BOUNCE:  # not a destruction
         out = s.moved[0]
-        leave_play(s, t, r, p, lane, pos, out)
+        leave_play(s, t, r, p, lane, pos, out, False)
         to_owner(s, p, out[C_CARD])
     elif effect == E_SHIFT:
         shift(s, t, r, p, lane, pos)

@@ -113,13 +113,19 @@ def _grants_before_move(s, t, r, p, lane, first, last, grants):
 
 
 @njit(cache=True, _nrt=False)
-def _lose_grants(s, p, grants, k):
-    """R10.4: those creatures lose the moved holder's grant until the end of the turn."""
+def _lose_grants(s, p, grants, k, out, shifting):
+    """R10.4: those creatures lose the moved holder's grant until the end of the turn.
+
+    ``shifting``: ``out`` is the row of a creature out of play only for the moment (a
+    shift between its two lanes), which keeps its losses like those in play."""
     for i in range(k):
         lane, pos = locate(s, p, grants[i, 1])
-        if lane < 0:
-            continue  # it left play
-        c = s.cr[p, lane, pos]
+        if lane >= 0:
+            c = s.cr[p, lane, pos]
+        elif shifting and out[C_UID] == grants[i, 1]:
+            c = out  # shifted: it loses the grant as the reference's Creature does (lanes.leave_play)
+        else:
+            continue  # it left play: it comes back a fresh creature (R10.0)
         holder = grants[i, 0]
         seen = False
         for j in range(c[C_LOST_COUNT]):
@@ -135,12 +141,15 @@ def _lose_grants(s, p, grants, k):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def leave_play(s, t, r, p, lane, pos, out):
-    """R4.5: the creature leaves; those behind it move one place toward the bridge."""
+def leave_play(s, t, r, p, lane, pos, out, shifting):
+    """R4.5: the creature leaves; those behind it move one place toward the bridge.
+
+    ``shifting``: it leaves only to enter the other lane (R5.5 shift), so a grant it
+    loses as the gap closes stays lost (R10.4)."""
     grants = s.grants[1]
     k = _grants_before_move(s, t, r, p, lane, pos + 1, s.ln[p, lane] - 1, grants)
     _remove(s, p, lane, pos, out)
-    _lose_grants(s, p, grants, k)
+    _lose_grants(s, p, grants, k, out, shifting)
 
 
 @njit(cache=True, _nrt=False)
@@ -153,14 +162,14 @@ def shift(s, t, r, p, lane, pos):
     grants = s.grants[0]
     k = _grants_before_move(s, t, r, p, lane, pos, pos, grants)
     moved = s.moved[1]
-    leave_play(s, t, r, p, lane, pos, moved)
+    leave_play(s, t, r, p, lane, pos, moved, True)
     n = s.ln[p, 1 - lane]
     if n >= s.cr.shape[2]:
         s.g[G_ERROR] = ERR_FULL
         return
     copy_row(s.cr[p, 1 - lane, n], moved)
     s.ln[p, 1 - lane] = n + 1
-    _lose_grants(s, p, grants, k)
+    _lose_grants(s, p, grants, k, moved, False)
     if lane == 1 and s.g[G_SIEGE_LANE] >= 1 and s.g[G_PHASE] == SIEGE and p == s.g[G_ACTIVE]:
         if not r[R_SIEGE_ORDER]:
             s.cr[p, 0, n, C_TOOK_TURN] = 1
@@ -178,7 +187,7 @@ def sprint_forward(s, t, r, p, lane, pos):
         for i in range(pos, 0, -1):
             copy_row(side[i], side[i - 1])
         copy_row(side[0], moving)
-        _lose_grants(s, p, grants, k)
+        _lose_grants(s, p, grants, k, moving, False)
     return pos
 
 

@@ -202,7 +202,9 @@ def choose_ten(s, t, choice, pool, ranked, n_kit, sample, out):
     """R7.3: ten card ids into ``out``; returns how many were chosen.
 
     random: a sample of ten of the kit ``pool`` (``rng.sample(kit(cards), 10)``).
-    greedy: the best of the kit (``ranked[:n_kit]``, by value), at most three incantations."""
+    greedy: the best of the kit (``ranked[:n_kit]``, by value), at most three incantations
+    while creatures last; a kit short of creatures fills the ten with its best other
+    incantations (``GreedyPolicy.choose_ten``)."""
     if choice == RANDOM_CHOICES:
         for i in range(n_kit):
             sample[i] = pool[i]
@@ -218,6 +220,19 @@ def choose_ten(s, t, choice, pool, ranked, n_kit, sample, out):
             if incantations >= 3:
                 continue
             incantations += 1
+        out[count] = c
+        count += 1
+        if count == 10:
+            return count
+    # Too few creatures: the incantations passed over, best first.
+    skipped = 0
+    for i in range(n_kit):
+        c = ranked[i]
+        if t.card[c].is_creature:
+            continue
+        skipped += 1
+        if skipped <= 3:
+            continue  # chosen above
         out[count] = c
         count += 1
         if count == 10:

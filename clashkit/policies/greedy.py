@@ -35,7 +35,8 @@ turn: an incantation that costs nothing would otherwise come back for ever
 
 **Format choices** rank cards by a fixed value (stats and abilities for the
 cost): draft picks (R7.2) keep at most three incantations, the constructed
-ten (R7.3) are the ten best with at most three incantations, a ban removes
+ten (R7.3) are the ten best with at most three incantations (more only when the
+kit has too few creatures to fill ten), a ban removes
 the opponent's best card, and creatures destroyed together return best first
 (R4.6).
 
@@ -684,19 +685,14 @@ class GreedyPolicy(Policy):
         return ranked[0]
 
     def choose_ten(self, cards, rng) -> list[int]:
-        """R7.3: the ten best cards of the kit, at most three incantations."""
+        """R7.3: the ten best cards of the kit, at most three incantations while creatures
+        last; a kit short of creatures fills the ten with its best other incantations."""
         t = tables(cards)
-        chosen: list[int] = []
-        incantations = 0
-        for c in sorted(kit(cards), key=lambda c: -t.value[c]):
-            if not t.is_creature[c]:
-                if incantations >= 3:
-                    continue
-                incantations += 1
-            chosen.append(c)
-            if len(chosen) == 10:
-                break
-        return chosen
+        ranked = sorted(kit(cards), key=lambda c: -t.value[c])
+        spells = [c for c in ranked if not t.is_creature[c]]
+        preferred = {c for c in ranked if t.is_creature[c]} | set(spells[:3])
+        chosen = [c for c in ranked if c in preferred][:10]
+        return chosen + spells[3:][: 10 - len(chosen)]
 
     def ban(self, cards, theirs, mine, rng):
         """R7.3: remove the opponent's best card."""

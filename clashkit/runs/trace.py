@@ -66,8 +66,9 @@ from ..engine.state import PHASES
 from ..engine.turn import TURN_FIELDS, TURN_WIDTH
 
 #: Raised whenever a frame's schema changes (2: the turns frame's counts narrowed to Int8 where
-#: their ranges allow).  A run's ``run.json`` records it, so ``resume`` never mixes parts of two.
-FRAMES_VERSION = 2
+#: their ranges allow; 3: the events frame's ``kind`` gained ``no_effect``).  A run's ``run.json``
+#: records it, so ``resume`` never mixes parts of two.
+FRAMES_VERSION = 3
 
 PLAYER = pl.Enum([p.value for p in PLAYERS])
 LANE = pl.Enum([lane.value for lane in LANES])

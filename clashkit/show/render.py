@@ -73,6 +73,8 @@ def describe_event(event: dict) -> str:
     why = event.get("why")
     if not why:
         return text
+    if event["kind"] == "no_effect":  # the reason is the line's point: "ZAP has no effect: …"
+        return f"{text}: {why}"
     return f"{text[:-1]}; {why})" if text.endswith(")") else f"{text} ({why})"
 
 
@@ -133,6 +135,8 @@ def _event_text(event: dict) -> str:
             return f"{e['target_player']} wins"
         case "game_unfinished":
             return "turn limit reached: the game is unfinished (R10.1)"
+        case "no_effect":
+            return f"{e['card']} has no effect"
     return kind
 
 
@@ -166,7 +170,24 @@ def _why(state: GameState, events: list[dict], i: int) -> str | None:
             return "and moves to the leftmost place of the hand, R4.8"
         case "ai_mill":
             return _mill_lost_why(events, i)
+        case "no_effect":
+            return no_effect_why(state, e)
     return None
+
+
+def no_effect_why(state: GameState, e: dict) -> str:
+    """Why a ``no_effect`` event's incantation changed nothing, with its rule (R5.4, R5.5, R8.4)."""
+    target = f"{e['target_player']}'s {e['target_card']}"
+    match ev.NoEffect(e["amount"]):
+        case ev.NoEffect.INDESTRUCTIBLE:
+            return f"{target} is Indestructible (R5.4, R6.5)"
+        case ev.NoEffect.AMOUNT_ZERO:
+            return f"{state.cards.card(e['card']).effect_text} changes nothing (R5.5)"
+        case ev.NoEffect.NOTHING_TO_HEAL:
+            return f"{target} has no damage to heal (R5.5)"
+        case ev.NoEffect.HAS_IT_ALREADY:
+            return f"{target} has {str(state.cards.card(e['card']).grants).capitalize()} already (R5.5)"
+    return f"no creature of {e['target_player']}'s in the {e['lane']} lane to aim at (R8.4)"
 
 
 def _sprint_bonus(events: list[dict], i: int) -> int:

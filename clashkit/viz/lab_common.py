@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from ..base import LANES, PLAYERS, CardSet, TargetSide
-from ..engine import EVENT_FIELDS, GameState, Play, Proceed, format_place
+from ..engine import EVENT_FIELDS, GameState, NoEffect, Play, Proceed, format_place, no_effect
 from ..show import describe_event, event_dicts
 
 #: The rule each kind of event applies (the field table of :mod:`clashkit.engine.events`).
@@ -122,7 +122,19 @@ def action_label(state: GameState, action) -> str:
     who = "your" if player == state.active else f"{PLAYERS[player]}'s"
     meant = "enemies" if card.target is TargetSide.ENEMY else "your own creatures"
     warn = "" if on_meant_side(state, action) else f" · meant for {meant} (R5.5)"
+    why = no_effect(state, state.cards.id(action.card), player, lane, position)
+    if why is not None:
+        warn += f" · no effect: {_NO_EFFECT_WORDS[why]}"
     return f"{action.card} ({card.effect_text}) → {who} {target} at {format_place(*action.target)} · {cost}{warn}"
+
+
+#: How an incantation menu marks a target the incantation would change nothing on (R5.4, R5.5).
+_NO_EFFECT_WORDS = {
+    NoEffect.INDESTRUCTIBLE: "Indestructible (R5.4)",
+    NoEffect.AMOUNT_ZERO: "its amount is 0 (R5.5)",
+    NoEffect.NOTHING_TO_HEAL: "no damage to heal (R5.5)",
+    NoEffect.HAS_IT_ALREADY: "has it already (R5.5)",
+}
 
 
 def _log_len(state: GameState) -> int:

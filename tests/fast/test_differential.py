@@ -1,15 +1,19 @@
 """Differential games: the fast engine and the reference engine play the same seeds to equal frames.
 
 Every format (fixed decks, draft, constructed; solo preconstructed and draft),
-every rules option of R10.3 and R10.4 and the solo settings of R8.9, the
+every value of every rules option of R10.3 and R10.4 and of every solo setting
+of R8.9 (the sweep is built from the fields of ``Rules`` and ``SoloSettings``
+and the one declaration of their values, so a new option is swept at once), the
 policies random and greedy (and mixed), and random card files (cards with
-random abilities, Auras and incantation effects).  The games frames must be
+random abilities, Auras and incantation effects; shift-heavy and Aura-heavy
+files too) played with random, greedy, ``search`` and ``search:fair``.  The games frames must be
 equal but for the ``engine`` column; the turns frames equal outright.  The
 ``long`` marker runs the same checks on 1,000,000 games (``make test-long``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from array import array
 
@@ -18,28 +22,55 @@ import polars as pl
 import pytest
 
 from clashkit.base.cards import Aura, Card, CardSet
-from clashkit.base.rules import Rules
+from clashkit.base.errors import OptionError
+from clashkit.base.limits import LIMITS
+from clashkit.base.rules import RULES_CHOICES, SOLO_CHOICES, Rules, SoloSettings
 from clashkit.base.vocab import Ability, Direction, Effect, Kind, TargetSide
+from clashkit.engine.formats import check_first_player
 from clashkit.fast import play_out
 from clashkit.fast.state import G_TURN, G_TURNS_LOGGED, G_WINNER
 from clashkit.runs.game import new_game, play
 from clashkit.runs.simulate import simulate
 
-#: The options of R10.3 and R10.4, one value changed at a time.
-OPTIONS = [
-    {},
-    {"incantations_in_siege": False},
-    {"protection": "first_damage"},
-    {"protection": "first_hit"},
-    {"bloodlust_trigger": "any"},
-    {"bloodlust_trigger": "per_creature"},
-    {"keep_distance": "attack"},
-    {"aura": "until_holder_moves"},
-    {"siege_order": "fixed"},
-    {"turn_limit": 12},
-    {"aura": "until_holder_moves", "siege_order": "fixed", "protection": "first_hit",
-     "bloodlust_trigger": "per_creature", "keep_distance": "attack", "incantations_in_siege": False},
-]
+
+def option_values(cls, choices) -> list[tuple[str, object]]:
+    """(option, value) for every field of ``cls`` (``Rules`` or ``SoloSettings``) and each of its
+    values other than the default, read from the one declaration of the values
+    (``clashkit.base.rules.RULES_CHOICES``, ``SOLO_CHOICES``): an option added there is swept here.
+    An option with a range instead (``turn_limit``, ``clashkit.base.limits.LIMITS``) gets a short one."""
+    default = cls()
+    out = []
+    for f in dataclasses.fields(cls):
+        if f.name == "solo":
+            continue
+        if f.name in choices:
+            values = choices[f.name][0]
+        else:
+            assert f.name in LIMITS, f"{cls.__name__}.{f.name}: declare its values in clashkit.base.rules"
+            values = (max(LIMITS[f.name].low, 12),)
+        out += [(f.name, v) for v in values if v != getattr(default, f.name)]
+    return out
+
+
+def accepted(options: dict, fmt: str = "1", *, solo: bool = False) -> bool:
+    """Whether a game of that format takes these options (``first_player = "last_drafter"`` needs a draft)."""
+    try:
+        check_first_player(Rules(**options), "draft" if fmt == "draft" else "preconstructed", solo=solo)
+    except OptionError:
+        return False
+    return True
+
+
+#: Each value of each rules option of R10.3 and R10.4, one changed at a time.
+RULES_VALUES = option_values(Rules, RULES_CHOICES)
+#: Each value of each solo setting of R8.9 and R10.4, one changed at a time.
+SOLO_VALUES = option_values(SoloSettings, SOLO_CHOICES)
+#: Every option a duel of fixed decks takes changed at once (each to its last value), the turn limit aside.
+EVERY_OPTION = {k: v for k, v in RULES_VALUES if k != "turn_limit" and accepted({k: v})}
+#: The options of a duel of fixed decks: the defaults, each value alone, all of them changed.
+OPTIONS = [{}, *({k: v} for k, v in RULES_VALUES if accepted({k: v})), EVERY_OPTION]
+#: The values only a draft takes.
+DRAFT_OPTIONS = [{k: v} for k, v in RULES_VALUES if not accepted({k: v}) and accepted({k: v}, "draft")]
 PAIRS = [("1", "2"), ("3", "4"), ("2", "4"), ("4", "1")]
 
 
@@ -71,7 +102,9 @@ def test_duel_draft_and_constructed(fmt):
     assert_same(250, fmt, fmt, "random", "greedy", 5)
     assert_same(150, fmt, fmt, "greedy", "greedy", 6, rules=Rules(protection="first_hit", aura="until_holder_moves"))
     if fmt == "draft":
-        assert_same(150, fmt, fmt, "random", "random", 7, rules=Rules(first_player="last_drafter"))
+        assert DRAFT_OPTIONS
+        for options in DRAFT_OPTIONS:
+            assert_same(150, fmt, fmt, "random", "random", 7, rules=Rules(**options))
 
 
 SOLO = [
@@ -95,13 +128,32 @@ def test_solo(level, settings):
                         free_settings=True, rules=rules)
 
 
-def random_cards(rng: random.Random, n: int = 20) -> CardSet:
-    """A card file of ``n`` cards with random stats, abilities, Auras and incantation effects."""
+#: Each solo setting's values alone, then each rules option's a solo game takes.
+SOLO_ALONE = [{k: v} for k, v in SOLO_VALUES] + [{k: v} for k, v in RULES_VALUES if accepted({k: v}, solo=True)]
+
+
+@pytest.mark.parametrize("option", SOLO_ALONE, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_solo_every_option_alone(option):
+    settings = {k: v for k, v in option.items() if k in SOLO_CHOICES} or None
+    rules = Rules(**{k: v for k, v in option.items() if k not in SOLO_CHOICES})
+    for deck in ("1", "draft"):
+        for policy in ("random", "greedy"):
+            assert_same(20, deck, None, policy, None, 13, mode="solo", settings=settings, free_settings=True,
+                        rules=rules)
+
+
+def random_cards(rng: random.Random, n: int = 20, *, spells: float = 0.3, effects: list[Effect] | None = None,
+                 auras: float = 0.35) -> CardSet:
+    """A card file of ``n`` cards with random stats, abilities, Auras and incantation effects.
+
+    ``spells``: the share of incantations; ``effects``: the effects they draw from (repeat
+    one to weigh it); ``auras``: the share of creatures with an Aura."""
     cards = []
     abilities = list(Ability)
+    effects = effects if effects is not None else list(Effect)
     for i in range(n):
-        if rng.random() < 0.3:
-            effect = rng.choice(list(Effect))
+        if rng.random() < spells:
+            effect = rng.choice(effects)
             amount = rng.randint(0, 4) if effect in (Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER) else 0
             grants = rng.choice(abilities) if effect is Effect.GRANT else None
             cards.append(Card(f"SPELL{i}", Kind.INCANTATION, rng.randint(0, 4), effect=effect, amount=amount,
@@ -109,7 +161,7 @@ def random_cards(rng: random.Random, n: int = 20) -> CardSet:
         else:
             picked = tuple(rng.sample(abilities, rng.choice([0, 0, 1, 1, 2, 3])))
             aura = None
-            if rng.random() < 0.35:
+            if rng.random() < auras:
                 dirs = tuple(rng.sample(list(Direction), rng.randint(1, 3)))
                 aura = Aura(rng.choice(abilities), dirs)
             cards.append(Card(f"BEAST{i}", Kind.CREATURE, rng.randint(0, 5), rng.randint(0, 5), rng.randint(1, 7),
@@ -130,6 +182,30 @@ def test_random_card_files(which):
     assert_same(150, deck_a, deck_b, "random", "random", which, cards=cards, rules=rules)
     assert_same(80, deck_a, deck_b, "greedy", "greedy", which, cards=cards, rules=rules)
     assert_same(60, "draft", "draft", "greedy", "random", which, cards=cards.with_cards([]), rules=rules)
+    assert_same(1, deck_a, deck_b, "search:budget=2,horizon=2", "search:budget=2,horizon=2,fair", which,
+                cards=cards, rules=rules)
+
+
+#: Card files that stress R5.5 shift (many cheap shifts) and R6.8 Aura (most creatures hold one).
+HEAVY = {
+    "shift": dict(spells=0.45, effects=[Effect.SHIFT] * 4 + list(Effect)),
+    "aura": dict(auras=0.85),
+}
+
+
+@pytest.mark.parametrize("which", range(6))
+@pytest.mark.parametrize("heavy", list(HEAVY))
+def test_shift_and_aura_heavy_card_files(heavy, which):
+    """Aura losses as creatures shift and slide (R10.4 ``until_holder_moves``), both siege orders."""
+    rng = random.Random(1000 * (1 + list(HEAVY).index(heavy)) + which)
+    cards = random_cards(rng, **HEAVY[heavy])
+    names = list(cards.names)
+    deck_a, deck_b = sorted(rng.sample(names, 8), key=cards.id), sorted(rng.sample(names, 8), key=cards.id)
+    rules = Rules(aura="until_holder_moves" if which % 3 else "adjacent", siege_order=("live", "fixed")[which % 2])
+    assert_same(100, deck_a, deck_b, "random", "random", which, cards=cards, rules=rules)
+    assert_same(40, deck_a, deck_b, "greedy", "greedy", which, cards=cards, rules=rules)
+    assert_same(1, deck_a, deck_b, "search:budget=2,horizon=2,fair", "search:budget=2,horizon=2", which,
+                cards=cards, rules=rules)
 
 
 def random_positions(seed: int, count: int):
@@ -167,7 +243,7 @@ def test_positions_from_state_play_out_the_same():
 
 
 def test_replay_gives_the_fast_games_events():
-    from clashkit import replay
+    from clashkit.runs import replay
 
     fast = simulate(20, "draft", "draft", "greedy", "random", seed=3, engine="fast", record_events=False)
     for row in fast.games.iter_rows(named=True):

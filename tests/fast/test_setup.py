@@ -22,10 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_differential import assert_same, random_cards
 
-from clashkit.base.cards import CardSet, starter_set
+from clashkit.base.cards import Card, CardSet, starter_set
 from clashkit.base.errors import DeckError
 from clashkit.base.rng import Rng
 from clashkit.base.rules import Rules
+from clashkit.base.vocab import Effect, Kind, TargetSide
 from clashkit.engine import formats
 from clashkit.engine.solo_setup import draft_against_ai
 from clashkit.fast import setup
@@ -180,6 +181,44 @@ def test_r7_3_a_kit_of_fewer_than_ten_is_refused():
     cards = CardSet([dataclasses.replace(c, deck=None) for c in random_cards(random.Random(0), 9).cards])
     with pytest.raises(DeckError, match=r"constructed: the kit holds 9 cards; R7\.3 chooses 10 different ones"):
         formats.constructed(cards, (RandomPolicy().choose_ten,) * 2, (RandomPolicy().ban,) * 2, Rng(1))
+
+
+def kit_of(creatures: int, size: int = 12) -> CardSet:
+    """A kit (no deck numbers: the whole set) of ``size`` cards, ``creatures`` of them creatures."""
+    rng = random.Random(creatures)
+    cards = [Card(f"BEAST{i}", Kind.CREATURE, rng.randint(0, 4), rng.randint(0, 4), rng.randint(1, 6))
+             for i in range(creatures)]
+    cards += [Card(f"SPELL{i}", Kind.INCANTATION, rng.randint(0, 3), effect=Effect.DAMAGE, amount=rng.randint(1, 3),
+                   target=TargetSide.ENEMY) for i in range(size - creatures)]
+    return CardSet(cards)
+
+
+@pytest.mark.parametrize("creatures", range(11))
+def test_r7_3_greedy_chooses_ten_whatever_the_kits_make_up(creatures):
+    """greedy's ten: the best, at most three incantations while creatures last, filled up with
+    incantations when the kit has fewer than seven creatures; both engines deal and play it."""
+    cards = kit_of(creatures)
+    ten = GreedyPolicy().choose_ten(cards, Rng(0))
+    assert len(ten) == len(set(ten)) == 10 and set(ten) <= set(formats.kit(cards))
+    spells = sum(not cards.is_creature[c] for c in ten)
+    if creatures <= 7:  # every creature, the rest the best incantations
+        assert spells == 10 - creatures
+    else:  # the ten best, at most three incantations
+        assert 10 - creatures <= spells <= 3
+    matchup = Matchup.build(
+        "constructed", "constructed", "greedy", "greedy", engine="reference", record_events=False, cards=cards
+    )
+    pa = GreedyPolicy()
+    for seed in range(5):
+        work, accepted, state = dealt(matchup, seed, "constructed")
+        rng = Rng(seed)
+        ref = formats.constructed(cards, (pa.choose_ten,) * 2, (pa.ban,) * 2, rng)
+        assert accepted and ref.ten_a == ten
+        assert work[setup.W_HAND_A, :8].tolist() == ref.a
+        assert work[setup.W_HAND_B, :8].tolist() == ref.b
+        assert state == rng.getstate()
+    if creatures:  # a game needs a creature to play
+        assert_same(10, "constructed", "constructed", "greedy", "greedy", creatures, cards=cards)
 
 
 # --- Whole games: equal frames in both engines -----------------------------------------------------

@@ -31,6 +31,8 @@ from clashkit import OptionError, Rules, ScenarioError, SoloSettings, apply, leg
 from clashkit.base.vocab import ABILITY_BITS, Ability
 from clashkit.engine.abilities import abilities
 from clashkit.engine.actions import END_TURN
+from clashkit.engine.turn import TURN_FIELDS
+from clashkit.runs.game import play
 
 DUEL = """
 card = [{ name = "X", kind = "creature", cost = 1, attack = 1, health = 1 }]
@@ -383,6 +385,18 @@ def test_r10_4_aura_until_holder_moves_loses_the_grant_of_a_slide():
     assert (board(default)["A.upper"], board(moved)["A.upper"]) == ("GUARDED HOLDER", "GUARDED(3) HOLDER")
 
 
+def test_r10_4_aura_until_holder_moves_a_shifted_receiver_keeps_the_loss():
+    """R5.5 shift out from in front of the holder: the gap closes, the holder moves, and the shifted
+    receiver loses the grant although it is out of play for that instant (R10.4); back beside
+    the holder in the other lane it stays lost (tests/fast/test_scenarios_both_engines.py plays
+    this scenario in both engines)."""
+    lost = siege("r10_4_aura_lost_by_a_shifted_receiver")
+    text = scenario_text("r10_4_aura_lost_by_a_shifted_receiver").replace('"until_holder_moves"', '"adjacent"')
+    adjacent = siege_text(text)
+    assert (board(lost)["A.lower"], board(lost)["B.upper"], board(lost)["B.lower"]) == ("R", "WU(1)", "WL(2)")
+    assert (board(adjacent)["B.upper"], board(adjacent)["B.lower"]) == ("WU(3)", "WL(2)")
+
+
 def test_r10_4_aura_until_holder_moves_new_neighbour_gains_and_next_turn_restores():
     from clashkit.engine.destruction import destroy
     from clashkit.engine.turn import regenerate
@@ -419,6 +433,28 @@ def test_r10_4_siege_order_fixed_attacks_in_the_slots_taken_at_the_start():
     fixed = siege_with("r10_4_siege_order_fixed", rules={"siege_order": "fixed"})
     assert attacks(live) == ["A.L upper -> B.WU 2", "A.U upper -> B.WU 1"]
     assert attacks(fixed) == ["A.U upper -> B.WU 1", "A.L upper -> B.WU 2"]
+
+
+def test_r10_4_siege_order_fixed_also_in_the_ai_siege_a_scenario_starts_in():
+    """The fixed order is taken whenever a siege begins: also the solo AI's, which a scenario with
+    the AI active starts in (R8.3a); both engines play it."""
+    import numpy as np
+
+    from clashkit.fast import play_out
+
+    fixed = siege("r10_4_siege_order_fixed_in_the_ai_siege")
+    assert attacks(fixed) == ["B.G upper -> A.BASTION 2"]
+    assert board(fixed)["A.hand"] == "P P BASTION P"
+    for order in ("live", "fixed"):
+        text = scenario_text("r10_4_siege_order_fixed_in_the_ai_siege").replace('"fixed"', f'"{order}"')
+        assert board(siege_text(text))["A.hand"] == "P P BASTION P", order
+        # The fast engine from the same position: the AI's turn row moves A's keep 2 places, as the reference.
+        state = parse(text).state
+        ref = play(state.clone(), "greedy")
+        fast = play_out(state, "greedy")
+        rows = np.frombuffer(ref.turn_log, dtype=np.int16).reshape(-1, fast.tl.shape[1])
+        assert fast.tl[0, TURN_FIELDS.index("keep_damage")] == rows[0, TURN_FIELDS.index("keep_damage")] == 2, order
+        assert np.array_equal(fast.tl[: len(rows)], rows), order
 
 
 def test_r10_4_siege_order_fixed_keeps_the_slot_of_a_creature_moved_up_and_back():

@@ -612,3 +612,35 @@ def test_r3_12_end_of_turn_regenerates_everything():
         "B.hand": "BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "SHIELD", "B.lower": "",
     }
     assert (state.active, state.phase, state.mana) == (1, 2, 3)
+
+
+# --- R3.10 Ruling: Rage is read before Sprint moves the creature -----------------------------
+
+RAGE_BEFORE_SPRINT = """
+    card = [
+      { name = "S",     kind = "creature", cost = 1, attack = 1, health = 5, abilities = ["sprint"] },
+      { name = "FRONT", kind = "creature", cost = 1, attack = 0, health = 5, aura = "rage@front" },
+      { name = "BACK",  kind = "creature", cost = 1, attack = 0, health = 5, aura = "rage@behind" },
+      { name = "MID",   kind = "creature", cost = 1, attack = 0, health = 5 },
+      { name = "WALL",  kind = "creature", cost = 1, attack = 0, health = 9 },
+    ]
+    [A]
+    hand = ["BASTION", "MID"]
+    upper = [UPPER, { card = "S", new = true }]
+    [B]
+    hand = ["BASTION", "MID"]
+    upper = ["WALL"]
+"""
+
+
+def test_r3_10_ruling_rage_is_read_where_the_creature_stands_before_its_sprint():
+    # BACK's Aura gives the new S Rage where it stands (behind BACK): S may attack, so it
+    # sprints past 2 and hits for 1 + 2 (R6.7).
+    granted = siege_text(RAGE_BEFORE_SPRINT.replace("UPPER", '"MID", "BACK"'))
+    assert [a for a in attacks(granted) if a.startswith("A.S ")] == ["A.S upper -> B.WALL 3"]
+    # FRONT's Aura would reach S only at position 0, after the run: S has no Rage where its
+    # turn comes, so it cannot attack and does not move (R3.10).
+    not_yet = siege_text(RAGE_BEFORE_SPRINT.replace("UPPER", '"FRONT", "MID"'))
+    assert [a for a in attacks(not_yet) if a.startswith("A.S ")] == []
+    assert board(not_yet)["A.upper"] == "FRONT MID S"
+    assert kinds(not_yet, "attack_skipped", "creature_moved")[0] == "attack_skipped"

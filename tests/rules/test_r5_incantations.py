@@ -9,6 +9,7 @@ import pytest
 from helpers import attacks, board, kinds, parse, siege, siege_state, siege_text
 
 from clashkit import IllegalActionError, Play, apply, legal_actions
+from clashkit.show.render import describe_event, event_dicts
 
 CARDS = """
 card = [
@@ -153,6 +154,65 @@ def test_r5_4_every_effect_does_nothing_to_indestructible(effect):
     rock = state.lanes[1][0][0]
     assert (rock.damage, rock.attack_mod, rock.granted) == (1, 0, 0)
     assert board(state)["B.upper"] == "ROCK(1)" and state.mana == 0
+    assert no_effect_lines(state) == ["SPELL has no effect: B's ROCK is Indestructible (R5.4, R6.5)"]
+
+
+def no_effect_lines(state) -> list[str]:
+    """The explained lines of the ``no_effect`` events."""
+    return [describe_event(e) for e in event_dicts(state) if e["kind"] == "no_effect"]
+
+
+def test_r5_4_an_incantation_on_an_indestructible_creature_says_why_it_did_nothing():
+    state = siege_state("r5_4_indestructible_target_nothing_happens")
+    assert kinds(state, "card_played", "incantation_resolved", "no_effect", "card_returned") == [
+        "card_played", "incantation_resolved", "no_effect", "card_returned",
+    ]
+    assert no_effect_lines(state) == ["KILL has no effect: B's ROCK is Indestructible (R5.4, R6.5)"]
+    event = next(e for e in event_dicts(state) if e["kind"] == "no_effect")
+    assert (event["card"], event["target_player"], event["target_card"], event["lane"], event["position"]) == (
+        "KILL", "B", "ROCK", "upper", 0,
+    )
+
+
+NO_EFFECT_TEXT = """
+    card = [
+      {{ name = "T",     kind = "creature", cost = 1, attack = 1, health = 5, abilities = ["splash"] }},
+      {{ name = "HOLD",  kind = "creature", cost = 1, attack = 1, health = 5, aura = "pierce@front" }},
+      {{ name = "P",     kind = "creature", cost = 1, attack = 1, health = 1 }},
+      {{ name = "SPELL", kind = "incantation", cost = 0, effect = "{effect}", target = "any" }},
+    ]
+    [game]
+    mana = 0
+    actions = [{actions}]
+    [A]
+    hand = ["BASTION", "SPELL", "P"]
+    [B]
+    hand = ["BASTION", "P"]
+    upper = [{target}, "HOLD"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("effect", "target", "casts", "lines"),
+    [
+        ("heal", '"T"', 1, ["SPELL has no effect: B's T has no damage to heal (R5.5)"]),
+        ("heal", '{ card = "T", damage = 1 }', 1, []),
+        ("damage 0", '"T"', 1, ["SPELL has no effect: damage 0 changes nothing (R5.5)"]),
+        ("weaken 0", '"T"', 1, ["SPELL has no effect: weaken 0 changes nothing (R5.5)"]),
+        ("empower 0", '"T"', 1, ["SPELL has no effect: empower 0 changes nothing (R5.5)"]),
+        ("weaken 2", '"T"', 1, []),  # attack 1 - 2: floored at 0 now, but modifiers add up (R4.1)
+        ("grant splash", '"T"', 1, ["SPELL has no effect: B's T has Splash already (R5.5)"]),
+        ("grant rage", '"T"', 2, ["SPELL has no effect: B's T has Rage already (R5.5)"]),  # the second cast
+        ("grant pierce", '"T"', 1, []),  # from HOLD's Aura only, which T may lose this turn (R10.4)
+        ("damage 1", '"T"', 1, []),
+        ("shift", '"T"', 1, []),
+    ],
+)
+def test_r5_5_an_effect_with_nothing_to_do_says_why(effect, target, casts, lines):
+    actions = ", ".join(['{ play = "SPELL", target = "B.upper.0" }'] * casts)
+    state = siege_state(NO_EFFECT_TEXT.format(effect=effect, target=target, actions=actions))
+    assert no_effect_lines(state) == lines
+    assert kinds(state, "incantation_resolved") == ["incantation_resolved"] * casts
 
 
 # --- R5.5 Effects --------------------------------------------------------------------------

@@ -87,6 +87,48 @@ def test_r8_4_no_target_no_effect_and_its_cost_does_not_count():
     }
 
 
+def test_r8_4_no_target_the_event_says_it_had_no_effect():
+    from clashkit.show.render import describe_event, event_dicts
+
+    state = ai_turn(NO_TARGET)
+    lines = [describe_event(e) for e in event_dicts(state) if e["kind"] in ("ai_reveal", "no_effect", "card_discarded")]
+    assert lines[:3] == [
+        "the AI reveals ZAP2 for the upper lane (total so far 0)",
+        "ZAP2 has no effect: no creature of A's in the upper lane to aim at (R8.4)",
+        "ZAP2 goes to the AI discard",
+    ]
+
+
+def test_r8_3_ruling_a_reveal_leaving_the_bastion_alone_reshuffles_before_its_incantation_is_discarded():
+    # ZAP is revealed: the Bastion is alone, flips, and the discard (D1) becomes the new pile at
+    # once; ZAP then resolves on A's P and starts the new discard; D1 is revealed for the lower lane.
+    state = ai_turn("""
+        card = [
+          { name = "P",   kind = "creature", cost = 1, attack = 1, health = 5 },
+          { name = "D1",  kind = "creature", cost = 1, attack = 1, health = 1 },
+          { name = "X",   kind = "creature", cost = 1, attack = 1, health = 1 },
+          { name = "ZAP", kind = "incantation", cost = 1, effect = "damage 2", target = "enemy" },
+        ]
+        [game]
+        mode = "solo"
+        [A]
+        hand = ["BASTION", "X"]
+        upper = [{ card = "P", new = true }]
+        [B]
+        pile = ["ZAP", "BASTION"]
+        discard = ["D1"]
+    """)
+    assert board(state) == {
+        "winner": None,
+        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "P(2)", "A.lower": "",
+        "B.pile": "FORT", "B.discard": "ZAP", "B.last_turn": "pending", "B.hand_health": 0,
+        "B.upper": "", "B.lower": "D1",
+    }
+    assert kinds(state, "ai_reveal", "keep_flipped", "ai_reshuffle", "incantation_resolved", "card_discarded") == [
+        "ai_reveal", "keep_flipped", "ai_reshuffle", "incantation_resolved", "card_discarded", "ai_reveal",
+    ]
+
+
 def test_r8_4_ruling_declared_side_only_by_default():
     state = ai_turn(NO_TARGET.replace('pile = [', 'upper = ["OWN"]\npile = ['))
     assert board(state)["B.upper"] == "OWN REST"  # ZAP2 did not turn on the AI's own OWN

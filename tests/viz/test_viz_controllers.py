@@ -206,6 +206,23 @@ def test_siege_lab_casts_between_attacks():
     assert lab.state.mana == 2
 
 
+def test_siege_lab_menu_marks_targets_an_incantation_changes_nothing_on():
+    """R5.4: METEORITE on an Indestructible MACHINE does nothing; the menu says so, and casting
+    it anyway says why in the events."""
+    lab = SiegeLab(active="A", mana=2)
+    lab.set_hand("A", ["BASTION", "METEORITE", "GNOME"])
+    lab.set_hand("B", ["BASTION", "MARTYR"])
+    lab.add("A", "upper", "OGRE")
+    lab.add("B", "upper", "MACHINE")
+    lab.add("B", "lower", "GNOME")
+    lab.start()
+    labels = dict((text, label) for label, text in lab.incantation_menu())
+    assert labels["play METEORITE@1 B.upper.0"].endswith("· no effect: Indestructible (R5.4)")
+    assert "no effect" not in labels["play METEORITE@1 B.lower.0"]
+    said = lab.cast("play METEORITE@1 B.upper.0")
+    assert "METEORITE has no effect: B's MACHINE is Indestructible (R5.4, R6.5)" in said
+
+
 def test_siege_lab_matches_run_siege():
     lab = SiegeLab.example()
     lab.start()
