@@ -23,7 +23,7 @@ from .cards import COLUMNS, KEEP_NAMES, CardSet, card_from_fields, starter_set
 from .destruction import ReturnOrder
 from .engine import apply
 from .errors import ClashkitError, IllegalActionError, InputError, ScenarioError
-from .limits import LIMITS, check, read_text
+from .limits import LIMITS, check, read_text, shown
 from .rules import Rules, SoloSettings
 from .siege import begin_siege, next_in_order, take_turn
 from .state import LAST_TURN_WORDS, SIEGE, SUMMON, Creature, GameState
@@ -86,6 +86,11 @@ def parse_scenario(text: str, *, source: str = "<scenario>", cards: CardSet | No
         raise ScenarioError(f"{source}: not valid TOML ({e})") from None
     except RecursionError:
         raise ScenarioError(f"{source}: not valid TOML (tables or arrays nested too deeply)") from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise ScenarioError(
+            f"{source}: an integer of more than 4,300 digits (every number of a scenario has a range, "
+            "clashkit.limits)"
+        ) from None
     try:
         return _build(data, cards if cards is not None else starter_set(), source)
     except ScenarioError:
@@ -123,7 +128,7 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
             raise _fail(source, f"card[{i}]", "must be a table")
         _unknown(fields, set(COLUMNS), source, f"card[{i}]")
         try:
-            defined.append(card_from_fields(fields))
+            defined.append(card_from_fields(fields, typed=True))
         except ValueError as e:
             raise _fail(source, f"card[{i}] ({fields.get('name', '?')})", str(e)) from None
     names = [c.name for c in defined]
@@ -184,15 +189,15 @@ def _ranged(name: str, value, source: str, where: str) -> int:
     """A number within ``clashkit.limits.LIMITS[name]``; a TOML float or text is refused."""
     if isinstance(value, bool) or not isinstance(value, int):
         low, high = LIMITS[name].low, LIMITS[name].high
-        raise _fail(source, where, f"must be a whole number {low}…{high}, not {value!r}")
+        raise _fail(source, where, f"must be a whole number {low}…{high}, not {shown(value)}")
     return check(name, value, f"{source}: {where}", ScenarioError)
 
 
 def _whole(value, source, where, *, minimum: int = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise _fail(source, where, f"must be a whole number ≥ {minimum}, not {value!r}")
+        raise _fail(source, where, f"must be a whole number ≥ {minimum}, not {shown(value)}")
     if maximum is not None and value > maximum:
-        raise _fail(source, where, f"must be at most {maximum}, not {value!r}")
+        raise _fail(source, where, f"must be at most {maximum}, not {shown(value)}")
     return value
 
 

@@ -8,11 +8,11 @@ import click
 
 from ..cards import load_cards, starter_set
 from ..game import finish, new_game, play
-from ..limits import LIMITS
 from ..policies import get_policy
 from ..render import describe_event, describe_state, event_dicts
 from ..rules import RULES_VERSION, Rules, parse_settings
 from ..vocab import PLAYERS
+from .numbers import Whole
 
 #: Events the readable log leaves out: each turn's header already says them.
 _QUIET = {"turn_started", "mana_gained", "regeneration"}
@@ -48,7 +48,7 @@ _QUIET = {"turn_started", "mana_gained", "regeneration"}
     "--seed",
     default=0,
     show_default=True,
-    type=click.IntRange(0, LIMITS["seed"].high),
+    type=Whole("seed"),
     help="The game's seed (R10.2).",
 )
 @click.option(

@@ -18,16 +18,17 @@ from pathlib import Path
 import click
 
 from ..errors import OptionError
-from ..limits import LIMITS
+from ..limits import check_path
 from ..rules import Rules, parse_settings
 from .design_options import cluster_option
+from .numbers import Whole
 
 
 @click.command("simulate")
 @click.option(
     "-n",
     "n",
-    type=click.IntRange(1, LIMITS["games"].high),
+    type=Whole("games", low=1),
     default=1000,
     show_default=True,
     help="Games to play.",
@@ -59,14 +60,14 @@ from .design_options import cluster_option
 )
 @click.option(
     "--seed",
-    type=click.IntRange(0, LIMITS["seed"].high),
+    type=Whole("seed"),
     default=0,
     show_default=True,
     help="Master seed; game i gets its own seed from it, the same whatever --jobs.",
 )
 @click.option(
     "--jobs",
-    type=click.IntRange(0),
+    type=Whole("jobs"),
     default=0,
     show_default=True,
     help="Worker processes (0: one per core; at most one per core).",
@@ -158,7 +159,7 @@ def command(
     from ..simulate import Terminated, simulate_to
     from ..stats import summarize
 
-    out_dir = Path(out)
+    out_dir = check_path(out, "--out", OptionError)
     if out_dir.exists() and not out_dir.is_dir():
         raise OptionError(f"--out: {out} exists and is not a directory")
     rules = (
