@@ -58,6 +58,7 @@ import numpy as np
 import polars as pl
 
 from .cards import KEEP_NAMES, CardSet
+from .errors import RunFolderError
 from .events import EVENT_FIELDS, EVENT_KINDS, FIELDS, WIDTH
 from .limits import TURN_COUNTS, Limit
 from .records import TERMINATIONS, GameRecords
@@ -371,19 +372,51 @@ class Trace:
         ``events.parquet`` the events frame is empty, with the schema of
         ``cards`` (default: the shipped set).
         """
-        from .output import read_manifest
+        from .cards import starter_set
+        from .output import open_run
 
         directory = Path(directory)
-        files = read_manifest(directory, verify=verify)["files"]
-        if "events.parquet" in files:
-            events = pl.read_parquet(directory / "events.parquet")
-        else:
-            from .cards import starter_set
+        cards = cards if cards is not None else starter_set()
+        with open_run(directory, verify=verify) as (manifest, handles):
+            frames = {}
+            for name, schema in (("events", events_schema(cards)), ("turns", TURNS_SCHEMA), ("games", GAMES_SCHEMA)):
+                handle = handles.get(f"{name}.parquet")
+                if handle is None:
+                    if name != "events":
+                        raise RunFolderError(f"{directory / MANIFEST_NAME}: lists no {name}.parquet (not a run of games)")
+                    frames[name] = pl.DataFrame(schema=schema)
+                    continue
+                try:
+                    frame = pl.read_parquet(handle)
+                except Exception:
+                    raise RunFolderError(f"{directory / f'{name}.parquet'}: not a Parquet file") from None
+                frames[name] = _checked_schema(frame, schema, directory / f"{name}.parquet", manifest)
+        return cls(frames["events"], frames["turns"], frames["games"])
 
-            cards = cards if cards is not None else starter_set()
-            events = pl.DataFrame(schema=events_schema(cards))
-        turns = pl.read_parquet(directory / "turns.parquet")
-        return cls(events, turns, pl.read_parquet(directory / "games.parquet"))
+
+MANIFEST_NAME = "manifest.json"
+
+
+def _checked_schema(frame: pl.DataFrame, schema: pl.Schema, path: Path, manifest) -> pl.DataFrame:
+    """``frame`` if it has ``schema``'s columns and types (card names aside: a card file's own);
+    else one line naming the column, and the frames version when the run is an older one's."""
+    version = manifest.get("frames_version", manifest["run"].get("frames_version", FRAMES_VERSION))
+    older = f" (frames version {version}; this clashkit reads {FRAMES_VERSION})" if version != FRAMES_VERSION else ""
+    for column, dtype in schema.items():
+        if column not in frame.schema:
+            raise RunFolderError(f"{path}: has no column {column!r}{older}")
+        given = frame.schema[column]
+        same = given == dtype or (isinstance(dtype, pl.Enum) and isinstance(given, pl.Enum) and column in _CARD_COLUMNS)
+        if not same:
+            raise RunFolderError(f"{path}: column {column!r} is {given}, not {dtype}{older}")
+    extra = [c for c in frame.columns if c not in schema]
+    if extra:
+        raise RunFolderError(f"{path}: has a column {extra[0]!r} the frames do not have{older}")
+    return frame.select(list(schema))
+
+
+#: Columns whose categories are a card set's names (any card file's, not only the shipped one's).
+_CARD_COLUMNS = ("card", "target_card")
 
 
 def build_trace(records: GameRecords, cards: CardSet) -> Trace:
