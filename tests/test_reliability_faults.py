@@ -299,3 +299,87 @@ def test_fractions_take_ascii_decimals_only():
     for bad in ["٠.٥", "1e-1", "-0.1", "0x1", True]:
         with pytest.raises(ValueError, match="must be a number 0…1"):
             fraction(bad, "noise", "noise")
+
+
+# --- 12. One atomic commit: a kill at any step leaves the old run or the new one -----------------
+
+def _commit_killed_at(out: str, step: int) -> None:
+    """Write a 6-game run without events into ``out``, the process killed (``os._exit``, no
+    clean-up at all) at the ``step``-th rename, removal or sync of its commit."""
+    import clashkit.output as output
+
+    calls = [0]
+    committing = [False]
+
+    def counted(real):
+        def call(*args):
+            if committing[0]:
+                if calls[0] == step:
+                    os._exit(9)
+                calls[0] += 1
+            return real(*args)
+
+        return call
+
+    real_commit = output.RunWriter.commit
+
+    def commit(self, *args, **kwargs):
+        committing[0] = True
+        return real_commit(self, *args, **kwargs)
+
+    output.RunWriter.commit = commit
+    os.replace = counted(os.replace)
+    output._remove = counted(output._remove)
+    output._fsync_dir = counted(output._fsync_dir)
+    output._fsync_file = counted(output._fsync_file)
+    simulate_to(out, 6, "1", "2", "random", seed=9, record_events=False, engine="reference")
+    os._exit(0)
+
+
+def test_a_kill_at_every_step_of_the_commit_leaves_a_readable_run(tmp_path):
+    import multiprocessing
+
+    # Each killed writer is forked from a server that has imported clashkit and polars once.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["polars", "numpy.random", "tqdm.auto", "clashkit.simulate", "clashkit.output",
+                                    "clashkit.trace", "clashkit.game", "clashkit.fast.convert"])  # fmt: skip
+    step = 0
+    while True:
+        out = tmp_path / f"kill-{step}"
+        simulate_to(out, 4, "1", "2", "random", seed=3)
+        writer = context.Process(target=_commit_killed_at, args=(str(out), step))
+        writer.start()
+        writer.join(timeout=300)
+        back = Trace.read_parquet(out)
+        if writer.exitcode == 0:
+            assert back.games.height == 6 and back.events.height == 0
+            assert sorted(p.name for p in out.iterdir()) == ["games.parquet", MANIFEST, "turns.parquet"]
+            break
+        assert writer.exitcode == 9, step
+        # The old run (with its events) or the new one (without), never a mix.
+        assert (back.games.height, back.events.height > 0) in ((4, True), (6, False)), step
+        # --resume finishes the run: a decided commit's moves, or the commit itself.
+        simulate_to(out, 6, "1", "2", "random", seed=9, record_events=False, engine="reference", resume=True)
+        assert Trace.read_parquet(out).games.height == 6
+        assert not (out / STAGING).exists()
+        step += 1
+    assert step >= 12  # every write, rename, removal and sync of the commit was cut once
+
+
+def test_a_reader_that_a_commit_overtakes_reads_the_new_run_whole(tmp_path, monkeypatch):
+    import clashkit.output as output
+
+    simulate_to(tmp_path, 4, "1", "2", "random", seed=3)
+    real = output._run_state
+    calls = []
+
+    def overtaken(directory):
+        state = real(directory)
+        if not calls:  # between the manifest and the files, another run is committed
+            calls.append(state)
+            simulate_to(tmp_path, 7, "1", "2", "random", seed=5, record_events=False)
+        return state
+
+    monkeypatch.setattr(output, "_run_state", overtaken)
+    back = Trace.read_parquet(tmp_path)
+    assert back.games.height == 7 and back.events.height == 0
