@@ -31,6 +31,7 @@ import polars as pl
 
 from .levels import DEFAULT_LEVELS, LEVELS, POINTS, all_settings, points, settings_text
 from .rules import Rules, SoloSettings
+from .simulate import end_with_parent
 from .stats import kendall, wilson
 
 #: The columns of a calibration frame.
@@ -151,7 +152,7 @@ def calibrate(
         for i, job in work:
             add(i, _play_chunk(job))
     else:
-        with ProcessPoolExecutor(jobs) as pool:
+        with ProcessPoolExecutor(jobs, initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
             for (i, _), result in zip(
                 work, pool.map(_play_chunk, [job for _, job in work]), strict=True
             ):

@@ -58,7 +58,7 @@ from .cards import Card, CardSet, card_from_fields, card_row, load_cards, starte
 from .errors import OptionError
 from .limits import whole_number
 from .rules import Rules
-from .simulate import simulate
+from .simulate import end_with_parent, simulate
 from .stats import Z95, mean_exprs, wilson
 from .vocab import Effect, Kind
 
@@ -379,7 +379,8 @@ def play_local(
                 results[i] = play_job(job)
                 bar.update(job.n)
             return results  # type: ignore[return-value]
-        with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=_pool_context()) as pool:
+        with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=_pool_context(), initializer=end_with_parent,
+                                 initargs=(os.getpid(),)) as pool:  # fmt: skip
             pending = {pool.submit(play_job, job): i for i, job in enumerate(jobs)}
             try:
                 while pending:

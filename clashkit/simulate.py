@@ -227,11 +227,52 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
 _WORKER_MATCHUP: Matchup | None = None
 
 
-def _init_worker(matchup: Matchup) -> None:
+def _init_worker(matchup: Matchup, parent: int | None = None) -> None:
     global _WORKER_MATCHUP
     _WORKER_MATCHUP = matchup
     # Ctrl-C reaches the whole process group: the parent stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        end_with_parent(parent)
+
+
+def end_with_parent(parent: int) -> None:
+    """End this worker process as soon as process ``parent`` (the run's) dies, even by SIGKILL.
+
+    On Linux the kernel kills the worker when its own parent dies
+    (``PR_SET_PDEATHSIG``; a ``forkserver`` worker's parent is the fork server,
+    which ends with the run); a watchdog thread also waits on ``parent`` itself
+    (a ``pidfd``, else a check every half second), so no worker outlives the
+    run and holds its output open.
+    """
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    watch = threading.Thread(target=_watch_parent, args=(parent,), name="clashkit-parent-watch", daemon=True)
+    watch.start()
+
+
+def _watch_parent(parent: int) -> None:
+    import select
+
+    try:
+        fd = os.pidfd_open(parent)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])  # readable once the process has ended
+        os._exit(1)
+    while True:
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except OSError:
+            pass
+        threading.Event().wait(0.5)
 
 
 def _play_chunk(pool: tuple[int, ...], first: int, count: int, matchup: Matchup | None = None) -> GameRecords:
@@ -552,34 +593,73 @@ def play_parts(
         return
     _check_main_guard(jobs)
     tasks = _tasks(n, jobs, skip, size)
-    executor = ProcessPoolExecutor(jobs, _pool_context(), initializer=_init_worker, initargs=(matchup,))
+    executor = None
     try:
-        pending: dict = {}
-        window = jobs * 4
-        exhausted = False
-        while pending or not exhausted:
-            while not exhausted and len(pending) < window:
-                task = next(tasks, None)
-                if task is None:
-                    exhausted = True
-                    break
-                part, first, count = task
-                pending[executor.submit(_play_chunk, pool, first, count)] = (part, first)
-            if not pending:
-                break
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                part, first = pending.pop(future)
-                records = future.result()
-                if bar is not None:
-                    bar.update(len(records))
-                whole = parts.add(part, first, records)
-                if whole is not None:
-                    yield part, whole
+        with _signals_noted() as noted:
+            # A signal is raised here, between steps, never inside the executor's own code (an
+            # interrupt there can leave its locks held, and the run deaf to the next one).
+            executor = ProcessPoolExecutor(jobs, _pool_context(), initializer=_init_worker,
+                                           initargs=(matchup, os.getpid()))  # fmt: skip
+            yield from _play_in_pool(executor, tasks, pool, jobs, parts, bar, noted)
+            executor.shutdown(wait=True)
+            _raise_noted(noted)
     except BaseException:
-        _stop_workers(executor)
+        if executor is not None:
+            _stop_workers(executor)
         raise
-    executor.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def _signals_noted() -> Iterator[list[int]]:
+    """Within the block SIGINT and SIGTERM are noted, not raised; the caller raises them
+    (:func:`_raise_noted`) where it is safe.  Main thread only; handlers restored after."""
+    noted: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {signum: signal.signal(signum, lambda signum, frame: noted.append(signum)) for signum in held}
+    try:
+        yield noted
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_noted(noted: list[int]) -> None:
+    if signal.SIGTERM in noted:
+        raise Terminated(signal.SIGTERM)
+    if noted:
+        raise KeyboardInterrupt
+
+
+def _play_in_pool(executor, tasks, pool, jobs: int, parts: _Parts, bar, noted: list[int]):
+    """The tasks on ``executor``, a bounded number in flight; ``(part, records)`` as parts complete."""
+    _raise_noted(noted)
+    pending: dict = {}
+    window = jobs * 4
+    exhausted = False
+    while pending or not exhausted:
+        while not exhausted and len(pending) < window:
+            task = next(tasks, None)
+            if task is None:
+                exhausted = True
+                break
+            part, first, count = task
+            pending[executor.submit(_play_chunk, pool, first, count)] = (part, first)
+        if not pending:
+            break
+        finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+        _raise_noted(noted)
+        for future in finished:
+            part, first = pending.pop(future)
+            records = future.result()
+            if bar is not None:
+                bar.update(len(records))
+            whole = parts.add(part, first, records)
+            if whole is not None:
+                yield part, whole
+                _raise_noted(noted)
 
 
 def _stop_workers(executor: ProcessPoolExecutor) -> None:
