@@ -383,3 +383,21 @@ def test_a_reader_that_a_commit_overtakes_reads_the_new_run_whole(tmp_path, monk
     monkeypatch.setattr(output, "_run_state", overtaken)
     back = Trace.read_parquet(tmp_path)
     assert back.games.height == 7 and back.events.height == 0
+
+
+# --- 14. simulate's summary streams through games.parquet ------------------------------------------
+
+
+def test_the_summary_of_simulate_streams_through_the_games_file(tmp_path, monkeypatch):
+    def whole(*args, **kwargs):
+        raise AssertionError("games.parquet read whole into memory")
+
+    monkeypatch.setattr(pl, "read_parquet", whole)
+    result = simulate_cli("-n", "40", "--seed", "2", "--jobs", "1", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "40 games: A deck 1 vs B deck 2, seed 2" in result.stdout and "mean turns" in result.stdout
+    monkeypatch.undo()
+    from clashkit.stats import summarize
+
+    games = pl.read_parquet(tmp_path / "games.parquet")
+    assert str(summarize(pl.scan_parquet(tmp_path / "games.parquet"))) == str(summarize(games))

@@ -207,9 +207,11 @@ def command(
         )
         sys.exit(143 if isinstance(stop, Terminated) else 130)
     elapsed = time.perf_counter() - started
-    games = pl.read_parquet(out_dir / "games.parquet")
+    # The summary streams through the games file: memory stays flat at any n.
+    games = pl.scan_parquet(out_dir / "games.parquet")
     summary = summarize(games)
-    engine = games["engine"][0] if games.height else engine
+    if summary.games:
+        engine = games.select(pl.col("engine").first()).collect().item()
     if mode == "solo":
         title = (
             f"{n} solo games: player deck {deck_a} ({summary.policies[0] or policy_a}) vs the AI"
