@@ -70,7 +70,7 @@ def cluster_option():
         return str(parse_cluster(value))
 
     return click.option(
-        "--cluster", default=None, metavar="local:N|tcp://HOST:PORT", callback=check,
+        "--cluster", default=None, metavar="local:N|tcp://HOST:PORT|tls://HOST:PORT", callback=check,
         help="Play on Dask instead of --jobs: N worker processes on 127.0.0.1, or a running dask scheduler "
         "(the same results).",
     )  # fmt: skip
