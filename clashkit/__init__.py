@@ -10,6 +10,32 @@ Card values of the shipped set are provisional (R9).
 
 from __future__ import annotations
 
+
+def _quiet_start() -> None:
+    """The command line (``clashkit …``, ``python -m clashkit``): Ctrl-C or SIGTERM while the
+    package is still importing ends the process in one line, not an import traceback.
+    ``clashkit.cli`` puts the usual handlers back before a command runs."""
+    import os
+    import signal
+    import sys
+
+    argv = getattr(sys, "orig_argv", sys.argv)
+    command = os.path.basename(sys.argv[0] if sys.argv else "") == "clashkit"
+    module = any(a == "-m" and b == "clashkit" for a, b in zip(argv, argv[1:], strict=False))
+    if not (command or module):
+        return
+
+    def stop(signum, frame):
+        name = "SIGTERM" if signum == signal.SIGTERM else "interrupted"
+        os.write(2, f"clashkit: {name}: stopped while starting\n".encode())
+        os._exit(143 if signum == signal.SIGTERM else 130)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
+
+
+_quiet_start()
+
 from . import _moved
 from ._version import __version__ as __version__
 from .base.cards import Card, CardSet, load_cards, starter_decks, starter_set

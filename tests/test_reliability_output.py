@@ -138,21 +138,43 @@ def test_an_out_that_cannot_be_written_is_refused_before_any_game(tmp_path, wher
     assert result.stdout == ""
 
 
-def test_a_full_disk_while_writing_is_one_line_and_keeps_the_earlier_run(tmp_path, monkeypatch):
+def test_a_write_error_while_writing_is_one_line_and_keeps_the_earlier_run(tmp_path, monkeypatch):
     simulate_to(tmp_path, 4, "1", "2", "random", seed=3)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
 
-    def full(self, path, *args, **kwargs):
-        raise OSError(28, "No space left on device")
+    def broken(self, path, *args, **kwargs):
+        raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", broken)
     result = run("-n", "6", "--jobs", "1", "--events", "--out", str(tmp_path))
     assert result.exit_code == 2, result.output
     assert result.stderr.strip().splitlines() == [
         f"clashkit: error: {tmp_path / STAGING}/part-00000000.events.parquet: cannot write "
-        "(No space left on device); the finished parts are kept and --resume continues the run"
+        "(Input/output error); the finished parts are kept and --resume continues the run"
     ]
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != STAGING} == before
+
+
+def test_a_full_disk_removes_the_parts_and_says_what_the_run_needs(tmp_path, monkeypatch):
+    simulate_to(tmp_path, 4, "1", "2", "random", seed=3)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    real = pl.DataFrame.write_parquet
+    written = []
+
+    def full(self, path, *args, **kwargs):  # the second part does not fit
+        if len(written) >= 3:
+            raise pl.exceptions.ComputeError("I/O error: No space left on device (os error 28)")
+        written.append(path)
+        return real(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    result = run("-n", "1000", "--jobs", "1", "--events", "--out", str(tmp_path))
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"clashkit: error: {tmp_path / STAGING}/part-00000001.events.parquet: cannot write "
+                           "(No space left on device); the run needs up to ")
+    assert line.endswith("; its parts are removed and the folder keeps the run before")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
 # --- Medium 6: streaming, resume ---------------------------------------------------------------

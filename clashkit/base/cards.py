@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import CardFileError
-from .limits import LIMITS, read_text, shown
+from .errors import CardFileError, InputError
+from .limits import LIMITS, card_name, check_path, read_text, shown
 from .shipped import shipped_file
 from .vocab import ABILITY_BITS, DIRECTION_BITS, Ability, Direction, Effect, Kind, TargetSide
 
@@ -200,10 +200,18 @@ class CardSet:
 # --- Reading a card from text fields -------------------------------------------------
 
 
-def _int(value: object, column: str, limit: str) -> int:
-    """A whole number within ``clashkit.base.limits.LIMITS[limit]``, from text or a TOML value."""
-    if isinstance(value, bool):
-        raise ValueError(f"{column} must be an integer, not {value!r}")
+def _int(value: object, column: str, limit: str, typed: bool = False) -> int:
+    """A whole number within ``clashkit.base.limits.LIMITS[limit]``, from text (a CSV cell) or, with
+    ``typed``, a TOML integer (TOML text such as ``"3"`` is not a number)."""
+    if isinstance(value, bool) or (typed and not isinstance(value, int)):
+        raise ValueError(f"{column} must be an integer, not {shown(value)}")
+    if isinstance(value, int):
+        low, high, why = LIMITS[limit].low, LIMITS[limit].high, LIMITS[limit].why
+        if value < low:
+            raise ValueError(f"{column} must be at least {low}, not {shown(value)}")
+        if value > high:
+            raise ValueError(f"{column} must be at most {high}, not {shown(value)} ({why})")
+        return value
     text = str(value).strip()
     digits = text.removeprefix("-").removeprefix("+")
     if not isinstance(value, int) and not (digits.isascii() and digits.isdigit()):
@@ -280,10 +288,11 @@ def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip()) or value == []
 
 
-def card_from_fields(fields: Mapping[str, object]) -> Card:
+def card_from_fields(fields: Mapping[str, object], *, typed: bool = False) -> Card:
     """Build a card from one row's fields; raises ``ValueError("column: reason")``.
 
-    Values may be text (a CSV row) or already typed (a TOML table).
+    Values are text (a CSV row) or, with ``typed``, TOML values (a number must then be a TOML
+    integer, a name a TOML string).
     """
 
     def fail(column: str, reason: str):
@@ -297,7 +306,13 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
             raise fail(column, "is empty")
         return value
 
-    name = str(need("name")).strip()
+    raw_name = need("name")
+    if typed and not isinstance(raw_name, str):
+        raise fail("name", f"must be text, not {shown(raw_name)}")
+    try:
+        name = card_name(raw_name, "name")
+    except InputError as e:
+        raise fail("name", str(e).removeprefix("name: ")) from None
     odd = sorted({c for c in name if c in _NAME_FORBIDDEN or c.isspace()})
     if odd:
         raise fail(
@@ -316,11 +331,11 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
     deck = None
     if not _blank(fields.get("deck")):
         try:
-            deck = _int(fields["deck"], "deck", "deck")
+            deck = _int(fields["deck"], "deck", "deck", typed)
         except ValueError as e:
             raise fail("deck", str(e)) from None
     try:
-        cost = _int(need("cost"), "cost", "cost")
+        cost = _int(need("cost"), "cost", "cost", typed)
     except ValueError as e:
         raise fail("cost", str(e)) from None
     notes = "" if _blank(fields.get("notes")) else str(fields["notes"])
@@ -329,11 +344,11 @@ def card_from_fields(fields: Mapping[str, object]) -> Card:
             if not _blank(fields.get(column)):
                 raise fail(column, "is for incantations; a creature leaves it empty")
         try:
-            attack = _int(need("attack"), "attack", "attack")
+            attack = _int(need("attack"), "attack", "attack", typed)
         except ValueError as e:
             raise fail("attack", str(e)) from None
         try:
-            health = _int(need("health"), "health", "health")
+            health = _int(need("health"), "health", "health", typed)
         except ValueError as e:
             raise fail("health", str(e)) from None
         try:
@@ -375,6 +390,12 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
         header = reader.fieldnames or []
     except csv.Error as e:
         raise CardFileError(f"{source}, row 1: {_csv_problem(e)}") from None
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if repeated:
+        raise CardFileError(
+            f"{source}, row 1: column {repeated[0]} appears {header.count(repeated[0])} times in the header "
+            "(a column is given once)"
+        )
     missing = [c for c in COLUMNS if c not in header]
     if missing:
         raise CardFileError(f"{source}: header lacks column(s) {', '.join(missing)}")
@@ -421,7 +442,7 @@ def load_cards(path: str | os.PathLike) -> CardSet:
     changed since, so a card file edited while a notebook's kernel runs is
     never missed.  ``cards.source`` is the file the set came from.
     """
-    path = Path(path)
+    path = check_path(path, str(path), CardFileError)
     try:
         stat = path.stat()
     except OSError as e:

@@ -28,12 +28,14 @@ How the ranges fit the frames (``clashkit/runs/trace.py``):
 
 from __future__ import annotations
 
+import math
 import os
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError
+from .errors import ClashkitError, InputError
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,29 @@ LIMITS: dict[str, Limit] = {
     # Runs (R10.2).
     "seed": Limit(0, 2**64 - 1, "R10.2: a seed (the games frame's UInt64 column)"),
     "games": Limit(0, 2**32 - 1, "R10.2: games in one run (the games frame's UInt32 column)"),
+    "jobs": Limit(0, 1_000_000, "worker processes, 0 for one per core; capped at the cores"),
+    "bootstrap": Limit(0, 1_000_000, "bootstrap resamples of a rating"),
+    # A sweep's values (``--set attack=1..9``): two digits; each field's own range is then
+    # checked on the card it makes (a health of 0 is refused there, with R1.3).
+    "sweep": Limit(-99, 99, "R1.3: a card's values have at most two digits"),
+    "changes": Limit(0, 1_000, "tune: card changes proposed"),
+    "step": Limit(1, 99, "tune: the size of a change (R1.3: a card's values have two digits)"),
+    # Policy options (``search:budget=N,horizon=H``): a decision's work stays bounded.
+    "budget": Limit(1, 100_000, "search: rollouts per decision"),
+    "horizon": Limit(1, 10_000, "search: turns a rollout looks ahead (at most a turn limit, R10.1)"),
 }
+
+#: Fractions, with the same meaning as :data:`LIMITS` (a finite number ``low … high``).
+FRACTIONS: dict[str, tuple[float, float, str]] = {
+    "noise": (0.0, 1.0, "search: the chance that a rollout player plays at random"),
+}
+
+#: The longest card name (it is printed on the card, in every action and every event).
+MAX_NAME = 40
+#: The longest path component and path the run folder, card, deck and scenario files may have
+#: (Linux's ``NAME_MAX`` and ``PATH_MAX``; longer ones cannot be opened).
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
 
 #: A player's cards in a game: what bounds hands, lanes and the solo AI's mana.
 _OWNED = LIMITS["cards_owned"].high
@@ -101,6 +125,8 @@ _SHOWN = 40
 
 def shown(value: object) -> str:
     """``repr(value)``, cut short so that an error line stays one readable line."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a number of about {int(value.bit_length() * math.log10(2)) + 1:,} digits"
     text = repr(value)
     return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 10]}…({len(text)} characters)"
 
@@ -121,11 +147,89 @@ def check(name: str, value: object, where: str, error: type[InputError] = InputE
     return value
 
 
+def whole_number(text: object, name: str, where: str, error: type[InputError] = InputError) -> int:
+    """``text`` (a command-line or option word) as a whole number within ``LIMITS[name]``.
+
+    Only ASCII digits with an optional sign are numbers (``int()`` also reads ``"١"``, other
+    scripts' digits and ``"1_000"``); a word longer than the range's largest value is refused
+    unconverted, so no number of any length costs more than its text.
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        return check(name, text, where, error)
+    limit = LIMITS[name]
+    word = str(text).strip()
+    digits = word[1:] if word[:1] in "+-" else word
+    if not (digits.isascii() and digits.isdigit()):
+        raise error(f"{where}: {shown(word)} is not a whole number {limit.low}…{limit.high} (digits 0-9)")
+    if len(digits.lstrip("0")) > len(str(max(abs(limit.low), abs(limit.high)))):
+        raise error(f"{where}: must be a whole number {limit.low}…{limit.high} ({limit.why}), not {shown(word)}")
+    return check(name, int(word), where, error)
+
+
+def fraction(value: object, name: str, where: str, error: type[InputError] = InputError) -> float:
+    """``value`` (a number, or a word of ASCII digits with one ``.``) as a finite number within
+    ``FRACTIONS[name]``."""
+    low, high, why = FRACTIONS[name]
+    wanted = f"{where}: must be a number {low:g}…{high:g} ({why}), not {shown(value)}"
+    if isinstance(value, bool):
+        raise error(wanted)
+    if isinstance(value, int | float):
+        number = float(value)
+    else:
+        word = str(value).strip()
+        whole, dot, part = word.partition(".")
+        if not (word.isascii() and len(word) <= 20 and (whole or part) and (whole + part).isdigit()):
+            raise error(wanted)
+        number = float(word)
+    if not (math.isfinite(number) and low <= number <= high):
+        raise error(wanted)
+    return number
+
+
+#: Unicode categories a name may not hold: controls, format characters (zero-width joiners,
+#: right-to-left overrides), surrogates, private-use and unassigned code points, line and
+#: paragraph separators (a space is refused where names are written, ``clashkit.base.cards``).
+_NOT_IN_NAMES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def card_name(text: object, where: str = "name", error: type[InputError] = InputError) -> str:
+    """A card name as it enters (a card file, a scenario, a deck list): NFC-normalised, at most
+    :data:`MAX_NAME` characters, each printable (no control, format or space character), so two
+    different names never look alike."""
+    name = unicodedata.normalize("NFC", str(text).strip())
+    if len(name) > MAX_NAME:
+        raise error(f"{where}: {shown(name)} is longer than the {MAX_NAME} characters a card name may have")
+    odd = [c for c in name if unicodedata.category(c) in _NOT_IN_NAMES]
+    if odd:
+        codes = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(odd))
+        raise error(f"{where}: {shown(name)} holds {codes}: a card name holds printable characters only")
+    return name
+
+
+def check_path(path: str | os.PathLike, where: str, error: type[ClashkitError] = InputError) -> Path:
+    """``path`` if the system can name it: no component over :data:`MAX_NAME_BYTES` bytes, the
+    whole at most :data:`MAX_PATH_BYTES`, no NUL (else ``open`` fails with a traceback)."""
+    text = os.fsencode(path)
+    if len(where) > 100:  # the place, named in one readable line
+        where = f"{where[:48]}…{where[-48:]}"
+    if b"\0" in text:
+        raise error(f"{where}: a path may not hold a NUL character")
+    if len(text) > MAX_PATH_BYTES:
+        raise error(f"{where}: a path of {len(text):,} bytes, more than the {MAX_PATH_BYTES:,} the system allows")
+    for part in text.split(b"/"):
+        if len(part) > MAX_NAME_BYTES:
+            raise error(
+                f"{where}: {shown(os.fsdecode(part))} is {len(part)} bytes, more than the "
+                f"{MAX_NAME_BYTES} a file name may have"
+            )
+    return Path(path)
+
+
 def read_text(path: str | os.PathLike, error: type[InputError], where: str | None = None) -> str:
     """A card, deck or scenario file's text: a regular file of at most :data:`MAX_FILE_BYTES`,
     UTF-8 with or without a byte-order mark (spreadsheets write one)."""
-    path = Path(path)
     where = where or str(path)
+    path = check_path(path, where, error)
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
@@ -145,4 +249,18 @@ def read_text(path: str | os.PathLike, error: type[InputError], where: str | Non
         raise error(f"{where}: not UTF-8 text") from None
 
 
-__all__ = ["LIMITS", "MAX_FILE_BYTES", "TURN_COUNTS", "Limit", "check", "read_text", "shown"]
+__all__ = [
+    "FRACTIONS",
+    "LIMITS",
+    "MAX_FILE_BYTES",
+    "MAX_NAME",
+    "TURN_COUNTS",
+    "Limit",
+    "card_name",
+    "check",
+    "check_path",
+    "fraction",
+    "read_text",
+    "shown",
+    "whole_number",
+]

@@ -78,7 +78,7 @@ def rate_exprs(wins: str, games: str, name: str = "rate") -> list[pl.Expr]:
     ]
 
 
-def win_rates(games: pl.DataFrame, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+def win_rates(games: pl.DataFrame | pl.LazyFrame, by: str | Sequence[str] | None = None) -> pl.DataFrame:
     """One row per outcome — A wins, B wins, the first player wins, the second player wins —
     with ``wins``, ``games``, ``rate`` and the 95% Wilson interval ``low`` … ``high``;
     per group of ``by`` columns (e.g. ``["deck_a", "deck_b"]``) if given."""
@@ -93,6 +93,8 @@ def win_rates(games: pl.DataFrame, by: str | Sequence[str] | None = None) -> pl.
     }
     aggs = [pl.len().alias("games"), *(e.cast(pl.UInt32).alias(k) for k, e in counted.items())]
     wide = games.group_by(keys, maintain_order=True).agg(aggs) if keys else games.select(aggs)
+    if isinstance(wide, pl.LazyFrame):  # a scanned file: counted as it streams by
+        wide = wide.collect(engine="streaming")
     long = wide.unpivot(
         index=[*keys, "games"], on=list(OUTCOMES), variable_name="outcome", value_name="wins"
     )
@@ -227,19 +229,35 @@ def _rate_text(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:5.1f}%  95% CI [{100 * low:.1f}%, {100 * high:.1f}%]"
 
 
-def summarize(games: pl.DataFrame) -> Summary:
-    """The :class:`Summary` of a games frame: win rates with intervals, mean turns, unfinished."""
-    n = games.height
+def summarize(games: pl.DataFrame | pl.LazyFrame) -> Summary:
+    """The :class:`Summary` of a games frame: win rates with intervals, mean turns, unfinished.
+
+    A ``LazyFrame`` (``pl.scan_parquet`` of a run's games) is summed as it streams by, so
+    memory stays flat whatever the number of games.
+    """
+    lazy = games.lazy()
+    columns = lazy.collect_schema().names()
+    named = {"policy_a", "policy_b"} <= set(columns)
+    policy = [
+        expr
+        for side in ("a", "b")
+        for expr in (pl.col(f"policy_{side}").n_unique().alias(f"kinds_{side}"),
+                     pl.col(f"policy_{side}").first().alias(f"first_{side}"))  # fmt: skip
+    ] if named else []
+    row = lazy.select(
+        pl.len().alias("games"),
+        (~pl.col("finished")).sum().alias("unfinished"),
+        pl.col("turns").mean().alias("mean_turns"),
+        *policy,
+    ).collect(engine="streaming").row(0, named=True)
+    n = row["games"]
     policies = ("", "")
-    if n and {"policy_a", "policy_b"} <= set(games.columns):
-        pa, pb = games["policy_a"].unique(), games["policy_b"].unique()
-        if len(pa) == 1 and len(pb) == 1:
-            policies = (pa[0], pb[0])
+    if n and named and row["kinds_a"] == 1 and row["kinds_b"] == 1:
+        policies = (row["first_a"], row["first_b"])
     return Summary(
         games=n,
-        unfinished=int((~games["finished"]).sum()) if n else 0,
-        # polars types Series.mean() as any scalar; a numeric column's is a float.
-        mean_turns=float(games["turns"].mean()) if n else math.nan,  # type: ignore[arg-type]
+        unfinished=int(row["unfinished"]) if n else 0,
+        mean_turns=float(row["mean_turns"]) if n else math.nan,
         rates=win_rates(games),
         policies=policies,
     )

@@ -40,10 +40,22 @@ def one_line_errors():
         sys.exit(2)
 
 
+def _usual_signals() -> None:
+    """Ctrl-C raises ``KeyboardInterrupt`` and SIGTERM ends the process again (``clashkit``'s
+    start-up handlers are replaced; a command that stops cleanly installs its own)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class _Group(click.Group):
     """A click group whose errors are one readable line and exit status 2."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        _usual_signals()
         with one_line_errors():
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
 

@@ -18,6 +18,7 @@ import time
 import click
 
 from ..base.rules import Rules, parse_settings
+from .numbers import Whole
 
 
 def study_options(default_n: int):
@@ -27,7 +28,7 @@ def study_options(default_n: int):
 
     def decorate(command):
         options = [
-            click.option("-n", "n", type=click.IntRange(1), default=default_n, show_default=True,
+            click.option("-n", "n", type=Whole("games", low=1), default=default_n, show_default=True,
                          help="Games per ordered pairing of the starter decks."),
             click.option("--cards", "cards_file", type=click.Path(dir_okay=False), default=None,
                          metavar="FILE", help="A card file to play with instead of the shipped set."),
@@ -38,12 +39,12 @@ def study_options(default_n: int):
             click.option("--policies", default=None, metavar="P1,P2,…",
                          help="Several policies, weakest first: the study at each strength, on the same seeds "
                          "(search:fair, search:budget=4,fair; replaces --policy)."),
-            click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+            click.option("--seed", type=Whole("seed"), default=0, show_default=True,
                          help="Master seed: pairing k plays seeds from seed + k, whatever the card values."),
             click.option("--engine", type=click.Choice(["fast", "reference"]), default=None,
                          help="The simulation engine (default: simulate's)."),
             click.option("--mirror", is_flag=True, help="Also play each deck against itself."),
-            click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
+            click.option("--jobs", type=Whole("jobs"), default=0, show_default=True,
                          help="Worker processes (0: one per core)."),
             cluster_option(),
             click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line."),
@@ -69,7 +70,7 @@ def cluster_option():
         return str(parse_cluster(value))
 
     return click.option(
-        "--cluster", default=None, metavar="local:N|tcp://HOST:PORT", callback=check,
+        "--cluster", default=None, metavar="local:N|tcp://HOST:PORT|tls://HOST:PORT", callback=check,
         help="Play on Dask instead of --jobs: N worker processes on 127.0.0.1, or a running dask scheduler "
         "(the same results).",
     )  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .design_options import cluster_option, emit, study_output, timed
+from .numbers import Whole
 
 DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair"
 
@@ -12,17 +13,17 @@ DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair"
 @click.command("ladder")
 @click.option("--policies", default=DEFAULT, show_default=True, metavar="P1,P2,…",
               help="The policies to rate (at least two; a policy's options follow it: search:budget=4,fair).")
-@click.option("-n", "n", type=click.IntRange(1), default=2, show_default=True,
+@click.option("-n", "n", type=Whole("games", low=1), default=2, show_default=True,
               help="Games per ordered pairing of the starter decks, per pair of policies and seat.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Master seed.")
+@click.option("--seed", type=Whole("seed"), default=0, show_default=True, help="Master seed.")
 @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="A card file to play with instead of the shipped set.")
 @click.option("--rules", "rules_text", default=None, metavar="K=V,…", help="Rules options of R10.3.")
 @click.option("--engine", type=click.Choice(["fast", "reference"]), default=None,
               help="The simulation engine (default: simulate's).")
-@click.option("--bootstrap", type=click.IntRange(0), default=400, show_default=True,
+@click.option("--bootstrap", type=Whole("bootstrap"), default=400, show_default=True,
               help="Bootstrap resamples of the 95% intervals.")
-@click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--jobs", type=Whole("jobs"), default=0, show_default=True,
               help="Worker processes (0: one per core).")
 @cluster_option()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line.")

@@ -7,12 +7,12 @@ import json
 import click
 
 from ..base.cards import load_cards, starter_set
-from ..base.limits import LIMITS
 from ..base.rules import RULES_VERSION, Rules, parse_settings
 from ..base.vocab import PLAYERS
 from ..policies import get_policy
 from ..runs.game import finish, new_game, play
 from ..show.render import describe_event, describe_state, event_dicts
+from .numbers import Whole
 
 #: Events the readable log leaves out: each turn's header already says them.
 _QUIET = {"turn_started", "mana_gained", "regeneration"}
@@ -48,7 +48,7 @@ _QUIET = {"turn_started", "mana_gained", "regeneration"}
     "--seed",
     default=0,
     show_default=True,
-    type=click.IntRange(0, LIMITS["seed"].high),
+    type=Whole("seed"),
     help="The game's seed (R10.2).",
 )
 @click.option(

@@ -13,21 +13,21 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import click
 
 from ..base.errors import OptionError
-from ..base.limits import LIMITS
+from ..base.limits import check_path
 from ..base.rules import Rules, parse_settings
 from .design_options import cluster_option
+from .numbers import Whole
 
 
 @click.command("simulate")
 @click.option(
     "-n",
     "n",
-    type=click.IntRange(1, LIMITS["games"].high),
+    type=Whole("games", low=1),
     default=1000,
     show_default=True,
     help="Games to play.",
@@ -59,14 +59,14 @@ from .design_options import cluster_option
 )
 @click.option(
     "--seed",
-    type=click.IntRange(0, LIMITS["seed"].high),
+    type=Whole("seed"),
     default=0,
     show_default=True,
     help="Master seed; game i gets its own seed from it, the same whatever --jobs.",
 )
 @click.option(
     "--jobs",
-    type=click.IntRange(0),
+    type=Whole("jobs"),
     default=0,
     show_default=True,
     help="Worker processes (0: one per core; at most one per core).",
@@ -160,7 +160,7 @@ def command(
     from ..runs.spec import Matchup
     from ..runs.workers import Terminated
 
-    out_dir = Path(out)
+    out_dir = check_path(out, "--out", OptionError)
     if out_dir.exists() and not out_dir.is_dir():
         raise OptionError(f"--out: {out} exists and is not a directory")
     rules = (
@@ -208,9 +208,11 @@ def command(
         )
         sys.exit(143 if isinstance(stop, Terminated) else 130)
     elapsed = time.perf_counter() - started
-    games = pl.read_parquet(out_dir / "games.parquet")
+    # The summary streams through the games file: memory stays flat at any n.
+    games = pl.scan_parquet(out_dir / "games.parquet")
     summary = summarize(games)
-    engine = games["engine"][0] if games.height else engine
+    if summary.games:
+        engine = games.select(pl.col("engine").first()).collect().item()
     if mode == "solo":
         title = (
             f"{n} solo games: player deck {deck_a} ({summary.policies[0] or policy_a}) vs the AI"

@@ -16,6 +16,7 @@ from ..base.levels import (
     points,
     settings_text,
 )
+from .numbers import Whole
 
 
 def _value_text(value) -> str:
@@ -63,7 +64,7 @@ def levels_lines() -> list[str]:
 @click.option(
     "-n",
     "games",
-    type=click.IntRange(1),
+    type=Whole("games", low=1),
     default=2000,
     show_default=True,
     help="Games per configuration.",
@@ -75,10 +76,10 @@ def levels_lines() -> list[str]:
     "--deck", default="draft", show_default=True, help="The player's deck: 1-4, draft, or 8 names."
 )
 @click.option(
-    "--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the first game."
+    "--seed", type=Whole("seed"), default=0, show_default=True, help="Seed of the first game."
 )
 @click.option(
-    "--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: every core)."
+    "--jobs", type=Whole("jobs", low=1), default=None, help="Worker processes (default: every core)."
 )
 @click.option(
     "--out",

@@ -8,16 +8,17 @@ import click
 
 from ..base.errors import OptionError
 from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
+from .numbers import Whole
 
 
 @click.command("tune")
-@click.option("--max-changes", type=click.IntRange(0), default=3, show_default=True, metavar="K",
+@click.option("--max-changes", type=Whole("changes"), default=3, show_default=True, metavar="K",
               help="At most K single-field changes.")
 @click.option("--fields", default="cost,attack,health", show_default=True, metavar="F,…",
               help="The fields it may change (cost, attack, health, amount).")
 @click.option("--card", "cards", multiple=True, metavar="NAME",
               help="Only change this card (repeatable; default: every card of a starter deck).")
-@click.option("--step", type=click.IntRange(1), default=1, show_default=True, help="The size of a change.")
+@click.option("--step", type=Whole("step"), default=1, show_default=True, help="The size of a change.")
 @click.option("--write-cards", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the tuned set as a card file.")
 @study_options(default_n=200)

@@ -97,18 +97,22 @@ def parse_deck(
             )
         return DeckSpec(PRECONSTRUCTED, tuple(names), number, source=arg)
     path = Path(arg)
-    if path.is_file():
+    try:
+        is_file, is_dir = path.is_file(), path.is_dir()
+    except (OSError, ValueError):  # a name too long to be a file's (or holding NUL) is not one
+        is_file = is_dir = False
+    if is_file:
         return _listed(cards, _read_deck_file(path, where), f"{where} ({path})", source=arg)
-    if path.is_dir():
-        raise DeckError(f"{where}: {arg!r} is a directory, not a deck file")
+    if is_dir:
+        raise DeckError(f"{where}: {shown(arg)} is a directory, not a deck file")
     if "," in arg:
         return _listed(cards, arg.split(","), where, source=arg)
     if arg.upper() in cards:
         raise DeckError(
-            f"{where}: {arg!r} is one card; a deck lists {HAND_SIZE} names separated by commas"
+            f"{where}: {shown(arg)} is one card; a deck lists {HAND_SIZE} names separated by commas"
         )
     raise DeckError(
-        f"{where}: {arg!r} is not a starter deck number, 'draft', 'constructed', "
+        f"{where}: {shown(arg)} is not a starter deck number, 'draft', 'constructed', "
         f"a comma-separated list of {HAND_SIZE} card names, nor an existing file"
     )
 

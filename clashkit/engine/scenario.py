@@ -19,7 +19,7 @@ from typing import Any
 
 from ..base.cards import COLUMNS, KEEP_NAMES, CardSet, card_from_fields, starter_set
 from ..base.errors import ClashkitError, IllegalActionError, InputError, ScenarioError
-from ..base.limits import LIMITS, check, read_text
+from ..base.limits import LIMITS, check, read_text, shown
 from ..base.rules import Rules, SoloSettings
 from ..base.vocab import KEEP, PLAYERS, Lane, Mode, Player
 from .actions import Action, parse_place, play
@@ -92,6 +92,11 @@ def parse_scenario(text: str, *, source: str = "<scenario>", cards: CardSet | No
         raise ScenarioError(f"{source}: not valid TOML ({e})") from None
     except RecursionError:
         raise ScenarioError(f"{source}: not valid TOML (tables or arrays nested too deeply)") from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise ScenarioError(
+            f"{source}: an integer of more than 4,300 digits (every number of a scenario has a range, "
+            "clashkit.base.limits)"
+        ) from None
     try:
         return _build(data, cards if cards is not None else starter_set(), source)
     except ScenarioError:
@@ -129,7 +134,7 @@ def _build(data: dict[str, Any], base: CardSet, source: str) -> Scenario:
             raise _fail(source, f"card[{i}]", "must be a table")
         _unknown(fields, set(COLUMNS), source, f"card[{i}]")
         try:
-            defined.append(card_from_fields(fields))
+            defined.append(card_from_fields(fields, typed=True))
         except ValueError as e:
             raise _fail(source, f"card[{i}] ({fields.get('name', '?')})", str(e)) from None
     names = [c.name for c in defined]
@@ -200,15 +205,15 @@ def _ranged(name: str, value, source: str, where: str) -> int:
     """A number within ``clashkit.base.limits.LIMITS[name]``; a TOML float or text is refused."""
     if isinstance(value, bool) or not isinstance(value, int):
         low, high = LIMITS[name].low, LIMITS[name].high
-        raise _fail(source, where, f"must be a whole number {low}…{high}, not {value!r}")
+        raise _fail(source, where, f"must be a whole number {low}…{high}, not {shown(value)}")
     return check(name, value, f"{source}: {where}", ScenarioError)
 
 
 def _whole(value, source, where, *, minimum: int = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise _fail(source, where, f"must be a whole number ≥ {minimum}, not {value!r}")
+        raise _fail(source, where, f"must be a whole number ≥ {minimum}, not {shown(value)}")
     if maximum is not None and value > maximum:
-        raise _fail(source, where, f"must be at most {maximum}, not {value!r}")
+        raise _fail(source, where, f"must be at most {maximum}, not {shown(value)}")
     return value
 
 

@@ -39,10 +39,11 @@ def get_policy(spec: str | Policy) -> Policy:
             if not _is_flag(cls, key.strip()):
                 raise OptionError(f"policy option {part!r} is not KEY=VALUE")
             value = "true"
-        try:
-            kwargs[key.strip()] = int(value)
-        except ValueError:
-            kwargs[key.strip()] = value.strip()
+        value = value.strip()
+        # Only ASCII digits are a number (``int`` would also read other scripts' digits);
+        # the policy checks each option's range (``clashkit.base.limits``).
+        digits = value.removeprefix("-")
+        kwargs[key.strip()] = int(value) if digits.isascii() and digits.isdigit() and len(digits) <= 20 else value
     import inspect
 
     known = [

@@ -80,6 +80,8 @@ does the same, draw for draw):
 
 from __future__ import annotations
 
+from ..base.errors import OptionError
+from ..base.limits import fraction, whole_number
 from ..base.rng import Rng
 from ..engine.actions import Action, Play
 from ..engine.legality import legal_actions
@@ -111,15 +113,14 @@ class SearchPolicy(GreedyPolicy):
     name = "search"
 
     def __init__(self, budget: int = 16, horizon: int = 16, noise: float = 0.1, fair: bool = False) -> None:
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise TypeError(f"budget must be a whole number ≥ 1, not {budget!r}")
-        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
-            raise TypeError(f"horizon must be a whole number ≥ 1, not {horizon!r}")
+        budget = whole_number(budget, "budget", "search: budget", OptionError)
+        horizon = whole_number(horizon, "horizon", "search: horizon", OptionError)
+        noise = fraction(noise, "noise", "search: noise", OptionError)
         fair = _flag(fair, "fair")
         super().__init__()
         self.budget = budget
         self.horizon = horizon
-        self.noise = float(noise)
+        self.noise = noise
         self.fair = fair
         self.name = f"search:budget={budget}" + (",fair" if fair else "")
         #: What each player has seen of the opponent's cards in this game (fair search).

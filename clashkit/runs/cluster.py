@@ -2,8 +2,13 @@
 
 ``local:N`` starts a ``distributed.LocalCluster`` of N worker processes (one
 thread each) bound to 127.0.0.1, its dashboard off (every socket it opens listens
-on 127.0.0.1 only); ``tcp://HOST:PORT``
-connects to a running ``dask scheduler``.  Python code passes ``cluster=`` to
+on 127.0.0.1 only), speaking TLS with a certificate made for this run alone
+(``distributed.security.Security.temporary()``): another process on the machine
+cannot join it or run code in its workers.  ``tcp://HOST:PORT`` connects to a
+running ``dask scheduler``; ``tls://HOST:PORT`` to one secured with TLS, with the
+certificates of Dask's configuration (``distributed.comm.tls``: ``ca-file`` and
+``client.cert`` / ``client.key``, e.g. ``DASK_DISTRIBUTED__COMM__TLS__CA_FILE``;
+see the README).  Python code passes ``cluster=`` to
 :func:`clashkit.runs.simulate.simulate`, :func:`~clashkit.runs.simulate.simulate_to` and
 the :mod:`clashkit.studies.design` studies: such an address, or a
 ``distributed.Client`` of its own (which clashkit then neither starts nor
@@ -45,10 +50,12 @@ RETRIES = 3
 WINDOW_PER_WORKER = 4
 #: Seconds to wait for a scheduler to answer and for its first worker.
 CONNECT_TIMEOUT = 10
+#: Seconds a local cluster's workers may take to start (a busy machine is slow to start Python).
+START_TIMEOUT = 180
 #: The most worker processes ``local:N`` starts.
 MOST_LOCAL_WORKERS = 512
 
-_TCP = re.compile(r"tcp://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})")
+_TCP = re.compile(r"(?P<scheme>tcp|tls)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +71,10 @@ class ClusterAddress:
 
 def parse_cluster(text: object, *, where: str = "--cluster") -> ClusterAddress:
     """``local:N`` (N worker processes on 127.0.0.1) or ``tcp://HOST:PORT`` (a running scheduler)."""
-    usage = "write local:N (N worker processes on this machine) or tcp://HOST:PORT (a running dask scheduler)"
+    usage = (
+        "write local:N (N worker processes on this machine), tcp://HOST:PORT or tls://HOST:PORT "
+        "(a running dask scheduler)"
+    )
     value = str(text).strip()
     if value.lower().startswith("local:"):
         count = value[len("local:") :].strip()
@@ -113,24 +123,35 @@ def connect(cluster: Any, *, quiet: bool = True) -> Iterator[Any]:
     distributed = _distributed()
     with contextlib.ExitStack() as stack:
         if spec.workers is not None:
-            local = stack.enter_context(
-                distributed.LocalCluster(
-                    n_workers=spec.workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    host=LOCAL_HOST,
-                    scheduler_port=0,
-                    dashboard_address=None,
-                    # The scheduler's HTTP server (health checks; no dashboard) on this machine only too.
-                    scheduler_kwargs={"dashboard": False, "dashboard_address": f"{LOCAL_HOST}:0"},
-                    silence_logs=logging.CRITICAL if quiet else logging.WARNING,
-                )
-            )
-            client = stack.enter_context(distributed.Client(local, set_as_default=False))
-            client.wait_for_workers(spec.workers, timeout=CONNECT_TIMEOUT)
-        else:
+            security = _temporary_security(distributed)
             try:
-                client = distributed.Client(spec.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+                local = stack.enter_context(
+                    distributed.LocalCluster(
+                        n_workers=spec.workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        host=LOCAL_HOST,
+                        protocol="tls://",
+                        security=security,
+                        scheduler_port=0,
+                        dashboard_address=None,
+                        # The scheduler's HTTP server (health checks; no dashboard) on this machine only too.
+                        scheduler_kwargs={"dashboard": False, "dashboard_address": f"{LOCAL_HOST}:0"},
+                        silence_logs=logging.CRITICAL if quiet else logging.WARNING,
+                    )
+                )
+                client = stack.enter_context(distributed.Client(local, security=security, set_as_default=False))
+                client.wait_for_workers(spec.workers, timeout=START_TIMEOUT)
+            except (KeyboardInterrupt, ClusterError):
+                raise
+            except Exception as e:  # a worker killed or refused while the cluster starts
+                raise ClusterError(
+                    f"--cluster {spec}: the local cluster did not start ({type(e).__name__}: {_reason(e)})"
+                ) from None
+        else:
+            extra = {"security": distributed.security.Security()} if (spec.address or "").startswith("tls://") else {}
+            try:
+                client = distributed.Client(spec.address, timeout=CONNECT_TIMEOUT, set_as_default=False, **extra)
             except (OSError, TimeoutError) as e:
                 raise ClusterError(f"--cluster {spec}: no dask scheduler answers there ({_reason(e)})") from None
             stack.enter_context(client)
@@ -143,6 +164,17 @@ def connect(cluster: Any, *, quiet: bool = True) -> Iterator[Any]:
                 ) from None
         check_workers(client)
         yield client
+
+
+def _temporary_security(distributed):
+    """TLS credentials made for one local cluster (its scheduler, workers and client only)."""
+    try:
+        return distributed.security.Security.temporary()
+    except ImportError:
+        raise ClusterError(
+            "--cluster local:N secures its cluster with TLS, which needs the cryptography package: "
+            "pip install 'clashkit[cluster]'"
+        ) from None
 
 
 def _reason(error: BaseException) -> str:

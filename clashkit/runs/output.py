@@ -14,9 +14,22 @@ and one Parquet part per finished chunk of games.  Any engine hands it
 frames chunk by chunk (:meth:`RunWriter.write_part`); an interrupted run
 keeps its finished parts, and ``resume=True`` continues it without replaying
 them.  :meth:`RunWriter.commit` assembles the parts (streaming, so memory
-stays bounded), removes the old manifest, moves the files into place,
-removes run files this run does not write (an old ``events.parquet`` after a
-``--no-events`` run) and writes the manifest; signals wait until it is done.
+stays bounded) into ``.clashkit-run/``, syncs them to disk, and then makes
+the run visible by **one rename**: the new manifest, written and synced as
+``.clashkit-run/manifest.json.tmp``, becomes ``.clashkit-run/commit.json``.
+From that moment the new run is the folder's run: its files are moved into
+place, run files it does not write (an old ``events.parquet`` after a
+``--no-events`` run) are removed and ``commit.json`` becomes
+``manifest.json`` (:func:`_roll_forward`).  A kill at any step leaves the old
+run (before the rename) or the new one (after it, its files in the folder or
+still in ``.clashkit-run/``), which readers find either way and the next
+writer finishes moving.  Readers open each file once, hash what they opened
+and read that; a commit between a reader's steps makes it start again, so it
+gets one run, never two mixed.  Signals wait until the commit is done.
+
+A full disk (``ENOSPC``) removes the run's parts (the space is given back)
+and says how much space the run needed; other write errors keep the finished
+parts for ``resume``.
 """
 
 from __future__ import annotations
@@ -37,12 +50,16 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import OutputError, RunFolderError
+from ..base.limits import check_path, shown
+from ..base.rules import FRAMES_VERSION
 
 #: The frames of a run, in the order their parts are written (games last: a part is done
 #: once its games file exists).
 RUN_FILES = ("events", "turns", "games")
 MANIFEST = "manifest.json"
 STAGING = ".clashkit-run"
+#: The new manifest inside ``STAGING`` once a commit is decided (see the module docstring).
+COMMIT = "commit.json"
 LOCK = ".clashkit.lock"
 FORMAT = "clashkit-run/1"
 _PART = re.compile(r"part-(\d{8})\.(events|turns|games)\.parquet")
@@ -89,6 +106,51 @@ def _rows(path: Path) -> int:
 def _cannot(path: Path, error: OSError, tail: str = "") -> OutputError:
     reason = error.strerror or str(error)
     return OutputError(f"{path}: cannot write ({reason}){tail}")
+
+
+def _as_os_error(error: BaseException) -> OSError | None:
+    """The ``OSError`` behind a failed write: itself, or polars' ``ComputeError`` that wraps one
+    (``sink_parquet`` reports a full disk as ``ComputeError: … No space left on device``)."""
+    if isinstance(error, OSError):
+        return error
+    try:
+        from polars.exceptions import PolarsError
+    except ImportError:  # pragma: no cover
+        return None
+    if isinstance(error, PolarsError):
+        text = str(error)
+        for code in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EIO, errno.EFBIG):
+            reason = os.strerror(code)
+            if reason in text:
+                return OSError(code, reason)
+        return OSError(errno.EIO, text.splitlines()[0] if text else "polars could not write")
+    return None
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:,.1f} MB"
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path: Path) -> None:
+    """Sync a folder's entries (the renames in it) to disk."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # a file system that cannot sync folders
+        pass
+    finally:
+        os.close(fd)
 
 
 # --- The lock ------------------------------------------------------------------------------
@@ -185,7 +247,7 @@ class RunWriter:
     # -- Opening: everything that can go wrong with the folder, before any game is played.
 
     def __enter__(self) -> RunWriter:
-        where = self.directory
+        where = check_path(self.directory, str(self.directory), OutputError)
         if where.exists() and not where.is_dir():
             raise OutputError(f"{where}: exists and is not a directory")
         try:
@@ -198,6 +260,7 @@ class RunWriter:
                 raise OutputError(f"{path}: is a directory, where the run writes a file; remove it")
         self.lock.acquire()
         try:
+            _roll_forward(self.directory)  # a commit decided by a run killed while it moved files
             self._open_staging()
         except BaseException:
             self.lock.release()
@@ -272,15 +335,56 @@ class RunWriter:
             path = self._part(index, name)
             try:
                 self._atomic(path, frames[name].write_parquet)
-            except OSError as e:
+            except Exception as e:
+                error = _as_os_error(e)
+                if error is None:
+                    raise
+                if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise self._full(path, error, part=frames) from None
                 raise _cannot(
-                    path, e, "; the finished parts are kept and --resume continues the run"
+                    path, error, "; the finished parts are kept and --resume continues the run"
                 ) from None
 
+    def _full(self, path: Path, error: OSError, *, committing: bool = False, part=None) -> OutputError:
+        """The disk is full: remove the run's parts and say how much space the run needs."""
+        written = sum(p.stat().st_size for p in self.staging.glob("part-*.parquet")) if self.staging.is_dir() else 0
+        games = sum(self._part_games(i) for i in self.done_parts())
+        total = self.run.get("n") if isinstance(self.run.get("n"), int) else None
+        if committing:
+            # The parts and the files assembled from them are on disk together until the swap.
+            needed = 2 * written
+        elif games and total:
+            needed = 2 * written * total // games
+        elif part is not None and total and part["games"].height:
+            # No part finished: the frames' size in memory bounds their files' from above.
+            size = sum(part[name].estimated_size() for name in self.names)
+            needed = 2 * size * total // part["games"].height
+        else:
+            needed = 0
+        shutil.rmtree(self.staging, ignore_errors=True)
+        try:
+            free = shutil.disk_usage(self.directory).free
+        except OSError:
+            free = None
+        need = f"the run needs up to {_megabytes(needed)}" if needed else "the run needs more space"
+        have = f" and {_megabytes(free)} are free" if free is not None else ""
+        return OutputError(
+            f"{path}: cannot write ({error.strerror or error}); {need} (its parts and the files assembled "
+            f"from them){have}; its parts are removed and the folder keeps the run before"
+        )
+
+    def _part_games(self, index: int) -> int:
+        try:
+            return _rows(self._part(index, "games"))
+        except Exception:
+            return 0
+
     def _atomic(self, path: Path, write) -> None:
+        """Write ``path`` under a temporary name, sync it to disk, then rename it into place."""
         tmp = path.with_name(f"{path.name}.{uuid.uuid4().hex[:8]}.tmp")
         try:
             write(tmp)
+            _fsync_file(tmp)
             os.replace(tmp, path)
         finally:
             tmp.unlink(missing_ok=True)
@@ -317,24 +421,60 @@ class RunWriter:
                 f"{name}.parquet": {"rows": _rows(path), "bytes": path.stat().st_size, "sha256": _sha256(path)}
                 for name, path in staged.items()
             }
-            manifest = {"format": FORMAT, "run": self.run, "versions": versions(), "files": files}
-            manifest_tmp = self.staging / MANIFEST
+            manifest = {
+                "format": FORMAT,
+                "frames_version": FRAMES_VERSION,
+                "run": self.run,
+                "versions": versions(),
+                "files": files,
+                "removes": [f"{name}.parquet" for name in self.known if name not in staged],
+            }
+            manifest_tmp = self.staging / f"{MANIFEST}.tmp"
             self._atomic_write(manifest_tmp, (json.dumps(manifest, indent=1) + "\n").encode())
-        except OSError as e:
-            raise _cannot(self.directory, e, "; nothing of the run was moved into place") from None
+            _fsync_dir(self.staging)
+        except Exception as e:
+            error = _as_os_error(e)
+            if error is None:
+                raise
+            if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise self._full(self.directory, error, committing=frames is None) from None
+            raise _cannot(self.directory, error, "; nothing of the run was moved into place") from None
         with _signals_held():
-            # From here the old run is invalid (no manifest) until the new manifest is in place.
-            (self.directory / MANIFEST).unlink(missing_ok=True)
-            for name in self.known:
-                target = self.directory / f"{name}.parquet"
-                if name in staged:
-                    os.replace(staged[name], target)
-                elif target.exists() or target.is_symlink():
-                    _remove(target)
-            os.replace(manifest_tmp, self.directory / MANIFEST)
+            # The one rename that makes the new run the folder's run (old before it, new after).
+            os.replace(manifest_tmp, self.staging / COMMIT)
+            _fsync_dir(self.staging)
             self.committed = True
-            shutil.rmtree(self.staging, ignore_errors=True)
+            _roll_forward(self.directory)
         return [self.directory / f"{name}.parquet" for name in self.known if name in staged]
+
+
+def _roll_forward(directory: Path) -> None:
+    """Finish a decided commit (``STAGING/commit.json`` exists): move its files into place,
+    remove the run files it does not write, then make ``commit.json`` the manifest.
+
+    Each step can be repeated, so a run killed in the middle is finished by the next writer.
+    """
+    staging = directory / STAGING
+    decided = staging / COMMIT
+    if not decided.is_file():
+        return
+    try:
+        manifest = json.loads(decided.read_text(encoding="utf-8"))
+        files, removes = manifest["files"], manifest.get("removes", [])
+    except (OSError, ValueError, KeyError, TypeError):
+        decided.unlink(missing_ok=True)  # not a commit (it is renamed into place only once written)
+        return
+    for name in files:
+        if (staging / name).exists():
+            os.replace(staging / name, directory / name)
+    for name in removes:
+        target = directory / name
+        if target.exists() or target.is_symlink():
+            _remove(target)
+    _fsync_dir(directory)
+    os.replace(decided, directory / MANIFEST)
+    _fsync_dir(directory)
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _remove(path: Path) -> None:
@@ -385,40 +525,190 @@ def read_manifest(directory: str | os.PathLike, *, verify: bool = True) -> dict[
     With ``verify`` every file's row count and SHA-256 are checked against it.
     A :class:`~clashkit.base.errors.RunFolderError` names what is wrong.
     """
+    with open_run(directory, verify=verify) as (manifest, _):
+        return manifest
+
+
+#: How often a reader starts again when a commit changes the folder while it reads.
+_READ_TRIES = 5
+
+
+@contextlib.contextmanager
+def open_run(directory: str | os.PathLike, *, verify: bool = True):
+    """``(manifest, {file name: open binary file})`` of the folder's one run, checked.
+
+    Each file is opened once: with ``verify`` its bytes are hashed through that
+    open file, which is then rewound for the caller to read, so what is read
+    is what was hashed.  A commit between the manifest and the files (the
+    folder's run changed under the reader) makes it start again; a folder
+    that does not match its manifest is refused.  Frames and rules versions
+    newer than this clashkit's are refused (:func:`check_versions`).
+    """
     directory = Path(directory)
-    path = directory / MANIFEST
-    if not path.is_file():
+    for attempt in range(_READ_TRIES):
+        state = _run_state(directory)
+        handles: dict[str, Any] = {}
+        try:
+            try:
+                manifest = _checked_manifest(directory, state, handles, verify=verify)
+            except RunFolderError:
+                if attempt + 1 < _READ_TRIES and _run_state(directory) != state:
+                    continue  # the run changed while we read: read the new one
+                raise
+            yield manifest, handles
+            return
+        finally:
+            for handle in handles.values():
+                handle.close()
+    raise RunFolderError(f"{directory}: its run changed {_READ_TRIES} times while it was read; read it again")
+
+
+def _run_state(directory: Path) -> tuple[Path, bytes] | None:
+    """Where the folder's manifest is (a decided commit's or ``manifest.json``) and its bytes."""
+    for path in (directory / STAGING / COMMIT, directory / MANIFEST):
+        try:
+            return path, path.read_bytes()
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            raise RunFolderError(f"{path}: cannot read ({e.strerror or e})") from None
+    return None
+
+
+def _checked_manifest(directory: Path, state, handles: dict, *, verify: bool) -> dict[str, Any]:
+    if state is None:
         present = [f"{n}.parquet" for n in RUN_FILES if (directory / f"{n}.parquet").exists()]
         what = f"holds {', '.join(present)} but" if present else "is not a run folder: it has"
         raise RunFolderError(
             f"{directory}: {what} no {MANIFEST} (an unfinished or interrupted run, or one from an "
             "older clashkit); write the run again"
         )
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        files = manifest["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        raise RunFolderError(f"{path}: not a clashkit run manifest") from None
-    if manifest.get("format") != FORMAT:
-        raise RunFolderError(f"{path}: format {manifest.get('format')!r}, not {FORMAT!r}")
-    listed_names = (Path(f).stem for f in files if isinstance(f, str) and f.endswith(".parquet"))
+    path, data = state
+    manifest = _parse_manifest(path, data)
+    check_versions(manifest, path)
+    files = manifest["files"]
+    decided = path.parent != directory  # a commit still moving its files: some are in STAGING
+    listed_names = (Path(f).stem for f in files if f.endswith(".parquet"))
     for name in dict.fromkeys((*RUN_FILES, *listed_names)):
         file = directory / f"{name}.parquet"
         listed = files.get(file.name)
         if listed is None:
-            if file.exists():
+            if file.exists() and not (decided and file.name in manifest.get("removes", ())):
                 raise RunFolderError(
                     f"{file}: not part of the run its {MANIFEST} describes (a file of another run)"
                 )
             continue
-        if not file.is_file():
-            raise RunFolderError(f"{file}: missing, but listed in {MANIFEST}")
+        source = path.parent / file.name if decided and (path.parent / file.name).exists() else file
+        try:
+            handle = open(source, "rb")
+        except FileNotFoundError:
+            raise RunFolderError(f"{file}: missing, but listed in {MANIFEST}") from None
+        except IsADirectoryError:
+            raise RunFolderError(f"{file}: a directory, but listed in {MANIFEST} as a file") from None
+        except OSError as e:
+            raise RunFolderError(f"{file}: cannot read ({e.strerror or e})") from None
+        handles[file.name] = handle
         if verify:
-            if file.stat().st_size != listed["bytes"] or _sha256(file) != listed["sha256"]:
+            size, digest = _hash_open(handle)
+            if size != listed["bytes"] or digest != listed["sha256"]:
                 raise RunFolderError(f"{file}: its contents differ from {MANIFEST} (changed or replaced)")
-            if _rows(file) != listed["rows"]:
-                raise RunFolderError(f"{file}: {_rows(file)} rows, {MANIFEST} says {listed['rows']}")
+            rows = _rows_open(handle, file)
+            if rows != listed["rows"]:
+                raise RunFolderError(f"{file}: {rows} rows, {MANIFEST} says {listed['rows']}")
     return manifest
 
 
-__all__ = ["LOCK", "MANIFEST", "RUN_FILES", "STAGING", "RunLock", "RunWriter", "read_manifest", "versions"]
+def _parse_manifest(path: Path, data: bytes) -> dict[str, Any]:
+    """The manifest's JSON, every key it must have of the type it must have, or one line naming the key."""
+    where = f"{path}: not a clashkit run manifest"
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise RunFolderError(f"{where} (not JSON)") from None
+    if not isinstance(manifest, dict):
+        raise RunFolderError(f"{where} (a JSON {type(manifest).__name__}, not an object)")
+    if manifest.get("format") != FORMAT:
+        raise RunFolderError(f"{path}: format {shown(manifest.get('format'))}, not {FORMAT!r}")
+    kinds = {"files": dict, "run": dict, "versions": dict}
+    for key, kind in kinds.items():
+        if not isinstance(manifest.get(key), kind):
+            raise RunFolderError(f"{where}: key {key!r} must be a JSON object, not {shown(manifest.get(key))}")
+    for name, entry in manifest["files"].items():
+        if not (name.endswith(".parquet") and "/" not in name and not name.startswith(".")):
+            raise RunFolderError(f"{where}: files: {shown(name)} is not a run file name")
+        if not (
+            isinstance(entry, dict)
+            and all(isinstance(entry.get(k), int) and not isinstance(entry.get(k), bool) for k in ("rows", "bytes"))
+            and isinstance(entry.get("sha256"), str)
+        ):
+            raise RunFolderError(f"{where}: files: {name}: must be an object with rows, bytes and sha256")
+    removes = manifest.get("removes", [])
+    if not (isinstance(removes, list) and all(isinstance(r, str) for r in removes)):
+        raise RunFolderError(f"{where}: key 'removes' must be a list of file names")
+    return manifest
+
+
+def check_versions(manifest: Mapping[str, Any], where: object) -> None:
+    """Refuse a run written by a newer clashkit: its frames or rules version above this one's.
+
+    An older frames version is read when its frames have this version's
+    schemas (``Trace.read_parquet`` checks them) and refused naming the version otherwise.
+    """
+    from ..base.rules import RULES_VERSION
+
+    frames = manifest.get("frames_version", manifest["run"].get("frames_version"))
+    rules = manifest["versions"].get("rules", manifest["run"].get("rules_version"))
+    mine = FRAMES_VERSION
+    for what, given, reader in (("frames", frames, mine), ("rules", rules, RULES_VERSION)):
+        if given is None:
+            continue
+        try:
+            number = int(str(given)) if str(given).isascii() and str(given).isdigit() else None
+        except ValueError:
+            number = None
+        if number is None:
+            raise RunFolderError(f"{where}: {what} version {shown(given)} is not a version number")
+        if number > reader:
+            raise RunFolderError(
+                f"{where}: {what} version {number}, newer than the {reader} this clashkit reads; "
+                "read it with the clashkit that wrote it (or a newer one)"
+            )
+
+
+def _hash_open(handle) -> tuple[int, str]:
+    digest = hashlib.sha256()
+    size = 0
+    handle.seek(0)
+    for block in iter(lambda: handle.read(1 << 20), b""):
+        digest.update(block)
+        size += len(block)
+    handle.seek(0)
+    return size, digest.hexdigest()
+
+
+def _rows_open(handle, file: Path) -> int:
+    import polars as pl
+
+    try:
+        handle.seek(0)
+        count = pl.scan_parquet(handle).select(pl.len()).collect().item()
+    except Exception:
+        raise RunFolderError(f"{file}: not a Parquet file") from None
+    finally:
+        handle.seek(0)
+    return count
+
+
+__all__ = [
+    "COMMIT",
+    "LOCK",
+    "MANIFEST",
+    "RUN_FILES",
+    "STAGING",
+    "RunLock",
+    "RunWriter",
+    "check_versions",
+    "open_run",
+    "read_manifest",
+    "versions",
+]

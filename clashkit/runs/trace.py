@@ -58,17 +58,16 @@ import numpy as np
 import polars as pl
 
 from ..base.cards import KEEP_NAMES, CardSet
+from ..base.errors import RunFolderError
 from ..base.limits import TURN_COUNTS, Limit
+from ..base.rules import FRAMES_VERSION
 from ..base.vocab import LANES, PLAYERS, Keep, Mode
 from ..engine.events import EVENT_FIELDS, EVENT_KINDS, FIELDS, WIDTH
 from ..engine.records import TERMINATIONS, GameRecords
 from ..engine.state import PHASES
 from ..engine.turn import TURN_FIELDS, TURN_WIDTH
 
-#: Raised whenever a frame's schema changes (2: the turns frame's counts narrowed to Int8 where
-#: their ranges allow; 3: the events frame's ``kind`` gained ``no_effect``).  A run's ``run.json``
-#: records it, so ``resume`` never mixes parts of two.
-FRAMES_VERSION = 3
+# FRAMES_VERSION (clashkit.base.rules, beside RULES_VERSION) is raised whenever a schema below changes.
 
 PLAYER = pl.Enum([p.value for p in PLAYERS])
 LANE = pl.Enum([lane.value for lane in LANES])
@@ -373,19 +372,53 @@ class Trace:
         ``events.parquet`` the events frame is empty, with the schema of
         ``cards`` (default: the shipped set).
         """
-        from .output import read_manifest
+        from ..base.cards import starter_set
+        from .output import open_run
 
         directory = Path(directory)
-        files = read_manifest(directory, verify=verify)["files"]
-        if "events.parquet" in files:
-            events = pl.read_parquet(directory / "events.parquet")
-        else:
-            from ..base.cards import starter_set
+        cards = cards if cards is not None else starter_set()
+        with open_run(directory, verify=verify) as (manifest, handles):
+            frames = {}
+            for name, schema in (("events", events_schema(cards)), ("turns", TURNS_SCHEMA), ("games", GAMES_SCHEMA)):
+                handle = handles.get(f"{name}.parquet")
+                if handle is None:
+                    if name != "events":
+                        raise RunFolderError(
+                            f"{directory / MANIFEST_NAME}: lists no {name}.parquet (not a run of games)"
+                        )
+                    frames[name] = pl.DataFrame(schema=schema)
+                    continue
+                try:
+                    frame = pl.read_parquet(handle)
+                except Exception:
+                    raise RunFolderError(f"{directory / f'{name}.parquet'}: not a Parquet file") from None
+                frames[name] = _checked_schema(frame, schema, directory / f"{name}.parquet", manifest)
+        return cls(frames["events"], frames["turns"], frames["games"])
 
-            cards = cards if cards is not None else starter_set()
-            events = pl.DataFrame(schema=events_schema(cards))
-        turns = pl.read_parquet(directory / "turns.parquet")
-        return cls(events, turns, pl.read_parquet(directory / "games.parquet"))
+
+MANIFEST_NAME = "manifest.json"
+
+
+def _checked_schema(frame: pl.DataFrame, schema: pl.Schema, path: Path, manifest) -> pl.DataFrame:
+    """``frame`` if it has ``schema``'s columns and types (card names aside: a card file's own);
+    else one line naming the column, and the frames version when the run is an older one's."""
+    version = manifest.get("frames_version", manifest["run"].get("frames_version", FRAMES_VERSION))
+    older = f" (frames version {version}; this clashkit reads {FRAMES_VERSION})" if version != FRAMES_VERSION else ""
+    for column, dtype in schema.items():
+        if column not in frame.schema:
+            raise RunFolderError(f"{path}: has no column {column!r}{older}")
+        given = frame.schema[column]
+        same = given == dtype or (isinstance(dtype, pl.Enum) and isinstance(given, pl.Enum) and column in _CARD_COLUMNS)
+        if not same:
+            raise RunFolderError(f"{path}: column {column!r} is {given}, not {dtype}{older}")
+    extra = [c for c in frame.columns if c not in schema]
+    if extra:
+        raise RunFolderError(f"{path}: has a column {extra[0]!r} the frames do not have{older}")
+    return frame.select(list(schema))
+
+
+#: Columns whose categories are a card set's names (any card file's, not only the shipped one's).
+_CARD_COLUMNS = ("card", "target_card")
 
 
 def build_trace(records: GameRecords, cards: CardSet) -> Trace:

@@ -8,7 +8,10 @@ pool, its start method, signals and the script guard live in one place:
   inherit the parent's threads (polars', a notebook's);
 - Ctrl-C reaches the whole process group; workers ignore it and the parent,
   which sees it as ``KeyboardInterrupt``, kills them and re-raises; SIGTERM is
-  turned into the same interrupt (:func:`sigterm_as_interrupt`, :class:`Terminated`);
+  turned into the same interrupt (:func:`sigterm_as_interrupt`, :class:`Terminated`).
+  While the pool runs, both are noted and raised between steps, never inside the
+  executor's own code;
+- workers end with the run, even when it is killed by SIGKILL (:func:`end_with_parent`);
 - a script that starts workers at its top level, outside
   ``if __name__ == "__main__":``, is refused in one line before any worker
   starts (:func:`check_main_guard`): each worker would run it again;
@@ -24,6 +27,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -134,11 +138,77 @@ def pool_context(preload: Iterable[str] = ()):
 _SHARED: tuple = ()
 
 
-def _start_worker(shared: tuple) -> None:
-    """In each worker: keep what every task shares, and leave Ctrl-C to the parent."""
+def _start_worker(shared: tuple, parent: int) -> None:
+    """In each worker: keep what every task shares, leave Ctrl-C to the parent, end with it."""
     global _SHARED
     _SHARED = shared
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with_parent(parent)
+
+
+def end_with_parent(parent: int) -> None:
+    """End this worker process as soon as process ``parent`` (the run's) dies, even by SIGKILL.
+
+    On Linux the kernel kills the worker when its own parent dies
+    (``PR_SET_PDEATHSIG``; a ``forkserver`` worker's parent is the fork server,
+    which ends with the run); a watchdog thread also waits on ``parent`` itself
+    (a ``pidfd``, else a check every half second), so no worker outlives the
+    run and holds its output open.
+    """
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    watch = threading.Thread(target=_watch_parent, args=(parent,), name="clashkit-parent-watch", daemon=True)
+    watch.start()
+
+
+def _watch_parent(parent: int) -> None:
+    import select
+
+    try:
+        fd = os.pidfd_open(parent)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])  # readable once the process has ended
+        os._exit(1)
+    while True:
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except OSError:
+            pass
+        threading.Event().wait(0.5)
+
+
+@contextlib.contextmanager
+def _signals_noted() -> Iterator[list[int]]:
+    """Within the block SIGINT and SIGTERM are noted, not raised; the caller raises them
+    (:func:`_raise_noted`) where it is safe: between steps, never inside the executor's
+    own code (an interrupt there can leave its locks held, and the run deaf to the next
+    one).  Main thread only; handlers restored after."""
+    noted: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {signum: signal.signal(signum, lambda signum, frame: noted.append(signum)) for signum in held}
+    try:
+        yield noted
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_noted(noted: list[int]) -> None:
+    if signal.SIGTERM in noted:
+        raise Terminated(signal.SIGTERM)
+    if noted:
+        raise KeyboardInterrupt
 
 
 def _in_worker(function: Callable[..., Any], args: tuple) -> Any:
@@ -195,28 +265,35 @@ def run_tasks(
     tasks = iter(tasks)
     context = pool_context([function.__module__])
     given = () if shared is _NOTHING else (shared,)
-    executor = ProcessPoolExecutor(jobs, context, initializer=_start_worker, initargs=(given,))
+    executor = None
     try:
-        pending: dict = {}
-        window = jobs * WINDOW_PER_JOB
-        exhausted = False
-        while pending or not exhausted:
-            while not exhausted and len(pending) < window:
-                task = next(tasks, None)
-                if task is None:
-                    exhausted = True
+        with _signals_noted() as noted:
+            executor = ProcessPoolExecutor(jobs, context, initializer=_start_worker, initargs=(given, os.getpid()))
+            pending: dict = {}
+            window = jobs * WINDOW_PER_JOB
+            exhausted = False
+            _raise_noted(noted)
+            while pending or not exhausted:
+                while not exhausted and len(pending) < window:
+                    task = next(tasks, None)
+                    if task is None:
+                        exhausted = True
+                        break
+                    label, args = task
+                    pending[executor.submit(_in_worker, function, args)] = label
+                if not pending:
                     break
-                label, args = task
-                pending[executor.submit(_in_worker, function, args)] = label
-            if not pending:
-                break
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield pending.pop(future), future.result()
+                finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                _raise_noted(noted)
+                for future in finished:
+                    yield pending.pop(future), future.result()
+                    _raise_noted(noted)
+            executor.shutdown(wait=True)
+            _raise_noted(noted)
     except BaseException:
-        _stop(executor)
+        if executor is not None:
+            _stop(executor)
         raise
-    executor.shutdown(wait=True)
 
 
 __all__ = ["WINDOW_PER_JOB", "Terminated", "check_main_guard", "pool_context", "run_tasks", "sigterm_as_interrupt"]

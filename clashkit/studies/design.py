@@ -53,6 +53,7 @@ import polars as pl
 
 from ..base.cards import Card, CardSet, card_from_fields, card_row, load_cards, starter_set
 from ..base.errors import OptionError
+from ..base.limits import whole_number
 from ..base.rules import Rules
 from ..base.stats import Z95, mean_exprs, wilson, wilson_exprs
 from ..base.vocab import Effect, Kind
@@ -790,10 +791,9 @@ def parse_values(text: str, *, where: str = "--set") -> tuple[str, list[int]]:
         if not part:
             continue
         low, dots, high = part.partition("..")
-        try:
-            values.extend(range(int(low), int(high) + 1) if dots else [int(part)])
-        except ValueError:
-            raise OptionError(f"{where} {name}: {part!r} is not a whole number (or a range like 3..7)") from None
+        # Each bound has at most two digits (clashkit.base.limits), so a range is short.
+        bounds = [whole_number(b, "sweep", f"{where} {name}", OptionError) for b in ((low, high) if dots else (part,))]
+        values.extend(range(bounds[0], bounds[-1] + 1))
     if not values:
         raise OptionError(f"{where} {name}: no values given (e.g. {name}=3,4,5)")
     return name, list(dict.fromkeys(values))
