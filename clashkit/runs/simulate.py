@@ -403,8 +403,7 @@ def play_parts(
 
 def run_description(n: int, seed: int, matchup: Matchup) -> dict[str, Any]:
     """What a run plays, as its manifest and ``resume`` record it."""
-    from ..base.rules import RULES_VERSION
-    from ..base.rules import FRAMES_VERSION
+    from ..base.rules import FRAMES_VERSION, RULES_VERSION
 
     fingerprint = hashlib.sha256(repr(matchup.card_set.cards).encode()).hexdigest()
     deck_a, deck_b, settings = matchup.asked
