@@ -86,7 +86,7 @@ def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
     from clashkit.studies import design
 
     played = []
-    monkeypatch.setattr(design, "play_job", lambda job: played.append((job.n, job.events)))
+    monkeypatch.setattr(design.jobs, "play_job", lambda job: played.append((job.n, job.events)))
     job = design.Job(1, 2, 0, 50, starter_set(), design.Settings("search:fair"))
     assert design.estimate_seconds([job]) >= 0
     assert played == [(1, False), (design.FAST_PROBE_GAMES, False)]

@@ -35,7 +35,7 @@ def command(max_changes, fields, cards, step, write_cards, as_json, out, **optio
     seeds (JSON: "target" and "at": {P: {"before", "after"}}, each the largest
     distance of a deck's rate from 50%).
     """
-    from ..studies.design import _card_set, compare, tune
+    from ..studies.design import card_set_of, compare, tune
 
     policies = policy_list(options)
     if policies is not None:
@@ -55,7 +55,7 @@ def command(max_changes, fields, cards, step, write_cards, as_json, out, **optio
             kw.pop("n")
             kw.pop("seed")
             base = kw.pop("cards")
-            shown = compare(_card_set(base), result.cards, options["n"], seed=result.check_seed, **kw)
+            shown = compare(card_set_of(base), result.cards, options["n"], seed=result.check_seed, **kw)
             at[policy] = {"before": shown.before.distance, "after": shown.after.distance}
         if write_cards is not None:
             result.cards.to_csv(write_cards)

@@ -35,7 +35,7 @@ import polars as pl
 from ..base.cards import CardSet
 from ..base.errors import OptionError
 from ..base.rules import Rules
-from .design import Job, Runner, Settings, _card_set, _on_cluster, outcomes, pairings, run_jobs
+from .design import Job, Runner, Settings, card_set_of, on_cluster, outcomes, pairings, run_jobs
 
 #: The Elo scale: ``SCALE * log10`` of a Bradley–Terry strength; ratings average ``MEAN``.
 SCALE = 400.0
@@ -202,7 +202,7 @@ def round_robin(policies: Sequence[str], n: int, cards: CardSet, *, seed: int = 
     return out
 
 
-@_on_cluster
+@on_cluster
 def ladder(
     policies: str | Sequence[str] = ("random", "greedy", "search:budget=4", "search:budget=16", "search:fair"),
     n: int = 2,
@@ -227,7 +227,7 @@ def ladder(
         raise OptionError(f"bootstrap {bootstrap!r} must be a whole number ≥ 0")
     if rules is not None and not isinstance(rules, Rules):
         rules = Rules.from_mapping(rules, where="rules")
-    cards = _card_set(cards)
+    cards = card_set_of(cards)
     todo = round_robin(names, n, cards, seed=seed, rules=rules, engine=engine)
     results = run_jobs(todo, workers=jobs, progress=progress, desc="ladder", runner=runner)
     frames = [

@@ -30,7 +30,17 @@ import polars as pl
 from ..base.cards import CardSet
 from ..base.rules import Rules
 from ..base.stats import kendall, spearman
-from .design import Balance, Runner, _card_set, _on_cluster, _pct, _points, _study, matchups, paired_changes
+from .design import (
+    Balance,
+    Runner,
+    card_set_of,
+    make_study,
+    matchups,
+    on_cluster,
+    paired_changes,
+    percent_text,
+    points_text,
+)
 
 #: Bootstrap replicates of the rank correlation's interval.
 BOOTSTRAP = 1000
@@ -83,12 +93,12 @@ class SkillBalance:
         decks = {p: {r["deck"]: r for r in b.decks.iter_rows(named=True)} for p, b in self.balances.items()}
         for deck in sorted(changes):
             cells = [
-                f"{_pct(decks[p][deck]['rate'])} ({_pct(decks[p][deck]['low'], 1, '')}–"
-                f"{_pct(decks[p][deck]['high'], 1, '')})"
+                f"{percent_text(decks[p][deck]['rate'])} ({percent_text(decks[p][deck]['low'], 1, '')}–"
+                f"{percent_text(decks[p][deck]['high'], 1, '')})"
                 for p in names
             ]
             c = changes[deck]
-            change = f"{_points(c['change'])} [{_points(c['change_low'])}, {_points(c['change_high'])}]"
+            change = f"{points_text(c['change'])} [{points_text(c['change_low'])}, {points_text(c['change_high'])}]"
             lines.append(f"| deck {deck} | " + " | ".join(cells) + f" | {change} |")
         r = self.correlation
         lines += [
@@ -167,7 +177,7 @@ def rank_correlation(weak: pl.DataFrame, strong: pl.DataFrame, *, seed: int = 0,
     }  # fmt: skip
 
 
-@_on_cluster
+@on_cluster
 def balance_by_skill(
     policies: Sequence[str],
     n: int = 200,
@@ -187,10 +197,10 @@ def balance_by_skill(
     from .ladder import parse_policies
 
     names = parse_policies(policies)
-    cards = _card_set(cards)
+    cards = card_set_of(cards)
     played = {}
     for policy in names:
-        study = _study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
+        study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
                        progress=progress, runner=runner)  # fmt: skip
         (played[policy],) = study.play([cards], desc=f"balance {policy}")
     balances = {p: Balance(matchups(g), n, seed, p) for p, g in played.items()}

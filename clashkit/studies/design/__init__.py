@@ -1,0 +1,110 @@
+"""Card design at scale: the balance matrix, sweeps of a card's values, per-card numbers and a
+tuner that proposes changes (R7.1, R9.1, R9.3).
+
+The four questions a designer asks, each one function:
+
+* :func:`balance` — is the set balanced?  Every ordered pairing of the starter
+  decks (R7.1), each deck's overall rate, the first player's.
+* :func:`sweep` — what does this change do?  A card's field set to each of
+  several values; each deck's rate and its **change** against the card as
+  shipped, with a paired interval.
+* :func:`card_stats` — which cards carry their decks?  Per card: how often it
+  is played, when, its deck's rate with and without it played, its owner's
+  hand-health after it, and the change when it is removed.
+* :func:`tune` — what is the smallest change that would balance the set?
+
+**Common random numbers.**  Ordered pairing ``k`` of the starter decks (1 vs 2,
+1 vs 3, …, 4 vs 3, then the mirrors when asked for) plays games ``0 … n-1`` of
+master seed ``seed + k`` (:func:`clashkit.runs.simulate.game_seeds`), whatever the
+card values.  Two versions of a card set therefore play the same deals and the
+same coin flips, and the change between them is measured game by game: the
+interval of a change comes from the per-game differences
+(:func:`clashkit.base.stats.mean_exprs`), not from two independent rates, and is
+several times narrower.  A card is changed *in place* (:func:`vary`), so decks
+keep their order and their deals.
+
+**Jobs.**  All games are played as a list of :class:`Job` — one pairing, one
+card set, one seed range — through :func:`run_jobs`.  A job is plain data
+(picklable), :func:`play_job` plays one, and ``runner=`` takes any function
+that maps a list of jobs to their results in order (a process pool by default),
+so a cluster can play them: every study takes ``cluster=`` (``"local:N"``,
+``"tcp://HOST:PORT"`` or a ``distributed.Client``), which plays its jobs on Dask
+(:class:`clashkit.runs.cluster.Runner`) with the same results.  Jobs that would play the same games (a pairing of
+two decks that the change does not touch) are played once.
+
+An unfinished game (R10.1) is never a win: it counts in every denominator.
+"""
+
+from __future__ import annotations
+
+from .card_numbers import card_stats
+from .comparison import HALF_WIDTH, Comparison, compare, games_for_half_width
+from .files import write_parquet
+from .jobs import (
+    FAST_PROBE_GAMES,
+    SMALL_BATCH,
+    Job,
+    JobResult,
+    Runner,
+    Settings,
+    duration,
+    estimate_seconds,
+    play_job,
+    play_local,
+    plays_search,
+    run_jobs,
+)
+from .matrix import Balance, balance, card_set_of, make_study, on_cluster, percent_text, points_text
+from .study import Study, matchups, outcomes, paired_changes, pairings, sides
+from .sweeps import Sweep, parse_values, sweep
+from .tuning import CHECK_SEED_OFFSET, TUNE_FIELDS, Change, Tuning, apply_changes, candidates, tune
+from .variants import FIELDS, field_value, replace_card, vanilla, vary
+
+__all__ = [
+    "Balance",
+    "CHECK_SEED_OFFSET",
+    "Change",
+    "Comparison",
+    "FAST_PROBE_GAMES",
+    "FIELDS",
+    "HALF_WIDTH",
+    "Job",
+    "JobResult",
+    "Runner",
+    "SMALL_BATCH",
+    "Settings",
+    "Study",
+    "Sweep",
+    "TUNE_FIELDS",
+    "Tuning",
+    "apply_changes",
+    "balance",
+    "candidates",
+    "card_set_of",
+    "card_stats",
+    "compare",
+    "duration",
+    "estimate_seconds",
+    "field_value",
+    "games_for_half_width",
+    "make_study",
+    "matchups",
+    "on_cluster",
+    "outcomes",
+    "paired_changes",
+    "pairings",
+    "parse_values",
+    "percent_text",
+    "play_job",
+    "play_local",
+    "plays_search",
+    "points_text",
+    "replace_card",
+    "run_jobs",
+    "sides",
+    "sweep",
+    "tune",
+    "vanilla",
+    "vary",
+    "write_parquet",
+]

@@ -1,0 +1,94 @@
+"""Two versions of a card set compared on the same seeds, and how many games measure a change to a given width."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from ...base.cards import CardSet
+from ...base.rules import Rules
+from ...base.stats import Z95
+from .jobs import Runner
+from .matrix import Balance, _check_policy, make_study, on_cluster
+from .study import matchups, paired_changes
+
+#: The designer's rule: a change is measured to within this many rate units (±1.5 points).
+HALF_WIDTH = 0.015
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two versions of a card set played on the same seeds: both balances and each deck's
+    paired change (:func:`paired_changes`)."""
+
+    before: Balance
+    after: Balance
+    changes: pl.DataFrame
+
+    def table(self) -> pl.DataFrame:
+        """One row per deck: rate before and after with 95% intervals, games, the change and
+        its paired interval, and whether the games tell it from 0."""
+        b = self.before.decks.select("deck", "games", pl.col("rate").alias("before"),
+                                     pl.col("low").alias("before_low"), pl.col("high").alias("before_high"))
+        a = self.after.decks.select("deck", pl.col("rate").alias("after"), pl.col("low").alias("after_low"),
+                                    pl.col("high").alias("after_high"))  # fmt: skip
+        return b.join(a, on="deck").join(self.changes, on="deck").sort("deck")
+
+    @property
+    def half_width(self) -> float:
+        """The widest half-width of any deck's change interval."""
+        widths = (self.changes["change_high"] - self.changes["change_low"]) / 2
+        # polars types Series.max() as any scalar; a float column's is a float.
+        return float(widths.max()) if widths.len() else 0.0  # type: ignore[arg-type]
+
+
+@on_cluster
+def compare(
+    before: CardSet,
+    after: CardSet,
+    n: int,
+    *,
+    policy: str = "greedy",
+    rules: Rules | Mapping[str, Any] | None = None,
+    seed: int = 0,
+    engine: str | None = None,
+    mirror: bool = False,
+    jobs: int | None = 1,
+    progress: bool = False,
+    runner: Runner | None = None,
+    cache: dict | None = None,
+) -> Comparison:
+    """Play both versions of the card set on the same seeds and compare them deck by deck.
+
+    ``after`` should hold its cards in ``before``'s order, a changed card in the place of
+    the one it changes (:func:`vary`, :func:`replace_card`), so that the decks deal the
+    same hands; otherwise the change is still measured, but less precisely.
+    """
+    _check_policy(policy)
+    study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
+                   progress=progress, runner=runner)  # fmt: skip
+    if cache is not None:
+        study = dataclasses.replace(study, cache=cache)
+    old, new = study.play([before, after], desc="before and after")
+    return Comparison(
+        Balance(matchups(old), n, seed, str(policy)),
+        Balance(matchups(new), n, seed, str(policy)),
+        paired_changes(old, new),
+    )
+
+
+def games_for_half_width(sd: float, half_width: float = HALF_WIDTH, *, games_per_deck_game: int = 6) -> int:
+    """Games per ordered pairing that bring a paired change's 95% interval to ±``half_width``
+    when the per-game differences have standard deviation ``sd``.  A deck plays
+    ``games_per_deck_game`` ordered pairings (6 among four decks), so its change is a mean
+    over that many times ``n`` games."""
+    if sd <= 0:
+        return 1
+    deck_games = (Z95 * sd / half_width) ** 2
+    return max(1, math.ceil(deck_games / games_per_deck_game))
+
+

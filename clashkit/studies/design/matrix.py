@@ -1,0 +1,167 @@
+"""Balance: every ordered pairing of the starter decks (R7.1), each deck's overall rate, the
+first player's (``clashkit balance``)."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from ...base.cards import CardSet, load_cards, starter_set
+from ...base.errors import OptionError
+from ...base.rules import Rules
+from ...base.stats import wilson
+from ..analysis import balance_markdown, deck_rates, deck_results, first_player
+from .jobs import Runner, Settings, play_job
+from .study import Study, matchups
+
+
+@dataclass(frozen=True)
+class Balance:
+    """The balance of a card set: :data:`~clashkit.studies.analysis.MATCHUPS_SCHEMA` rows, one per
+    ordered pairing, and what follows from them."""
+
+    matchups: pl.DataFrame
+    n: int
+    seed: int
+    policy: str = "greedy"
+
+    @property
+    def decks(self) -> pl.DataFrame:
+        """Each deck's overall rate with its 95% interval (:func:`~clashkit.studies.analysis.deck_rates`)."""
+        return deck_rates(self.matchups)
+
+    @property
+    def distance(self) -> float:
+        """The largest distance of any deck's overall rate from 50% (what :func:`tune` lowers)."""
+        # polars types Series.max() as any scalar; a float column's is a float.
+        return float((self.decks["rate"] - 0.5).abs().max())  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and the README)."""
+        decks = {
+            str(row["deck"]): {"rate": row["rate"], "low": row["low"], "high": row["high"],
+                               "games": row["games"], "wins": row["wins"]}
+            for row in self.decks.iter_rows(named=True)
+        }  # fmt: skip
+        matrix = []
+        for row in self.matchups.iter_rows(named=True):
+            low, high = wilson(row["wins_a"], row["games"])
+            matrix.append(
+                {"a": row["deck_a"], "b": row["deck_b"], "games": row["games"],
+                 "rate_a": row["wins_a"] / row["games"], "low": low, "high": high,
+                 "wins_a": row["wins_a"], "wins_b": row["wins_b"], "unfinished": row["unfinished"]}
+            )  # fmt: skip
+        rate, low, high = first_player(self.matchups)
+        cells = [
+            {"deck": r["deck"], "opponent": r["opponent"], "games": r["games"], "rate": r["rate"],
+             "low": r["low"], "high": r["high"]}
+            for r in deck_results(self.matchups).iter_rows(named=True)
+        ]  # fmt: skip
+        games = int(self.matchups["games"].sum())
+        return {
+            "decks": decks,
+            "matrix": matrix,
+            "first_player": {"rate": rate, "low": low, "high": high, "games": games},
+            "cells": cells,
+            "distance": self.distance,
+            "n": self.n,
+            "seed": self.seed,
+            "policy": self.policy,
+            "games": games,
+            "unfinished": int(self.matchups["unfinished"].sum()),
+        }
+
+    def __str__(self) -> str:
+        lines = [balance_markdown(self.matchups), "", "| deck | overall | games |", "| --- | --- | ---: |"]
+        for row in self.decks.iter_rows(named=True):
+            lines.append(
+                f"| deck {row['deck']} | {percent_text(row['rate'])} ({percent_text(row['low'], 1, '')}–"
+                f"{percent_text(row['high'], 1, '')}) | {row['games']:,} |"
+            )
+        lines.append(f"\nLargest distance of a deck's overall rate from 50%: {100 * self.distance:.1f} points.")
+        return "\n".join(lines)
+
+
+def percent_text(x: float | None, digits: int = 1, sign: str = "%") -> str:
+    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}{sign}"
+
+
+def points_text(x: float | None, digits: int = 1) -> str:
+    return "—" if x is None or math.isnan(x) else f"{100 * x:+.{digits}f}"
+
+
+def on_cluster(study):
+    """``study`` with a ``cluster=`` keyword: its jobs played on Dask (:mod:`clashkit.runs.cluster`).
+
+    The cluster is started (or connected) only when the first jobs are
+    played, so every option is checked before, and closed when the study ends.
+    """
+
+    @functools.wraps(study)
+    def wrapper(*args, cluster: Any = None, **kwargs):
+        if cluster is None:
+            return study(*args, **kwargs)
+        if kwargs.get("runner") is not None:
+            raise OptionError("give cluster= or runner=, not both")
+        from ...runs.cluster import Runner
+
+        with Runner(cluster, play_job, weight=lambda job: job.n, progress=bool(kwargs.get("progress"))) as runner:
+            return study(*args, **{**kwargs, "runner": runner})
+
+    signature = inspect.signature(study)
+    cluster = inspect.Parameter("cluster", inspect.Parameter.KEYWORD_ONLY, default=None)
+    # inspect.signature reads __signature__; typeshed's functools._Wrapped does not declare it.
+    wrapper.__signature__ = signature.replace(parameters=[*signature.parameters.values(), cluster])  # type: ignore[attr-defined]
+    return wrapper
+
+
+def make_study(n, *, seed, policy, rules, engine, mirror, jobs, progress, runner) -> Study:
+    if rules is not None and not isinstance(rules, Rules):
+        rules = Rules.from_mapping(rules, where="rules")
+    return Study(n, seed, Settings(str(policy), rules, engine), mirror, jobs, progress, runner)
+
+
+def card_set_of(cards: CardSet | str | os.PathLike | None) -> CardSet:
+    if cards is None:
+        return starter_set()
+    return cards if isinstance(cards, CardSet) else load_cards(cards)
+
+
+def _check_policy(policy: str) -> None:
+    from ...policies import get_policy
+
+    get_policy(policy)  # an unknown policy is refused before any game
+
+
+@on_cluster
+def balance(
+    n: int = 2000,
+    *,
+    cards: CardSet | str | os.PathLike | None = None,
+    policy: str = "greedy",
+    rules: Rules | Mapping[str, Any] | None = None,
+    seed: int = 0,
+    engine: str | None = None,
+    mirror: bool = False,
+    jobs: int | None = 1,
+    progress: bool = False,
+    runner: Runner | None = None,
+) -> Balance:
+    """``n`` games of every ordered pairing of the starter decks between two copies of
+    ``policy``: the matrix, each deck's overall rate and the first player's, with 95%
+    intervals.  Without mirrors it equals :func:`clashkit.studies.analysis.deck_matchups`."""
+    cards = card_set_of(cards)
+    _check_policy(policy)
+    study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
+                   progress=progress, runner=runner)  # fmt: skip
+    (games,) = study.play([cards], desc="balance")
+    return Balance(matchups(games), n, seed, str(policy))
+
+

@@ -1,0 +1,72 @@
+"""Card sets that differ in one card (R9.3): a card changed in place, so decks keep their
+order and their deals; the fields a designer varies."""
+
+from __future__ import annotations
+
+from ...base.cards import Card, CardSet, card_from_fields, card_row
+from ...base.errors import OptionError
+from ...base.vocab import Effect, Kind
+
+#: The fields :func:`sweep` can set: a creature's cost, attack and health, an incantation's
+#: cost and the amount of an effect that has one (``damage 3``).
+FIELDS = {
+    Kind.CREATURE: ("cost", "attack", "health"),
+    Kind.INCANTATION: ("cost", "amount"),
+}
+_AMOUNT_EFFECTS = (Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER)
+
+
+# --- Card sets that differ in one card -----------------------------------------------------
+
+
+def replace_card(cards: CardSet, card: Card) -> CardSet:
+    """``cards`` with the card of the same name replaced *in place* (same id, same deck order),
+    so that every deck deals as before and games on the same seeds stay comparable."""
+    if card.name not in cards:
+        raise OptionError(f"unknown card {card.name!r} (not in the card set)")
+    new = CardSet(card if c.name == card.name else c for c in cards)
+    new.source = cards.source
+    return new
+
+
+def vary(cards: CardSet, name: str, **values: int) -> CardSet:
+    """``cards`` with card ``name``'s fields set (``attack=6``, ``cost=2``, ``amount=3``),
+    checked as the card file would check them (R9.3)."""
+    if name not in cards:
+        raise OptionError(f"unknown card {name!r} (not in the card set)")
+    card = cards.card(name)
+    row = card_row(card)
+    for key, value in values.items():
+        allowed = FIELDS[card.kind]
+        if key not in allowed:
+            raise OptionError(
+                f"{name} is {'a' if card.is_creature else 'an'} {card.kind.value}: "
+                f"unknown field {key!r} (one of {', '.join(allowed)})"
+            )
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"{name} {key}={value!r}: a value must be a whole number")
+        if key == "amount":
+            if card.effect not in _AMOUNT_EFFECTS:
+                raise OptionError(f"{name}: effect {card.effect_text!r} takes no amount (R5.5)")
+            row["effect"] = f"{card.effect.value} {value}"
+        else:
+            row[key] = str(value)
+    try:
+        changed = card_from_fields(row)
+    except ValueError as e:
+        shown = ", ".join(f"{k}={v}" for k, v in values.items())
+        raise OptionError(f"{name} {shown}: {e}") from None
+    return replace_card(cards, changed)
+
+
+def field_value(card: Card, name: str) -> int:
+    """The value of one of :data:`FIELDS` on ``card``."""
+    return card.amount if name == "amount" else getattr(card, name)
+
+
+def vanilla(card: Card) -> Card:
+    """The stand-in of a removed card: a creature of cost 1, attack 0, health 1, no ability,
+    in the same deck under the same name."""
+    return Card(card.name, Kind.CREATURE, 1, 0, 1, deck=card.deck, notes="vanilla stand-in")
+
+
