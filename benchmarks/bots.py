@@ -82,13 +82,9 @@ def strength_chunk(search: str, games: list[tuple[int, int, int, int, int]]) -> 
         players = [get_policy("greedy"), get_policy("greedy")]
         players[seat] = get_policy(search)
         cpu = time.process_time()
-        state = new_duel(
-            cards.deck(a), cards.deck(b), cards=cards, seed=seed, record=False, first_player=first
-        )
+        state = new_duel(cards.deck(a), cards.deck(b), cards=cards, seed=seed, record=False, first_player=first)
         play(state, *players)
-        out.append(
-            (state.winner == seat, state.winner is not None, time.process_time() - cpu, state.turn)
-        )
+        out.append((state.winner == seat, state.winner is not None, time.process_time() - cpu, state.turn))
     return out
 
 
@@ -98,9 +94,7 @@ def strength(search: str, per_setting: int, jobs: int) -> dict:
     chunks = [games[i :: jobs * 4] for i in range(jobs * 4)]
     wall = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
-        results = [
-            r for chunk in pool.map(strength_chunk, [search] * len(chunks), chunks) for r in chunk
-        ]
+        results = [r for chunk in pool.map(strength_chunk, [search] * len(chunks), chunks) for r in chunk]
     wall = time.perf_counter() - wall
     wins = sum(r[0] for r in results)
     low, high = wilson(wins, len(results))
@@ -121,24 +115,12 @@ def strength(search: str, per_setting: int, jobs: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--games", type=int, default=2000, help="games per speed run (default 2000)"
-    )
-    parser.add_argument(
-        "--repeats", type=int, default=3, help="speed runs; the best counts (default 3)"
-    )
-    parser.add_argument(
-        "--budget", type=int, default=None, help="search's budget (default: search's own)"
-    )
-    parser.add_argument(
-        "--per-setting", type=int, default=21, help="seeds per balanced setting (48 settings)"
-    )
-    parser.add_argument(
-        "--jobs", type=int, default=2, help="worker processes for the strength games"
-    )
-    parser.add_argument(
-        "--json", action="store_true", help="end with one JSON object of every figure"
-    )
+    parser.add_argument("--games", type=int, default=2000, help="games per speed run (default 2000)")
+    parser.add_argument("--repeats", type=int, default=3, help="speed runs; the best counts (default 3)")
+    parser.add_argument("--budget", type=int, default=None, help="search's budget (default: search's own)")
+    parser.add_argument("--per-setting", type=int, default=21, help="seeds per balanced setting (48 settings)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes for the strength games")
+    parser.add_argument("--json", action="store_true", help="end with one JSON object of every figure")
     args = parser.parse_args()
     search = "search" if args.budget is None else f"search:budget={args.budget}"
     report = {"cpus": os.cpu_count()}

@@ -48,8 +48,17 @@ FIGURES: dict[str, Figure] = {
         "about 8 min",
     ),
     "solo-decks": Figure(
-        ("benchmarks/solo_calibration.py", "--policy", "greedy", "--decks", "draft,1,2,3,4", "--combinations", "0",
-         "--table", "decks"),  # fmt: skip
+        (
+            "benchmarks/solo_calibration.py",
+            "--policy",
+            "greedy",
+            "--decks",
+            "draft,1,2,3,4",
+            "--combinations",
+            "0",
+            "--table",
+            "decks",
+        ),
         True,
         "about 5 min",
     ),
@@ -61,14 +70,34 @@ FIGURES: dict[str, Figure] = {
     "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 20 s"),
     "ladder": Figure(("-m", "clashkit", "ladder", "-n", "20", "--no-progress"), True, "about 1 min"),
     "balance-by-skill": Figure(
-        ("-m", "clashkit", "balance", "--policies", "greedy,search:budget=16,search:fair", "-n", "200",
-         "--no-progress"),  # fmt: skip
+        (
+            "-m",
+            "clashkit",
+            "balance",
+            "--policies",
+            "greedy,search:budget=16,search:fair",
+            "-n",
+            "200",
+            "--no-progress",
+        ),
         True,
         "about 2 min",
     ),
     "ogre-sweep": Figure(
-        ("-m", "clashkit", "sweep", "--card", "OGRE", "--set", "attack=3..7", "-n", "2000", "--jobs", "1",
-         "--no-progress"),  # fmt: skip
+        (
+            "-m",
+            "clashkit",
+            "sweep",
+            "--card",
+            "OGRE",
+            "--set",
+            "attack=3..7",
+            "-n",
+            "2000",
+            "--jobs",
+            "1",
+            "--no-progress",
+        ),
         False,
         "about 30 s",
     ),

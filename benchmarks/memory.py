@@ -54,8 +54,22 @@ def measure(n: int, jobs: int, policy: str) -> dict:
     mark = uuid.uuid4().hex
     with tempfile.TemporaryDirectory() as out:
         env = {**os.environ, "CLASHKIT_MEMORY_RUN": mark}
-        command = [sys.executable, "-m", "clashkit", "simulate", "-n", str(n), "--jobs", str(jobs),
-                   "--policy-a", policy, "--events", "--no-progress", "--out", out]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "clashkit",
+            "simulate",
+            "-n",
+            str(n),
+            "--jobs",
+            str(jobs),
+            "--policy-a",
+            policy,
+            "--events",
+            "--no-progress",
+            "--out",
+            out,
+        ]
         started = time.perf_counter()
         process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         peak = 0
@@ -69,8 +83,14 @@ def measure(n: int, jobs: int, policy: str) -> dict:
 
         rows = pl.scan_parquet(Path(out) / "events.parquet").select(pl.len()).collect().item()
         size = (Path(out) / "events.parquet").stat().st_size
-    return {"games": n, "jobs": jobs, "peak_rss_mb": round(peak / 1e6, 1), "event_rows": rows,
-            "events_file_bytes_per_row": round(size / rows, 2), "seconds": round(elapsed, 1)}  # fmt: skip
+    return {
+        "games": n,
+        "jobs": jobs,
+        "peak_rss_mb": round(peak / 1e6, 1),
+        "event_rows": rows,
+        "events_file_bytes_per_row": round(size / rows, 2),
+        "seconds": round(elapsed, 1),
+    }
 
 
 #: What a child process runs for :func:`measure_frames`: one simulate, then its numbers as JSON.
@@ -135,8 +155,13 @@ def main() -> None:
     parser.add_argument("-n", type=int, nargs="+", default=[2000, 8000, 32000], help="games per run")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--policy", default="greedy", help="both players' policy (default greedy)")
-    parser.add_argument("--turns-n", type=int, nargs="*", default=[1_000_000, 2_000_000, 4_000_000],
-                        help="games of each in-memory fast-engine run (default 1, 2 and 4 million; none: skip)")
+    parser.add_argument(
+        "--turns-n",
+        type=int,
+        nargs="*",
+        default=[1_000_000, 2_000_000, 4_000_000],
+        help="games of each in-memory fast-engine run (default 1, 2 and 4 million; none: skip)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object last")
     args = parser.parse_args()
     rows = [measure(n, args.jobs, args.policy) for n in args.n]

@@ -22,16 +22,18 @@ def rate(policy: str, games: int, engine: str) -> float:
     """Games per second of ``policy`` against itself, ``games`` a pairing, on ``engine``."""
     started = time.perf_counter()
     for deck_a, deck_b in (("1", "2"), ("2", "1")):
-        simulate(games, deck_a, deck_b, policy, policy, seed=0, jobs=1, record_events=False, progress=False,
-                 engine=engine)  # fmt: skip
+        simulate(
+            games, deck_a, deck_b, policy, policy, seed=0, jobs=1, record_events=False, progress=False, engine=engine
+        )
     return 2 * games / (time.perf_counter() - started)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="fast-engine games per deck pairing (default 200)")
-    parser.add_argument("--reference-games", type=int, default=10,
-                        help="reference-engine games per deck pairing (default 10)")  # fmt: skip
+    parser.add_argument(
+        "--reference-games", type=int, default=10, help="reference-engine games per deck pairing (default 10)"
+    )
     args = parser.parse_args()
     simulate(1, "1", "2", "search:budget=1", "greedy", engine="fast", record_events=False, progress=False)  # load
     print("| policy (both seats) | games per second, fast engine | games per second, reference engine | ratio |")
@@ -40,8 +42,10 @@ def main() -> None:
         fast = rate(policy, args.games, "fast")
         reference = rate(policy, args.reference_games, "reference")
         print(f"| `{policy}` | {fast:,.1f} | {reference:,.1f} | {fast / reference:,.0f}× |")
-    print(f"\n{2 * args.games} games per policy on the fast engine, {2 * args.reference_games} on the reference "
-          "engine, one process, the same run.")  # fmt: skip
+    print(
+        f"\n{2 * args.games} games per policy on the fast engine, {2 * args.reference_games} on the reference "
+        "engine, one process, the same run."
+    )
 
 
 if __name__ == "__main__":

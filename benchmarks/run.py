@@ -123,16 +123,22 @@ def measure(n: int, policy: str, repeats: int, jobs: list[int]) -> dict:
         build.append(time.perf_counter() - started)
     out["event_rows"] = events.height
     out["event_rows_per_s"] = events.height / best(build)
-    out["mb_per_million_event_rows"] = (
-        events.estimated_size() / events.height if events.height else 0.0
-    )
+    out["mb_per_million_event_rows"] = events.estimated_size() / events.height if events.height else 0.0
 
     for j in jobs:
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
             simulate(
-                n, "1", "2", policy, policy, seed=1, jobs=j, engine="reference", record_events=False,
+                n,
+                "1",
+                "2",
+                policy,
+                policy,
+                seed=1,
+                jobs=j,
+                engine="reference",
+                record_events=False,
                 progress=False,
             )
             times.append(time.perf_counter() - started)
@@ -164,9 +170,7 @@ def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
     for policy in ("greedy", "random"):
         runs = [play_games(n, policy, False)[1] for _ in range(max(1, repeats // 2))]
         out[f"reference_games_per_s_{policy}"] = n / best(runs)
-        engines = [
-            Engine(Matchup.build(a, b, policy, policy, record_events=False, engine="fast")) for a, b in PAIRINGS
-        ]
+        engines = [Engine(Matchup.build(a, b, policy, policy, record_events=False, engine="fast")) for a, b in PAIRINGS]
         seeds = game_seeds(0, n_fast)
         out[f"fast_games_per_s_{policy}"] = fast_rate(engines, seeds, n_fast, repeats)
     with tempfile.TemporaryDirectory() as directory:
@@ -199,8 +203,9 @@ def format_rates(n: int, n_fast: int, repeats: int, policy: str = "greedy") -> d
     out: dict = {}
     for key, mode, decks in FORMATS:
         made = {
-            engine: [Matchup.build(a, b, policy, policy, record_events=False, engine=engine, mode=mode)
-                     for a, b in decks]
+            engine: [
+                Matchup.build(a, b, policy, policy, record_events=False, engine=engine, mode=mode) for a, b in decks
+            ]
             for engine in ("reference", "fast")
         }
         seeds = game_seeds(0, max(n, n_fast))
@@ -350,18 +355,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=2000, help="games a run (default 2000)")
     default = "greedy" if "greedy" in POLICIES else "random"
-    parser.add_argument(
-        "--policy", default=default, help=f"policy of both players (default {default})"
-    )
-    parser.add_argument(
-        "--repeats", type=int, default=5, help="runs of each measurement; the best counts (default 5)"
-    )
-    parser.add_argument(
-        "--jobs", type=int, nargs="*", default=[1, 2], help="simulate() with these --jobs"
-    )
-    parser.add_argument(
-        "--json", action="store_true", help="end with one JSON object on the last line"
-    )
+    parser.add_argument("--policy", default=default, help=f"policy of both players (default {default})")
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each measurement; the best counts (default 5)")
+    parser.add_argument("--jobs", type=int, nargs="*", default=[1, 2], help="simulate() with these --jobs")
+    parser.add_argument("--json", action="store_true", help="end with one JSON object on the last line")
     parser.add_argument("--fast-n", type=int, default=100_000, help="fast-engine games a run (default 100000)")
     parser.add_argument("--no-fast", action="store_true", help="leave the two-engine comparison out")
     parser.add_argument(

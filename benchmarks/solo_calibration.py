@@ -43,9 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="greedy", help="the player's policy (default greedy)")
     parser.add_argument("--deck", default="draft", help="the player's deck: 1-4, draft or 8 names")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument(
-        "--jobs", type=int, default=None, help="worker processes (default: every core)"
-    )
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     parser.add_argument(
         "--combinations",
         type=int,
@@ -71,9 +69,7 @@ def main(argv: list[str] | None = None) -> int:
 
     progress = not args.json and sys.stderr.isatty()
     started = time.perf_counter()
-    main_frame = calibrate(
-        args.n, args.policy, deck=args.deck, seed=args.seed, jobs=args.jobs, progress=progress
-    )
+    main_frame = calibrate(args.n, args.policy, deck=args.deck, seed=args.seed, jobs=args.jobs, progress=progress)
     verdict = points_order(main_frame)
     every = None
     if args.combinations and args.table in ("all", "combinations"):

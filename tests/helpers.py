@@ -102,8 +102,7 @@ def attacks(out: dict | GameState) -> list[str]:
     if isinstance(out, GameState):
         out = state_dict(out)
     return [
-        f"{e['player']}.{e['card']} {e['lane']} -> "
-        f"{e['target_player']}.{e['target_card']} {e['amount']}"
+        f"{e['player']}.{e['card']} {e['lane']} -> {e['target_player']}.{e['target_card']} {e['amount']}"
         for e in out["events"]
         if e["kind"] == "attack"
     ]

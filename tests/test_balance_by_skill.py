@@ -40,10 +40,15 @@ def test_balance_policies_json_shape():
 def test_balance_policies_bad_input_is_one_line():
     for policies, message in [
         ("greedy,nobody", "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search)"),
-        ("greedy", "clashkit: error: --policies: name at least 2 policies for balance by skill "
-         "(e.g. greedy,search:fair)"),
-        ("greedy,search:depth=2", "clashkit: error: --policies: policy 'search' has no option 'depth' "
-         "(its options are budget, horizon, noise, fair)"),
+        (
+            "greedy",
+            "clashkit: error: --policies: name at least 2 policies for balance by skill (e.g. greedy,search:fair)",
+        ),
+        (
+            "greedy,search:depth=2",
+            "clashkit: error: --policies: policy 'search' has no option 'depth' "
+            "(its options are budget, horizon, noise, fair)",
+        ),
     ]:
         result = run("balance", "--policies", policies, "-n", "1", "--json")
         assert result.exit_code == 2
@@ -67,8 +72,9 @@ def test_balance_policies_is_the_same_on_both_engines():
     """``balance --policies greedy,search:fair`` gives identical results on the fast and the reference engine."""
     outputs = []
     for engine in ("fast", "reference"):
-        result = run("balance", "--policies", "greedy,search:fair", "-n", "1", "--seed", "6", "--engine", engine,
-                     "--json")  # fmt: skip
+        result = run(
+            "balance", "--policies", "greedy,search:fair", "-n", "1", "--seed", "6", "--engine", engine, "--json"
+        )
         assert result.exit_code == 0, result.output
         data = json.loads(result.output.strip().splitlines()[-1])
         data.pop("seconds")

@@ -80,9 +80,7 @@ def random_setup(rng: random.Random, policy_a: str, policy_b: str) -> GameState:
         deck_a, deck_b = fmt, rng.choice([d for d in "1234" if d != fmt])
     if fmt != "draft":  # R2.3: the last drafter starts only after a draft
         rules = rules.replace(first_player="coin")
-    state, _ = new_game(
-        deck_a, deck_b, policy_a, policy_b, rules=rules, seed=rng.randrange(2**32), record=False
-    )
+    state, _ = new_game(deck_a, deck_b, policy_a, policy_b, rules=rules, seed=rng.randrange(2**32), record=False)
     return state
 
 

@@ -107,14 +107,26 @@ BAD_ROWS = [
     ("Ogre,2,creature,4,4,5,,,,,", "column name: 'Ogre' must be upper-case"),
     ("BASTION,2,creature,4,4,5,,,,,", "column name: 'BASTION' is the keep (R1.1), not a card"),
     (",2,creature,4,4,5,,,,,", "column name: is empty"),
-    ("OGRE,2,creature,4,4,5,,protection@up,,,", "column aura: unknown aura direction 'up' (one of front, behind, side)"),
+    (
+        "OGRE,2,creature,4,4,5,,protection@up,,,",
+        "column aura: unknown aura direction 'up' (one of front, behind, side)",
+    ),
     ("OGRE,2,creature,4,4,5,,flying@front,,,", "column aura: unknown aura ability 'flying'"),
     ("OGRE,2,creature,4,4,5,,protection,,,", "column aura: aura 'protection' names no direction (front, behind, side)"),
-    ("OGRE,2,creature,4,4,5,,protection@front+front,,,", "column aura: aura 'protection@front+front' repeats a direction"),
+    (
+        "OGRE,2,creature,4,4,5,,protection@front+front,,,",
+        "column aura: aura 'protection@front+front' repeats a direction",
+    ),
     ("ZAP,,incantation,1,3,,,,damage 2,enemy,", "column attack: is for creatures; an incantation leaves it empty"),
     ("ZAP,,incantation,1,,2,,,damage 2,enemy,", "column health: is for creatures; an incantation leaves it empty"),
-    ("ZAP,,incantation,1,,,rage,,damage 2,enemy,", "column abilities: is for creatures; an incantation leaves it empty"),
-    ("ZAP,,incantation,1,,,,rage@front,damage 2,enemy,", "column aura: is for creatures; an incantation leaves it empty"),
+    (
+        "ZAP,,incantation,1,,,rage,,damage 2,enemy,",
+        "column abilities: is for creatures; an incantation leaves it empty",
+    ),
+    (
+        "ZAP,,incantation,1,,,,rage@front,damage 2,enemy,",
+        "column aura: is for creatures; an incantation leaves it empty",
+    ),
     ("ZAP,,incantation,1,,,,,explode,enemy,", "column effect: unknown effect 'explode' (one of damage, destroy"),
     ("ZAP,,incantation,1,,,,,damage,enemy,", "column effect: effect damage needs one amount, as in 'damage 2'"),
     ("ZAP,,incantation,1,,,,,damage -2,enemy,", "column effect: damage amount must be at least 0, not -2"),
@@ -126,7 +138,9 @@ BAD_ROWS = [
 ]
 
 
-@pytest.mark.parametrize(("row", "message"), BAD_ROWS, ids=[m.split(":")[0] + f"-{i}" for i, (_, m) in enumerate(BAD_ROWS)])
+@pytest.mark.parametrize(
+    ("row", "message"), BAD_ROWS, ids=[m.split(":")[0] + f"-{i}" for i, (_, m) in enumerate(BAD_ROWS)]
+)
 def test_a_bad_row_is_refused_naming_file_row_and_column(row, message):
     with pytest.raises(CardFileError, match="^" + re.escape(f"cards.csv, row 2, {message}")):
         read(row)
@@ -143,7 +157,9 @@ def test_the_row_number_is_the_files():
 
 
 def test_duplicate_name_names_both_rows():
-    with pytest.raises(CardFileError, match=re.escape("cards.csv, row 4, column name: duplicate name 'OGRE' (first on row 2)")):
+    with pytest.raises(
+        CardFileError, match=re.escape("cards.csv, row 4, column name: duplicate name 'OGRE' (first on row 2)")
+    ):
         read(OGRE, ZAP, OGRE)
 
 

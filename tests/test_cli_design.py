@@ -42,8 +42,9 @@ def test_balance_text_and_mirror():
 
 
 def test_sweep_json(tmp_path):
-    data = last_json(run("sweep", "--card", "ogre", "--set", "attack=5..6", "-n", "2", "--json",
-                         "--out", str(tmp_path)))  # fmt: skip
+    data = last_json(
+        run("sweep", "--card", "ogre", "--set", "attack=5..6", "-n", "2", "--json", "--out", str(tmp_path))
+    )
     assert data["card"] == "OGRE" and data["field"] == "attack" and len(data["rows"]) == 8
     row = data["rows"][0]
     assert set(row) >= {"value", "deck", "rate", "low", "high", "change", "change_low", "change_high"}
@@ -67,8 +68,22 @@ def test_card_stats_json():
 
 def test_tune_json_and_card_file(tmp_path):
     out = tmp_path / "tuned.csv"
-    data = last_json(run("tune", "-n", "2", "--max-changes", "1", "--card", "ZOMBIE", "--fields", "attack",
-                         "--write-cards", str(out), "--json"))  # fmt: skip
+    data = last_json(
+        run(
+            "tune",
+            "-n",
+            "2",
+            "--max-changes",
+            "1",
+            "--card",
+            "ZOMBIE",
+            "--fields",
+            "attack",
+            "--write-cards",
+            str(out),
+            "--json",
+        )
+    )
     assert set(data) >= {"changes", "before", "after"}
     tuned = load_cards(out)
     for change in data["changes"]:

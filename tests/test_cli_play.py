@@ -22,9 +22,21 @@ def test_json_is_one_object_with_the_game_and_its_events():
     assert done.exit_code == 0, done.output
     out = json.loads(done.output)
     assert list(out)[:14] == [
-        "seed", "mode", "format", "deck_a", "deck_b", "policy_a", "policy_b",
-        "first_player", "winner", "turns", "finished", "termination", "rules_version", "rules",
-    ]  # fmt: skip
+        "seed",
+        "mode",
+        "format",
+        "deck_a",
+        "deck_b",
+        "policy_a",
+        "policy_b",
+        "first_player",
+        "winner",
+        "turns",
+        "finished",
+        "termination",
+        "rules_version",
+        "rules",
+    ]
     assert out["termination"] == "fort_fell"
     assert out["format"] == "preconstructed" and out["seed"] == 5
     assert out["policy_a"] == out["policy_b"] == "greedy"

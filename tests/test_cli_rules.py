@@ -55,8 +55,11 @@ def test_without_argument_the_list_of_titles():
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("R6.9", "clashkit: error: no rule 'R6.9' in docs/rules.md; close numbers: R6.1, R6.2, R6.3, R6.4, "
-                 "R6.5, R6.6, R6.7, R6.8\n"),
+        (
+            "R6.9",
+            "clashkit: error: no rule 'R6.9' in docs/rules.md; close numbers: R6.1, R6.2, R6.3, R6.4, "
+            "R6.5, R6.6, R6.7, R6.8\n",
+        ),
         ("teleport", "clashkit: error: no rule mentions 'teleport' (try `clashkit rules` for the list)\n"),
     ],
 )

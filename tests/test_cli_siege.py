@@ -19,12 +19,18 @@ EXAMPLE = scenario_path("interfaces_example")
 EXPECTED = {
     "winner": None,
     "A": {
-        "hand": ["BASTION", "IMP", "ZAP"], "keep": "bastion", "hand_health": 2,
-        "upper": [{"card": "SPLASHER", "damage": 0}], "lower": [{"card": "GUARD", "damage": 0}],
+        "hand": ["BASTION", "IMP", "ZAP"],
+        "keep": "bastion",
+        "hand_health": 2,
+        "upper": [{"card": "SPLASHER", "damage": 0}],
+        "lower": [{"card": "GUARD", "damage": 0}],
     },
     "B": {
-        "hand": ["RAT", "FORT", "BAT", "OGRE", "WISP"], "keep": "fort", "hand_health": 3,
-        "upper": [], "lower": [],
+        "hand": ["RAT", "FORT", "BAT", "OGRE", "WISP"],
+        "keep": "fort",
+        "hand_health": 3,
+        "upper": [],
+        "lower": [],
     },
 }
 PLAYER_KEYS = ["hand", "keep", "hand_health", "upper", "lower"]
@@ -65,12 +71,19 @@ def test_solo_json_has_the_ai_pile_discard_and_last_turn():
     assert list(out["A"]) == PLAYER_KEYS
     assert list(out["B"]) == AI_KEYS
     assert {k: out["B"][k] for k in AI_KEYS} == {
-        "pile": ["FORT"], "discard": ["D1", "C1"], "last_turn": "pending", "keep": "fort",
-        "hand_health": 0, "upper": [], "lower": [{"card": "AI", "damage": 0}],
+        "pile": ["FORT"],
+        "discard": ["D1", "C1"],
+        "last_turn": "pending",
+        "keep": "fort",
+        "hand_health": 0,
+        "upper": [],
+        "lower": [{"card": "AI", "damage": 0}],
     }
     milled = cli_json("siege", str(scenario_path("r8_6_mill_from_the_top")), "--json")
     assert (milled["B"]["pile"], milled["B"]["discard"], milled["B"]["last_turn"]) == (
-        ["C3", "BASTION"], ["D1", "C1", "C2"], "none"
+        ["C3", "BASTION"],
+        ["D1", "C1", "C2"],
+        "none",
     )
     assert milled["winner"] is None
 
@@ -135,8 +148,7 @@ def test_error_illegal_action_names_the_rule(tmp_path):
         '[A]\nhand = ["BASTION", "P"]\n[B]\nhand = ["BASTION", "P"]\n'
     )
     assert error_line("siege", str(path)) == (
-        f"clashkit: error: {path}: [game] actions[0] (play P upper): "
-        "R3.4: cannot play the last card besides the keep"
+        f"clashkit: error: {path}: [game] actions[0] (play P upper): R3.4: cannot play the last card besides the keep"
     )
 
 
@@ -144,12 +156,26 @@ def test_error_illegal_action_names_the_rule(tmp_path):
     ("body", "message"),
     [
         ('[rules]\nprotection = "never"\n', "[rules]: protection = 'never' is not allowed (R10.3"),
-        ('[game]\nmana = 1\nactions = [{ play = "P", lane = "upper", siege = 0 }]\n', "R3.5: creatures can be played only in the summon phase"),
-        ('[game]\nmana = 0\nactions = [{ play = "ZAP", target = "B.upper.0" }]\n', "R3.3: ZAP costs 1 mana, only 0 left"),
-        ('[game]\nmana = 1\nactions = [{ play = "ZAP", target = "B.lower.3" }]\n', "R5.1: there is no creature at B.lower.3"),
-        ('[game]\nmana = 1\nactions = [{ play = "ZAP", target = "B.lower.0", siege = 0 }]\n[rules]\nincantations_in_siege = false\n', "R3.11: incantations_in_siege is false"),
-        ('[game]\nmana = 3\nactions = [{ play = "P", lane = "upper" }, { play = "ZAP", target = "B.upper.0", siege = 1 }, { play = "ZAP", target = "B.upper.0", siege = 0 }]\n',
-         "[game] actions[2]: siege actions come after the summon actions, by increasing siege"),
+        (
+            '[game]\nmana = 1\nactions = [{ play = "P", lane = "upper", siege = 0 }]\n',
+            "R3.5: creatures can be played only in the summon phase",
+        ),
+        (
+            '[game]\nmana = 0\nactions = [{ play = "ZAP", target = "B.upper.0" }]\n',
+            "R3.3: ZAP costs 1 mana, only 0 left",
+        ),
+        (
+            '[game]\nmana = 1\nactions = [{ play = "ZAP", target = "B.lower.3" }]\n',
+            "R5.1: there is no creature at B.lower.3",
+        ),
+        (
+            '[game]\nmana = 1\nactions = [{ play = "ZAP", target = "B.lower.0", siege = 0 }]\n[rules]\nincantations_in_siege = false\n',
+            "R3.11: incantations_in_siege is false",
+        ),
+        (
+            '[game]\nmana = 3\nactions = [{ play = "P", lane = "upper" }, { play = "ZAP", target = "B.upper.0", siege = 1 }, { play = "ZAP", target = "B.upper.0", siege = 0 }]\n',
+            "[game] actions[2]: siege actions come after the summon actions, by increasing siege",
+        ),
     ],
     ids=["R10.3", "R3.5", "R3.3", "R5.1", "R3.11", "actions-order"],
 )

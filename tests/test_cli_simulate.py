@@ -17,8 +17,23 @@ def run(*args: str):
 
 def test_writes_three_files_and_prints_intervals(tmp_path):
     out = tmp_path / "run"
-    result = run("-n", "12", "--a", "1", "--b", "4", "--policy-a", "random", "--seed", "5",
-                 "--jobs", "1", "--events", "--out", str(out))  # fmt: skip
+    result = run(
+        "-n",
+        "12",
+        "--a",
+        "1",
+        "--b",
+        "4",
+        "--policy-a",
+        "random",
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+        "--events",
+        "--out",
+        str(out),
+    )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == [
         "events.parquet",
@@ -41,8 +56,25 @@ def test_same_seed_same_files_whatever_the_jobs(tmp_path):
     for engine in ("reference", "fast"):
         for jobs in ("1", "2"):
             events = "--events" if engine == "reference" else "--no-events"
-            result = run("-n", "16", "--a", "2", "--b", "3", "--policy-a", "random", "--seed", "8", "--jobs", jobs,
-                         "--engine", engine, events, "--out", str(tmp_path / engine / jobs))  # fmt: skip
+            result = run(
+                "-n",
+                "16",
+                "--a",
+                "2",
+                "--b",
+                "3",
+                "--policy-a",
+                "random",
+                "--seed",
+                "8",
+                "--jobs",
+                jobs,
+                "--engine",
+                engine,
+                events,
+                "--out",
+                str(tmp_path / engine / jobs),
+            )
             assert result.exit_code == 0, result.output
         for name in ("games", "turns", "events") if engine == "reference" else ("games", "turns"):
             one = pl.read_parquet(tmp_path / engine / "1" / f"{name}.parquet")
@@ -72,17 +104,16 @@ def test_no_events_skips_the_events_file(tmp_path):
 
 
 def test_solo_mode_with_a_level(tmp_path):
-    result = run("-n", "4", "--mode", "solo", "--a", "3", "--level", "2", "--policy-a", "random",
-                 "--out", str(tmp_path))  # fmt: skip
+    result = run(
+        "-n", "4", "--mode", "solo", "--a", "3", "--level", "2", "--policy-a", "random", "--out", str(tmp_path)
+    )
     assert result.exit_code == 0, result.output
     games = pl.read_parquet(tmp_path / "games.parquet")
     assert games["mode"].to_list() == ["solo"] * 4 and games["level"].to_list() == [2] * 4
 
 
 def test_rules_option_sets_the_turn_limit(tmp_path):
-    result = run(
-        "-n", "3", "--policy-a", "random", "--rules", "turn_limit=2", "--out", str(tmp_path)
-    )
+    result = run("-n", "3", "--policy-a", "random", "--rules", "turn_limit=2", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert "unfinished              3 of 3" in result.stdout
     games = pl.read_parquet(tmp_path / "games.parquet")

@@ -54,18 +54,35 @@ def assert_same(a, b) -> None:
 
 @pytest.mark.parametrize(
     "text, workers, address",
-    [("local:2", 2, None), (" LOCAL:16 ", 16, None), ("tcp://10.0.0.5:8786", None, "tcp://10.0.0.5:8786"),
-     ("tcp://sched-1.lab:8786", None, "tcp://sched-1.lab:8786"), ("tls://10.0.0.5:8786", None, "tls://10.0.0.5:8786")],
-)  # fmt: skip
+    [
+        ("local:2", 2, None),
+        (" LOCAL:16 ", 16, None),
+        ("tcp://10.0.0.5:8786", None, "tcp://10.0.0.5:8786"),
+        ("tcp://sched-1.lab:8786", None, "tcp://sched-1.lab:8786"),
+        ("tls://10.0.0.5:8786", None, "tls://10.0.0.5:8786"),
+    ],
+)
 def test_cluster_addresses_read(text, workers, address):
     parsed = parse_cluster(text)
     assert (parsed.workers, parsed.address) == (workers, address)
 
 
 @pytest.mark.parametrize(
-    "text", ["local:0", "local:", "local:two", "local:-1", "local:513", "tcp://host", "http://h:80",
-             "tcp://h:99999", "h:8786", "", "dask"],
-)  # fmt: skip
+    "text",
+    [
+        "local:0",
+        "local:",
+        "local:two",
+        "local:-1",
+        "local:513",
+        "tcp://host",
+        "http://h:80",
+        "tcp://h:99999",
+        "h:8786",
+        "",
+        "dask",
+    ],
+)
 def test_bad_cluster_values_refused_in_one_line(text):
     with pytest.raises(OptionError, match="--cluster"):
         parse_cluster(text)
@@ -91,9 +108,23 @@ def test_a_bad_card_file_fails_before_a_cluster_starts(tmp_path):
     (tmp_path / "distributed.py").write_text("raise ImportError('no Dask here')\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
     result = subprocess.run(
-        [sys.executable, "-m", "clashkit", "balance", "-n", "5", "--cluster", "local:2", "--cards", str(bad),
-         "--no-progress"], capture_output=True, text=True, env=env,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "clashkit",
+            "balance",
+            "-n",
+            "5",
+            "--cluster",
+            "local:2",
+            "--cards",
+            str(bad),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert result.returncode == 2
     assert result.stderr.startswith(f"clashkit: error: {bad}: header lacks") and result.stderr.count("\n") == 1
 
@@ -110,8 +141,12 @@ def test_the_cluster_listens_on_localhost_only(client):
     import psutil
 
     pids = [os.getpid(), *client.run(os.getpid).values()]
-    listening = [c.laddr.ip for pid in pids for c in psutil.Process(pid).net_connections("inet")
-                 if c.status == psutil.CONN_LISTEN]  # fmt: skip
+    listening = [
+        c.laddr.ip
+        for pid in pids
+        for c in psutil.Process(pid).net_connections("inet")
+        if c.status == psutil.CONN_LISTEN
+    ]
     assert len(listening) >= 5  # scheduler, its HTTP server, two nannies, two workers
     assert set(listening) == {"127.0.0.1"}
 
@@ -147,8 +182,9 @@ def test_a_local_cluster_that_cannot_start_is_one_line(tmp_path, monkeypatch):
         raise RuntimeError("Nanny failed to start.")
 
     monkeypatch.setattr(distributed, "LocalCluster", nanny_failed)
-    result = CliRunner().invoke(main, ["simulate", "-n", "2", "--cluster", "local:2", "--no-progress",
-                                       "--out", str(tmp_path / "r")])  # fmt: skip
+    result = CliRunner().invoke(
+        main, ["simulate", "-n", "2", "--cluster", "local:2", "--no-progress", "--out", str(tmp_path / "r")]
+    )
     assert result.exit_code == 2, result.output
     assert result.stderr.strip().splitlines() == [
         "clashkit: error: --cluster local:2: the local cluster did not start (RuntimeError: Nanny failed to start.)"
@@ -232,8 +268,9 @@ def test_a_killed_worker_changes_nothing(client, small_parts, monkeypatch):
     assert victim not in client.run(os.getpid).values()
 
 
-def test_resume_after_an_interrupted_cluster_run_equals_an_uninterrupted_one(client, small_parts, monkeypatch,
-                                                                              tmp_path):  # fmt: skip
+def test_resume_after_an_interrupted_cluster_run_equals_an_uninterrupted_one(
+    client, small_parts, monkeypatch, tmp_path
+):
     n, out = 150, tmp_path / "run"
     written = []
     real_write = RunWriter.write_part

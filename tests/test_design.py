@@ -20,9 +20,7 @@ from clashkit.studies.analysis import deck_matchups
 
 # --- Card files: writing and reloading ---------------------------------------------------------
 
-_names = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ!", min_size=1, max_size=10).filter(
-    lambda n: n not in ("BASTION", "FORT")
-)
+_names = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ!", min_size=1, max_size=10).filter(lambda n: n not in ("BASTION", "FORT"))
 _notes = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x00"), max_size=30).filter(
     lambda t: t == "" or t.strip() != ""  # a file reads blank-only notes as none
 )
@@ -34,12 +32,28 @@ def _card(draw, name: str) -> Card:
     notes = draw(_notes)
     if draw(st.booleans()):
         abilities = tuple(draw(st.lists(st.sampled_from(list(Ability)), unique=True, max_size=3)))
-        return Card(name, Kind.CREATURE, draw(st.integers(0, 20)), draw(st.integers(0, 20)),
-                    draw(st.integers(1, 20)), abilities, deck=deck, notes=notes)  # fmt: skip
+        return Card(
+            name,
+            Kind.CREATURE,
+            draw(st.integers(0, 20)),
+            draw(st.integers(0, 20)),
+            draw(st.integers(1, 20)),
+            abilities,
+            deck=deck,
+            notes=notes,
+        )
     effect = draw(st.sampled_from([Effect.DAMAGE, Effect.DESTROY, Effect.SHIFT]))
     amount = draw(st.integers(0, 9)) if effect is Effect.DAMAGE else 0
-    return Card(name, Kind.INCANTATION, draw(st.integers(0, 20)), effect=effect, amount=amount,
-                target=draw(st.sampled_from(list(TargetSide))), deck=deck, notes=notes)  # fmt: skip
+    return Card(
+        name,
+        Kind.INCANTATION,
+        draw(st.integers(0, 20)),
+        effect=effect,
+        amount=amount,
+        target=draw(st.sampled_from(list(TargetSide))),
+        deck=deck,
+        notes=notes,
+    )
 
 
 @st.composite
@@ -164,8 +178,9 @@ def test_the_shipped_value_changes_nothing_and_untouched_pairings_are_played_onc
 
 def test_a_pairing_the_change_does_not_touch_plays_the_same_games():
     varied = design.vary(starter_set(), "OGRE", attack=9)
-    same = [simulate(6, "1", "3", "greedy", seed=11, cards=c, record_events=False).games
-            for c in (starter_set(), varied)]  # fmt: skip
+    same = [
+        simulate(6, "1", "3", "greedy", seed=11, cards=c, record_events=False).games for c in (starter_set(), varied)
+    ]
     assert same[0].drop("deck_a", "deck_b").equals(same[1].drop("deck_a", "deck_b"))
 
 

@@ -30,11 +30,20 @@ def test_the_duel_example_runs_as_described(tmp_path):
     events = out.pop("events")
     assert out == {
         "winner": None,
-        "A": {"hand": ["BASTION", "PAWN", "SPARK"], "keep": "bastion", "hand_health": 2,
-              "upper": [{"card": "RUNNER", "damage": 0}, {"card": "WALL", "damage": 0}],
-              "lower": [{"card": "PAWN", "damage": 0}]},
-        "B": {"hand": ["PAWN", "BASTION", "BRUTE", "PAWN"], "keep": "bastion", "hand_health": 2,
-              "upper": [{"card": "PAWN", "damage": 2}], "lower": []},
+        "A": {
+            "hand": ["BASTION", "PAWN", "SPARK"],
+            "keep": "bastion",
+            "hand_health": 2,
+            "upper": [{"card": "RUNNER", "damage": 0}, {"card": "WALL", "damage": 0}],
+            "lower": [{"card": "PAWN", "damage": 0}],
+        },
+        "B": {
+            "hand": ["PAWN", "BASTION", "BRUTE", "PAWN"],
+            "keep": "bastion",
+            "hand_health": 2,
+            "upper": [{"card": "PAWN", "damage": 2}],
+            "lower": [],
+        },
     }
     attacks = [(e["card"], e["target_card"], e["amount"]) for e in events if e["kind"] == "attack"]
     assert attacks == [("RUNNER", "PAWN", 3), ("WALL", "PAWN", 0)]

@@ -87,8 +87,7 @@ def test_a_comma_separated_list_names_eight_cards_in_any_case_and_spacing():
 def test_a_deck_file_has_one_name_a_line_or_commas_and_comments(tmp_path):
     path = tmp_path / "my.deck"
     path.write_text(
-        "# my favourite deck\nOGRE\nTROLL, BRUTE  # two at once\n\n"
-        "GNOME\nMARTYR,ZOMBIE\nREPTILE\nMETEORITE\n"
+        "# my favourite deck\nOGRE\nTROLL, BRUTE  # two at once\n\nGNOME\nMARTYR,ZOMBIE\nREPTILE\nMETEORITE\n"
     )
     spec = parse_deck(str(path), CARDS)
     assert spec.format == CUSTOM
@@ -188,11 +187,19 @@ def test_r7_2_draft_alternates_exactly():
     result = draft(CARDS, Scripted("A", log).pick, Scripted("B", log).pick, rng)
     # Who is asked, and how many cards they are offered, round by round.
     assert [(who, len(offered)) for who, _, offered, _ in log] == [
-        ("A", 4), ("B", 3), ("B", 2),  # round 1: A picks 1, B picks 2, A takes the last
-        ("B", 4), ("A", 3), ("A", 2),  # round 2: roles swapped
-        ("A", 4), ("B", 3), ("B", 2),  # round 3
-        ("B", 4), ("A", 3), ("A", 2),  # round 4
-    ]  # fmt: skip
+        ("A", 4),
+        ("B", 3),
+        ("B", 2),  # round 1: A picks 1, B picks 2, A takes the last
+        ("B", 4),
+        ("A", 3),
+        ("A", 2),  # round 2: roles swapped
+        ("A", 4),
+        ("B", 3),
+        ("B", 2),  # round 3
+        ("B", 4),
+        ("A", 3),
+        ("A", 2),  # round 4
+    ]
     # The reveals are the kit shuffled with the game's generator, four at a time.
     for round_ in range(4):
         first_call = log[3 * round_]
@@ -219,9 +226,7 @@ def test_r7_2_a_pick_that_was_not_offered_is_refused():
         def pick(self, cards, offered, mine, rng):
             return next(c for c in range(len(cards)) if c not in offered)
 
-    with pytest.raises(
-        DeckError, match=r"draft: policy 'A' of A picked .* not an offered card \(R7.2\)"
-    ):
+    with pytest.raises(DeckError, match=r"draft: policy 'A' of A picked .* not an offered card \(R7.2\)"):
         draft(CARDS, Cheat("A", []).pick, Scripted("B", []).pick, Rng(0))
 
 
@@ -237,14 +242,9 @@ def test_r10_2_the_draft_draws_from_the_game_generator():
 
 def test_r2_3_last_drafter_starts_when_the_option_says_so():
     rules = Rules(first_player="last_drafter")
-    starters = {
-        new_game("draft", "draft", "greedy", "greedy", rules=rules, seed=s)[0].first_player
-        for s in range(12)
-    }
+    starters = {new_game("draft", "draft", "greedy", "greedy", rules=rules, seed=s)[0].first_player for s in range(12)}
     assert starters == {1}
-    coin = {
-        new_game("draft", "draft", "greedy", "greedy", seed=s)[0].first_player for s in range(12)
-    }
+    coin = {new_game("draft", "draft", "greedy", "greedy", seed=s)[0].first_player for s in range(12)}
     assert coin == {0, 1}
 
 
@@ -260,9 +260,13 @@ def test_r7_3_ban_sequence_is_b_a_a_b():
     result = constructed(CARDS, *choices(Scripted("A", log), Scripted("B", log)), Rng(0))
     ten_a, ten_b = list(kit(CARDS)[:10]), list(kit(CARDS)[-10:])
     assert [entry[:2] for entry in log] == [
-        ("A", "ten"), ("B", "ten"),
-        ("B", "ban"), ("A", "ban"), ("A", "ban"), ("B", "ban"),
-    ]  # fmt: skip
+        ("A", "ten"),
+        ("B", "ten"),
+        ("B", "ban"),
+        ("A", "ban"),
+        ("A", "ban"),
+        ("B", "ban"),
+    ]
     bans = [entry for entry in log if entry[1] == "ban"]
     assert [len(theirs) for _, _, theirs, _ in bans] == [10, 10, 9, 9]
     assert bans[0][2] == tuple(ten_a)  # B removes one of A's ten …

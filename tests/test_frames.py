@@ -73,8 +73,12 @@ def test_every_count_at_the_top_of_its_range_survives():
     turns = turns_from_buffer(_rows({**top, "turn": LIMITS["turn_limit"].high, "player": 1, "keep_end": 1}))
     assert turns.schema == TURNS_SCHEMA
     assert turns.row(0, named=True) == {
-        "game": 0, "turn": 10_000, "player": "B", **top, "keep_end": "fort",
-    }  # fmt: skip
+        "game": 0,
+        "turn": 10_000,
+        "player": "B",
+        **top,
+        "keep_end": "fort",
+    }
     assert top["mana_gained"] == 110 and top["creatures_destroyed"] == 32_767
 
 
@@ -127,8 +131,9 @@ def test_a_big_run_streamed_in_chunks_equals_the_same_games_built_at_once(monkey
     monkeypatch.setattr(trace_module, "CHUNK_GAMES", 4_096)
     streamed = simulate(n, "1", "2", "greedy", seed=3, engine="fast", record_events=False, progress=False)
     whole = GameRecords()
-    for _, records in play_parts(Matchup.build("1", "2", "greedy", record_events=False, engine="fast"),
-                                 seed_pool(3), n, 1):  # fmt: skip
+    for _, records in play_parts(
+        Matchup.build("1", "2", "greedy", record_events=False, engine="fast"), seed_pool(3), n, 1
+    ):
         whole.extend(records)
     at_once = build_trace(whole, CARDS)
     # Parts of 1,000 games, a chunk built once 4,096 are held: 6 chunks of 5,000, kept as chunks.
@@ -163,8 +168,11 @@ def test_a_fast_run_is_written_in_parts_of_its_own_size_and_equals_simulate(tmp_
     monkeypatch.setattr(sim, "FAST_PART_GAMES", 400)
     written = []
     original = RunWriter.write_part
-    monkeypatch.setattr(RunWriter, "write_part", lambda self, i, frames: (written.append(
-        (i, frames["games"].height)), original(self, i, frames)))  # fmt: skip
+    monkeypatch.setattr(
+        RunWriter,
+        "write_part",
+        lambda self, i, frames: (written.append((i, frames["games"].height)), original(self, i, frames)),
+    )
     sim.simulate_to(tmp_path, 1_000, "1", "2", "greedy", seed=2, engine="fast", record_events=False, progress=False)
     assert written == [(0, 400), (1, 400), (2, 200)] and not (tmp_path / STAGING).exists()
     back = Trace.read_parquet(tmp_path)
@@ -259,8 +267,9 @@ def test_an_interrupted_run_of_the_old_turns_schema_is_not_resumed_into_the_new(
     del run["frames_version"]  # as a clashkit whose turns counts were all Int16 wrote it
     record.write_text(json.dumps(run))
     with pytest.raises(OutputError, match="plays something else.*frames_version"):
-        sim.simulate_to(tmp_path, 120, "1", "2", "greedy", engine="fast", record_events=False, progress=False,
-                        resume=True)  # fmt: skip
+        sim.simulate_to(
+            tmp_path, 120, "1", "2", "greedy", engine="fast", record_events=False, progress=False, resume=True
+        )
 
 
 def test_the_turns_frame_keeps_no_buffer_of_all_the_rows_alive():

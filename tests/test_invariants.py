@@ -32,8 +32,7 @@ SOLO_GAMES = 1500
 STEP_CAP = 3000  # random games end in about 100 steps; the cap only guards against a hang
 
 HH_A, HH_B, KEEP_A, KEEP_B, MANA_LEFT = (
-    FIELDS.index(name)
-    for name in ("hand_health_a", "hand_health_b", "keep_a", "keep_b", "mana_left")
+    FIELDS.index(name) for name in ("hand_health_a", "hand_health_b", "keep_a", "keep_b", "mana_left")
 )
 
 

@@ -57,8 +57,9 @@ def test_policy_lists_keep_their_options_together():
 
 def test_ladder_json_shape_and_bad_input():
     runner = CliRunner()
-    result = runner.invoke(main, ["ladder", "--policies", "random,greedy", "-n", "1", "--bootstrap", "10", "--json",
-                                  "--no-progress"])  # fmt: skip
+    result = runner.invoke(
+        main, ["ladder", "--policies", "random,greedy", "-n", "1", "--bootstrap", "10", "--json", "--no-progress"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output.strip().splitlines()[-1])
     assert [r["policy"] for r in data["ratings"]] == ["greedy", "random"]

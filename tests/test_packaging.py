@@ -31,7 +31,10 @@ def test_wheel_carries_the_card_data_and_loads_it(tmp_path):
     )
     out = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path / 'site')!r}); {probe}"],
-        cwd=tmp_path, capture_output=True, text=True, check=True,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     assert out[0].startswith(str(tmp_path / "site"))
     assert out[1] == str(tmp_path / "site/clashkit/_data/cards.csv")

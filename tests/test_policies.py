@@ -50,9 +50,7 @@ def states(n: int, seed: int = 0):
             deck_a = deck_b = fmt
         else:
             deck_a, deck_b = fmt, rng.choice([d for d in "1234" if d != fmt])
-        state, _ = new_game(
-            deck_a, deck_b, "random", "random", rules=rules, seed=rng.randrange(10**6), record=False
-        )
+        state, _ = new_game(deck_a, deck_b, "random", "random", rules=rules, seed=rng.randrange(10**6), record=False)
         play(state, "random", "random", max_steps=rng.randrange(1, 150))
         if not state.over:
             made += 1
@@ -67,9 +65,7 @@ def test_the_registry_names_the_three_bots():
     assert search.name == "search:budget=7"
 
 
-@pytest.mark.parametrize(
-    "spec", ["search:budget=0", "search:budget=x", "search:depth=3", "greedy:x=1", "nobody"]
-)
+@pytest.mark.parametrize("spec", ["search:budget=0", "search:budget=x", "search:depth=3", "greedy:x=1", "nobody"])
 def test_bad_policy_specs_are_option_errors(spec):
     with pytest.raises(OptionError):
         get_policy(spec)
@@ -101,9 +97,7 @@ def test_r10_2_same_seed_same_game(spec):
 def test_greedy_and_random_beat_what_they_should():
     wins = 0
     for seed in range(40):
-        state, _ = new_game(
-            str(1 + seed % 4), str(1 + (seed + 1) % 4), "greedy", "random", seed=seed, record=False
-        )
+        state, _ = new_game(str(1 + seed % 4), str(1 + (seed + 1) % 4), "greedy", "random", seed=seed, record=False)
         play(state, "greedy", "random")
         wins += state.winner == 0
     assert wins >= 34

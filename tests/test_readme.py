@@ -24,8 +24,14 @@ def test_the_parallel_simulate_snippet_runs_as_a_plain_script(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].startswith("40 ")
     assert sorted(p.name for p in (tmp_path / "runs/1v2").iterdir()) == [
-        "events.parquet", "games.parquet", "manifest.json", "turns.parquet"
+        "events.parquet",
+        "games.parquet",
+        "manifest.json",
+        "turns.parquet",
     ]
     assert sorted(p.name for p in (tmp_path / "runs/big").iterdir()) == [
-        "events.parquet", "games.parquet", "manifest.json", "turns.parquet"
+        "events.parquet",
+        "games.parquet",
+        "manifest.json",
+        "turns.parquet",
     ]

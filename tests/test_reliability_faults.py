@@ -72,8 +72,24 @@ def test_a_really_full_disk_is_one_line_removes_the_parts_and_keeps_the_run_befo
         out = disk / "run"
         simulate_to(out, 20, "1", "2", "random", seed=1)
         before = folder(out)
-        command = [sys.executable, "-m", "clashkit", "simulate", "-n", "6000", "--engine", "reference", "--events",
-                   "--jobs", "1", "--policy-a", "random", "--no-progress", "--out", str(out)]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "clashkit",
+            "simulate",
+            "-n",
+            "6000",
+            "--engine",
+            "reference",
+            "--events",
+            "--jobs",
+            "1",
+            "--policy-a",
+            "random",
+            "--no-progress",
+            "--out",
+            str(out),
+        ]
         done = subprocess.run(command, capture_output=True, text=True, timeout=600)
         assert done.returncode == 2, done.stderr
         (line,) = done.stderr.strip().splitlines()
@@ -95,8 +111,10 @@ def test_a_full_disk_while_assembling_is_one_line_and_keeps_the_run_before(tmp_p
         raise pl.exceptions.ComputeError("I/O error: No space left on device (os error 28)")
 
     monkeypatch.setattr(pl.LazyFrame, "sink_parquet", full)
-    line = one_line_exit_2(simulate_cli("-n", "30", "--jobs", "1", "--events", "--out", str(tmp_path)),
-                           "cannot write (No space left on device); the run needs up to ")  # fmt: skip
+    line = one_line_exit_2(
+        simulate_cli("-n", "30", "--jobs", "1", "--events", "--out", str(tmp_path)),
+        "cannot write (No space left on device); the run needs up to ",
+    )
     assert line.endswith("its parts are removed and the folder keeps the run before")
     assert folder(tmp_path) == before and not (tmp_path / STAGING).exists()
 
@@ -139,8 +157,11 @@ def test_a_manifest_that_is_not_an_object_is_one_line(tmp_path):
 
 
 def test_a_deck_argument_too_long_for_a_file_name_is_one_line(tmp_path):
-    one_line_exit_2(simulate_cli("-n", "2", "--a", "X" * 300, "--out", str(tmp_path / "r")),
-                    "deck A:", "is not a starter deck number")  # fmt: skip
+    one_line_exit_2(
+        simulate_cli("-n", "2", "--a", "X" * 300, "--out", str(tmp_path / "r")),
+        "deck A:",
+        "is not a starter deck number",
+    )
     assert not (tmp_path / "r").exists()
 
 
@@ -151,16 +172,21 @@ def test_an_out_with_a_component_too_long_is_one_line(tmp_path, command):
 
 
 def test_a_card_file_name_too_long_is_one_line(tmp_path):
-    one_line_exit_2(simulate_cli("-n", "2", "--cards", str(tmp_path / ("c" * 300)), "--out", str(tmp_path)),
-                    "more than the 255 a file name may have")  # fmt: skip
+    one_line_exit_2(
+        simulate_cli("-n", "2", "--cards", str(tmp_path / ("c" * 300)), "--out", str(tmp_path)),
+        "more than the 255 a file name may have",
+    )
 
 
 # --- 4. Numbers too long for their range -------------------------------------------------------------
 
 
 def test_a_sweep_bound_too_large_is_one_line():
-    one_line_exit_2(cli("sweep", "--card", "OGRE", "--set", "attack=1..9223372036854775808", "-n", "2"),
-                    "--set attack:", "at most two digits")  # fmt: skip
+    one_line_exit_2(
+        cli("sweep", "--card", "OGRE", "--set", "attack=1..9223372036854775808", "-n", "2"),
+        "--set attack:",
+        "at most two digits",
+    )
 
 
 def test_a_scenario_integer_of_thousands_of_digits_is_one_line(tmp_path):
@@ -219,8 +245,11 @@ def _rehash(directory: Path) -> None:
     manifest = json.loads((directory / MANIFEST).read_text())
     for name, entry in manifest["files"].items():
         path = directory / name
-        entry.update(bytes=path.stat().st_size, sha256=_sha256(path),
-                     rows=pl.scan_parquet(path).select(pl.len()).collect().item())  # fmt: skip
+        entry.update(
+            bytes=path.stat().st_size,
+            sha256=_sha256(path),
+            rows=pl.scan_parquet(path).select(pl.len()).collect().item(),
+        )
     (directory / MANIFEST).write_text(json.dumps(manifest))
 
 
@@ -265,9 +294,15 @@ def test_an_older_run_is_read_when_its_schemas_fit_and_refused_naming_its_versio
 
 @pytest.mark.parametrize(
     "name, shown",
-    [("OG\x00RE", "U+0000"), ("OG\x07RE", "U+0007"), ("OG\u202eRE", "U+202E"), ("OG\u200bRE", "U+200B"),
-     ("OG\ue000RE", "U+E000"), ("O" * 100_000, f"longer than the {MAX_NAME} characters")],
-)  # fmt: skip
+    [
+        ("OG\x00RE", "U+0000"),
+        ("OG\x07RE", "U+0007"),
+        ("OG\u202eRE", "U+202E"),
+        ("OG\u200bRE", "U+200B"),
+        ("OG\ue000RE", "U+E000"),
+        ("O" * 100_000, f"longer than the {MAX_NAME} characters"),
+    ],
+)
 def test_card_names_hold_printable_characters_only_and_at_most_40(name, shown):
     with pytest.raises(CardFileError, match=r"^c\.csv, row 2, column name: .*" + re.escape(shown)):
         read_cards_csv(HEADER + f'"{name}",,creature,1,1,1,,,,,\n', source="c.csv")
@@ -282,14 +317,17 @@ def test_card_names_are_normalised_so_that_equal_looking_names_are_one():
 
 @pytest.mark.parametrize("seed", ["١", "٣", "1_000", "１"])
 def test_a_seed_in_other_digits_is_refused(tmp_path, seed):
-    one_line_exit_2(simulate_cli("-n", "1", "--seed", seed, "--out", str(tmp_path / "r")),
-                    "--seed", "is not a whole number")  # fmt: skip
+    one_line_exit_2(
+        simulate_cli("-n", "1", "--seed", seed, "--out", str(tmp_path / "r")), "--seed", "is not a whole number"
+    )
     assert not (tmp_path / "r").exists()
 
 
 def test_a_toml_number_written_as_text_is_refused():
-    text = ('[[card]]\nname = "ZZ"\nkind = "creature"\ncost = "3"\nattack = 1\nhealth = 1\n'
-            '[A]\nhand = ["BASTION", "ZZ"]\n[B]\nhand = ["FORT", "ZZ"]\n')  # fmt: skip
+    text = (
+        '[[card]]\nname = "ZZ"\nkind = "creature"\ncost = "3"\nattack = 1\nhealth = 1\n'
+        '[A]\nhand = ["BASTION", "ZZ"]\n[B]\nhand = ["FORT", "ZZ"]\n'
+    )
     with pytest.raises(ScenarioError, match=r"card\[0\] \(ZZ\): column cost: cost must be an integer, not '3'"):
         parse_scenario(text, source="s.toml")
 
@@ -302,6 +340,7 @@ def test_fractions_take_ascii_decimals_only():
 
 
 # --- 12. One atomic commit: a kill at any step leaves the old run or the new one -----------------
+
 
 def _commit_killed_at(out: str, step: int) -> None:
     """Write a 6-game run without events into ``out``, the process killed (``os._exit``, no
@@ -341,9 +380,18 @@ def test_a_kill_at_every_step_of_the_commit_leaves_a_readable_run(tmp_path):
 
     # Each killed writer is forked from a server that has imported clashkit and polars once.
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["polars", "numpy.random", "tqdm.auto", "clashkit.runs.simulate",
-                                    "clashkit.runs.output",
-                                    "clashkit.runs.trace", "clashkit.runs.game", "clashkit.fast.convert"])  # fmt: skip
+    context.set_forkserver_preload(
+        [
+            "polars",
+            "numpy.random",
+            "tqdm.auto",
+            "clashkit.runs.simulate",
+            "clashkit.runs.output",
+            "clashkit.runs.trace",
+            "clashkit.runs.game",
+            "clashkit.fast.convert",
+        ]
+    )
     step = 0
     while True:
         out = tmp_path / f"kill-{step}"

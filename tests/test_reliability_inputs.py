@@ -108,7 +108,7 @@ def test_a_scenario_hand_or_mana_the_frames_cannot_hold_is_refused():
     card = '[[card]]\nname = "P"\nkind = "creature"\ncost = 1\nattack = 1\nhealth = 2\n'
     sides = '[B]\nhand = ["BASTION", "P"]\n'
     with pytest.raises(ScenarioError, match=r"\[game\] mana: must be a whole number 0…99 .*not 200"):
-        parse_scenario(card + "[game]\nmana = 200\n[A]\nhand = [\"BASTION\", \"P\"]\n" + sides)
+        parse_scenario(card + '[game]\nmana = 200\n[A]\nhand = ["BASTION", "P"]\n' + sides)
     hand = ", ".join(['"BASTION"'] + ['"P"'] * 300)
     with pytest.raises(ScenarioError, match=r"\[A\] hand: 300 cards, more than the 50 a player may own"):
         parse_scenario(card + f"[A]\nhand = [{hand}]\n" + sides)
@@ -145,11 +145,24 @@ def test_files_with_a_byte_order_mark_load(tmp_path):
     deck.write_bytes(b"\xef\xbb\xbf" + ",".join(starter_set().deck(1)).encode())
     assert parse_deck(str(deck)).names == tuple(starter_set().deck(1))
     scenario = tmp_path / "s.toml"
-    scenario.write_bytes(b"\xef\xbb\xbf" + b'[A]\nhand = ["BASTION", "OGRE"]\n[B]\nhand = ["FORT", "RAT"]\n'
-                         .replace(b"RAT", b"TROLL"))
+    scenario.write_bytes(
+        b"\xef\xbb\xbf" + b'[A]\nhand = ["BASTION", "OGRE"]\n[B]\nhand = ["FORT", "RAT"]\n'.replace(b"RAT", b"TROLL")
+    )
     assert load_scenario(scenario).state.hands[0][0] == -1
-    result = cli("simulate", "-n", "2", "--mode", "solo", "--a", str(deck), "--policy-a", "random",
-                 "--no-progress", "--out", str(tmp_path / "solo"))  # fmt: skip
+    result = cli(
+        "simulate",
+        "-n",
+        "2",
+        "--mode",
+        "solo",
+        "--a",
+        str(deck),
+        "--policy-a",
+        "random",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "solo"),
+    )
     assert result.exit_code == 0, result.output
 
 
@@ -166,7 +179,7 @@ def test_an_unterminated_quote_is_reported_at_its_row(tmp_path):
     path = tmp_path / "cards.csv"
     rows = ["OGRE,,creature,1,1,1,,,,,", 'TROLL,,creature,1,1,1,,,,,"oops', "RAT,,creature,1,1,1,,,,,"]
     path.write_text(HEADER + "\n".join(rows) + "\n")
-    one_line_exit_2(cli("play", "--cards", str(path)), "row 3: a quote (\") opened on this row is never closed")
+    one_line_exit_2(cli("play", "--cards", str(path)), 'row 3: a quote (") opened on this row is never closed')
 
 
 def test_deep_toml_is_one_line(tmp_path):
@@ -202,10 +215,13 @@ def test_more_cards_than_the_limit_are_refused(tmp_path):
     one_line_exit_2(cli("play", "--cards", str(path)), "more than 10,000 cards")
 
 
-@pytest.mark.parametrize(("policy", "message"), [
-    ("search:foo=1", "policy 'search' has no option 'foo' (its options are budget, horizon, noise, fair)"),
-    ("greedy:x=1", "policy 'greedy' has no option 'x' (it takes no options)"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("policy", "message"),
+    [
+        ("search:foo=1", "policy 'search' has no option 'foo' (its options are budget, horizon, noise, fair)"),
+        ("greedy:x=1", "policy 'greedy' has no option 'x' (it takes no options)"),
+    ],
+)
 def test_unknown_policy_options_name_the_options(policy, message):
     line = one_line_exit_2(cli("play", "--policy-a", policy), message)
     assert "unexpected keyword" not in line
@@ -234,8 +250,9 @@ def test_a_long_number_is_not_echoed_in_full(tmp_path):
 
 
 def test_more_jobs_than_cores_are_capped_with_a_note(tmp_path):
-    result = CliRunner().invoke(main, ["simulate", "-n", "3", "--jobs", "5000", "--policy-a", "random",
-                                       "--no-progress", "--out", str(tmp_path)])  # fmt: skip
+    result = CliRunner().invoke(
+        main, ["simulate", "-n", "3", "--jobs", "5000", "--policy-a", "random", "--no-progress", "--out", str(tmp_path)]
+    )
     assert result.exit_code == 0, result.output
     cores = os.cpu_count() or 1
     assert f"clashkit: note: --jobs: 5000 jobs asked, this machine has {cores} cores: using {cores}" in result.stderr

@@ -171,8 +171,10 @@ def test_a_full_disk_removes_the_parts_and_says_what_the_run_needs(tmp_path, mon
     result = run("-n", "1000", "--jobs", "1", "--events", "--out", str(tmp_path))
     assert result.exit_code == 2, result.output
     (line,) = result.stderr.strip().splitlines()
-    assert line.startswith(f"clashkit: error: {tmp_path / STAGING}/part-00000001.events.parquet: cannot write "
-                           "(No space left on device); the run needs up to ")
+    assert line.startswith(
+        f"clashkit: error: {tmp_path / STAGING}/part-00000001.events.parquet: cannot write "
+        "(No space left on device); the run needs up to "
+    )
     assert line.endswith("; its parts are removed and the folder keeps the run before")
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 

@@ -55,8 +55,25 @@ def _ended(process: subprocess.Popen) -> str:
 
 def _run(mark: str, out: Path, *extra: str) -> subprocess.Popen:
     env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
-    command = [sys.executable, "-m", "clashkit", "simulate", "-n", "200000", "--jobs", "2", "--engine", "reference",
-               "--policy-a", "random", "--no-events", "--no-progress", "--out", str(out), *extra]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "clashkit",
+        "simulate",
+        "-n",
+        "200000",
+        "--jobs",
+        "2",
+        "--engine",
+        "reference",
+        "--policy-a",
+        "random",
+        "--no-events",
+        "--no-progress",
+        "--out",
+        str(out),
+        *extra,
+    ]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

@@ -70,7 +70,9 @@ def test_an_attack_for_3_from_a_2_attack_card_names_sprints_bonus():
 def test_a_new_creature_whose_turn_comes_cannot_attack_and_says_why():
     account = [describe_event(e) for e in event_dicts(run_siege(parse_scenario(doc_example(0))))]
     assert account[14] == "A's PAWN at lower.0 cannot attack (it entered play this turn, R3.10)"
-    raging = lines(CARDS + """
+    raging = lines(
+        CARDS
+        + """
         [game]
         actions = [{ play = "RAGER", lane = "lower" }]
         mana = 1
@@ -78,21 +80,25 @@ def test_a_new_creature_whose_turn_comes_cannot_attack_and_says_why():
         hand = ["RAGER", "BASTION", "SMALL"]
         [B]
         hand = ["SMALL", "BASTION", "SMALL"]
-        """)
+        """
+    )
     assert raging[-1] == (
         "A's RAGER at lower.0 cannot attack (new this turn, and its Rage finds no creature to attack, R6.3)"
     )
 
 
 def test_excess_damage_and_a_creature_that_moved_before_it_was_destroyed():
-    assert lines(CARDS + """
+    assert lines(
+        CARDS
+        + """
         [A]
         hand = ["SMALL", "BASTION", "SMALL"]
         upper = ["PIERCER"]
         [B]
         hand = ["SMALL", "BASTION", "SMALL"]
         upper = ["SMALL", { card = "BIG", damage = 2 }]
-        """) == [
+        """
+    ) == [
         "A's siege begins",
         "A's PIERCER at upper.0 attacks B's SMALL for 3",
         "B's SMALL at upper.0 takes 3 damage (from PIERCER; more than its health 2: the excess is lost, R4.3)",
@@ -105,13 +111,16 @@ def test_excess_damage_and_a_creature_that_moved_before_it_was_destroyed():
 
 
 def test_the_bastion_flip_moves_the_keep_leftmost_and_the_rest_of_the_damage_is_lost():
-    assert lines(CARDS + """
+    assert lines(
+        CARDS
+        + """
         [A]
         hand = ["SMALL", "BASTION", "SMALL"]
         upper = ["BIG"]
         [B]
         hand = ["SMALL", "BASTION", "SMALL", "SMALL"]
-        """) == [
+        """
+    ) == [
         "A's siege begins",
         "A's BIG at upper.0 attacks B's BASTION for 5",
         "B's keep moves 2 right (hand-health 0; the other 3 damage is lost, R4.8)",
@@ -132,7 +141,9 @@ def test_solo_reduced_damage_milling_stops_at_the_keep_and_the_ai_bastion_flips(
 
 
 def test_a_weakened_attack_says_so():
-    assert lines(CARDS + """
+    assert lines(
+        CARDS
+        + """
         [[card]]
         name = "DRAIN"
         kind = "incantation"
@@ -149,7 +160,8 @@ def test_a_weakened_attack_says_so():
         [B]
         hand = ["SMALL", "BASTION", "SMALL"]
         upper = ["BIG"]
-        """)[3:5] == [
+        """
+    )[3:5] == [
         "A's siege begins",
         "A's BIG at upper.0 attacks B's BIG for 1 (attack 5, -4 from weaken/empower, R5.5)",
     ]

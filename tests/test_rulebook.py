@@ -33,14 +33,35 @@ NUMBERS = (
     + [f"R5.{i}" for i in range(1, 7)]
     + [f"R6.{i}" for i in range(1, 9)]
     + [f"R7.{i}" for i in range(1, 4)]
-    + ["R8.1", "R8.2", "R8.3", "R8.3a"] + [f"R8.{i}" for i in range(4, 10)]
+    + ["R8.1", "R8.2", "R8.3", "R8.3a"]
+    + [f"R8.{i}" for i in range(4, 10)]
     + [f"R9.{i}" for i in range(1, 4)]
     + [f"R10.{i}" for i in range(0, 5)]
 )
 
 # The rules that carry a **Ruling**, each with the passage it rests on.
-RULINGS = ["R1.7", "R3.1", "R3.4", "R3.8", "R3.9", "R3.10", "R3.11", "R4.6", "R4.7", "R5.1", "R5.4",
-           "R6.4", "R6.5", "R6.6", "R6.8", "R8.1", "R8.3", "R8.4", "R8.7", "R8.9"]
+RULINGS = [
+    "R1.7",
+    "R3.1",
+    "R3.4",
+    "R3.8",
+    "R3.9",
+    "R3.10",
+    "R3.11",
+    "R4.6",
+    "R4.7",
+    "R5.1",
+    "R5.4",
+    "R6.4",
+    "R6.5",
+    "R6.6",
+    "R6.8",
+    "R8.1",
+    "R8.3",
+    "R8.4",
+    "R8.7",
+    "R8.9",
+]
 
 
 def test_the_checkout_reads_docs_rules_md():
@@ -96,14 +117,38 @@ def test_rules_are_frozen():
 def test_r10_3_and_r10_4_name_every_option_and_value():
     options = rule("R10.3").text + rule("R10.4").text
     for needle in [
-        "`incantations_in_siege`", "`protection`", '`"first_attack"`', '`"first_damage"`',
-        "`bloodlust_trigger`", '`"primary"`', '`"any"`', "`ai_incantation_side`", '`"declared"`',
-        '`"either"`', "`ai_last_turn`", '`"next"`', '`"current"`', "`first_player`", '`"coin"`',
-        '`"last_drafter"`', "`turn_limit`", "`200`", "`ai_fixed_mana`", "`ai_mana_per_creature`",
-        "`ai_first`", "`ai_starts_as_fort`", "`ai_pile_damage`", '`"minus_one"`', '`"one"`', "`ai_ability`",
-        '`protection = "first_hit"`', '`keep_distance = "damage" | "attack"`',
-        '`ai_reduced_scope = "pile" | "all"`', '`aura = "adjacent" | "until_holder_moves"`',
-        '`siege_order = "live" | "fixed"`', '`bloodlust_trigger = "per_creature"`',
+        "`incantations_in_siege`",
+        "`protection`",
+        '`"first_attack"`',
+        '`"first_damage"`',
+        "`bloodlust_trigger`",
+        '`"primary"`',
+        '`"any"`',
+        "`ai_incantation_side`",
+        '`"declared"`',
+        '`"either"`',
+        "`ai_last_turn`",
+        '`"next"`',
+        '`"current"`',
+        "`first_player`",
+        '`"coin"`',
+        '`"last_drafter"`',
+        "`turn_limit`",
+        "`200`",
+        "`ai_fixed_mana`",
+        "`ai_mana_per_creature`",
+        "`ai_first`",
+        "`ai_starts_as_fort`",
+        "`ai_pile_damage`",
+        '`"minus_one"`',
+        '`"one"`',
+        "`ai_ability`",
+        '`protection = "first_hit"`',
+        '`keep_distance = "damage" | "attack"`',
+        '`ai_reduced_scope = "pile" | "all"`',
+        '`aura = "adjacent" | "until_holder_moves"`',
+        '`siege_order = "live" | "fixed"`',
+        '`bloodlust_trigger = "per_creature"`',
         '`solo_player_first_mana = "hand" | "six"`',
     ]:
         assert needle in options, needle

@@ -16,18 +16,19 @@ CALL = 'simulate(6, "1", "2", "random", seed=7, jobs=2, progress=False)'
 def run_script(tmp_path, body: str) -> subprocess.CompletedProcess:
     script = tmp_path / "script.py"
     script.write_text(textwrap.dedent(body), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=120
-    )
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=120)
 
 
 def test_a_script_without_the_guard_gets_one_clear_line(tmp_path):
-    done = run_script(tmp_path, f"""\
+    done = run_script(
+        tmp_path,
+        f"""\
         from clashkit.runs.simulate import simulate
 
         trace = {CALL}
         print(trace.games.height)
-        """)
+        """,
+    )
     assert done.returncode == 1 and done.stdout == ""
     last = done.stderr.splitlines()[-1]
     assert last == (

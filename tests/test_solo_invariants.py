@@ -35,8 +35,7 @@ from clashkit.policies import get_policy
 
 GAMES = 2500
 KIND, TARGET_CARD, AMOUNT, HEALTH_A, HEALTH_B, KEEP_A, KEEP_B = (
-    FIELDS.index(f)
-    for f in ("kind", "target_card", "amount", "hand_health_a", "hand_health_b", "keep_a", "keep_b")
+    FIELDS.index(f) for f in ("kind", "target_card", "amount", "hand_health_a", "hand_health_b", "keep_a", "keep_b")
 )
 
 

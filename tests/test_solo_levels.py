@@ -94,9 +94,17 @@ def _frame(rows):
     for label, worth, rate in rows:
         low, high = wilson(round(rate * 1000), 1000)
         out.append(
-            {**base, "group": "quick" if worth == 0 else base["group"], "label": label,
-             "settings": label, "points": worth, "wins": round(rate * 1000),
-             "win_rate": rate, "ci_low": low, "ci_high": high}
+            {
+                **base,
+                "group": "quick" if worth == 0 else base["group"],
+                "label": label,
+                "settings": label,
+                "points": worth,
+                "wins": round(rate * 1000),
+                "win_rate": rate,
+                "ci_low": low,
+                "ci_high": high,
+            }
         )
     return pl.DataFrame(out, schema=CALIBRATION_SCHEMA)
 
@@ -111,9 +119,7 @@ def test_points_order_counts_inversions():
 
 def test_suggest_levels_picks_a_falling_ladder_by_points():
     rows = [("-", 0, 0.30)] + [
-        (f"p{p}x{k}", p, rate)
-        for p in range(1, 6)
-        for k, rate in enumerate((0.30 - 0.05 * p, 0.31 - 0.02 * p, 0.5))
+        (f"p{p}x{k}", p, rate) for p in range(1, 6) for k, rate in enumerate((0.30 - 0.05 * p, 0.31 - 0.02 * p, 0.5))
     ]
     picked = suggest_levels(_frame(rows))
     assert picked == {1: "p1x0", 2: "p2x0", 3: "p3x0", 4: "p4x0", 5: "p5x0"}

@@ -68,13 +68,39 @@ def test_frames_without_events_keep_their_schemas():
 
 def test_interfaces_columns_are_all_there(batch):
     required = {
-        "game", "step", "turn", "player", "phase", "kind", "card", "lane", "position",
-        "target_player", "target_card", "amount", "mana_left",
-        "hand_health_a", "hand_health_b", "keep_a", "keep_b",
-    }  # fmt: skip
+        "game",
+        "step",
+        "turn",
+        "player",
+        "phase",
+        "kind",
+        "card",
+        "lane",
+        "position",
+        "target_player",
+        "target_card",
+        "amount",
+        "mana_left",
+        "hand_health_a",
+        "hand_health_b",
+        "keep_a",
+        "keep_b",
+    }
     assert required <= set(batch.events.columns)
-    assert {"game", "seed", "mode", "format", "deck_a", "deck_b", "policy_a", "policy_b",
-            "first_player", "winner", "turns", "finished"} <= set(batch.games.columns)  # fmt: skip
+    assert {
+        "game",
+        "seed",
+        "mode",
+        "format",
+        "deck_a",
+        "deck_b",
+        "policy_a",
+        "policy_b",
+        "first_player",
+        "winner",
+        "turns",
+        "finished",
+    } <= set(batch.games.columns)
 
 
 # --- One game's frames agree with its state ------------------------------------------------
@@ -124,9 +150,7 @@ def test_games_row_describes_the_game():
 
 def test_attack_on_a_keep_names_the_keep():
     _, (events, _, _) = one_game()
-    on_keep = events.filter(
-        pl.col("kind") == "attack", pl.col("target_card").is_in(["BASTION", "FORT"])
-    )
+    on_keep = events.filter(pl.col("kind") == "attack", pl.col("target_card").is_in(["BASTION", "FORT"]))
     assert on_keep.height > 0
     follow = events.filter(pl.col("kind") == "keep_moved")
     assert follow.height == on_keep.height
@@ -134,9 +158,7 @@ def test_attack_on_a_keep_names_the_keep():
 
 def test_batch_games_are_numbered_and_steps_restart_per_game(batch):
     assert batch.games["game"].to_list() == list(range(24))
-    firsts = batch.events.group_by("game", maintain_order=True).agg(
-        pl.col("step").first(), pl.len()
-    )
+    firsts = batch.events.group_by("game", maintain_order=True).agg(pl.col("step").first(), pl.len())
     assert firsts["step"].to_list() == [0] * 24
     last_steps = batch.events.group_by("game", maintain_order=True).agg(pl.col("step").last())
     assert (last_steps["step"] + 1).to_list() == firsts["len"].to_list()
@@ -335,7 +357,5 @@ def test_win_rates_add_up_with_the_unfinished(batch):
     rates = win_rates(batch.games)
     a, b = (rates.filter(pl.col("outcome") == side)["wins"][0] for side in ("A", "B"))
     assert a + b + summarize(batch.games).unfinished == batch.games.height
-    first, second = (
-        rates.filter(pl.col("outcome") == o)["wins"][0] for o in ("first player", "second player")
-    )
+    first, second = (rates.filter(pl.col("outcome") == o)["wins"][0] for o in ("first player", "second player"))
     assert first + second == a + b

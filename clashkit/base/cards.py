@@ -129,9 +129,7 @@ class CardSet:
         self.health = tuple(c.health or 0 for c in cs)
         self.mask = tuple(sum(ABILITY_BITS[a] for a in c.abilities) for c in cs)
         self.aura_mask = tuple(ABILITY_BITS[c.aura.ability] if c.aura else 0 for c in cs)
-        self.aura_dirs = tuple(
-            sum(DIRECTION_BITS[d] for d in c.aura.directions) if c.aura else 0 for c in cs
-        )
+        self.aura_dirs = tuple(sum(DIRECTION_BITS[d] for d in c.aura.directions) if c.aura else 0 for c in cs)
         self.effect = tuple(c.effect for c in cs)
         self.amount = tuple(c.amount for c in cs)
         self.grant_mask = tuple(ABILITY_BITS[c.grants] if c.grants else 0 for c in cs)
@@ -318,7 +316,7 @@ def card_from_fields(fields: Mapping[str, object], *, typed: bool = False) -> Ca
         raise fail(
             "name",
             f"{shown(name)} holds {shown(''.join(odd))}: a name is written in actions and deck lists, "
-            "so it may not hold spaces or any of , # @ \" = ;",
+            'so it may not hold spaces or any of , # @ " = ;',
         )
     if name != name.upper():
         raise fail("name", f"{name!r} must be upper-case")
@@ -374,8 +372,15 @@ def card_from_fields(fields: Mapping[str, object], *, typed: bool = False) -> Ca
     except ValueError as e:
         raise fail("target", str(e)) from None
     return Card(
-        name, kind, cost, effect=effect, amount=amount, grants=grants, target=target,
-        deck=deck, notes=notes,
+        name,
+        kind,
+        cost,
+        effect=effect,
+        amount=amount,
+        grants=grants,
+        target=target,
+        deck=deck,
+        notes=notes,
     )
 
 
@@ -423,8 +428,7 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
             raise CardFileError(f"{source}, row {line}, {e}") from None
         if card.name in seen:
             raise CardFileError(
-                f"{source}, row {line}, column name: duplicate name {card.name!r} "
-                f"(first on row {seen[card.name]})"
+                f"{source}, row {line}, column name: duplicate name {card.name!r} (first on row {seen[card.name]})"
             )
         seen[card.name] = line
         cards.append(card)
@@ -556,4 +560,3 @@ __all__ = [
     "starter_set",
     "write_cards_csv",
 ]
-

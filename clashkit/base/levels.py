@@ -125,9 +125,7 @@ def check_level(settings: SoloSettings | Mapping[str, Any], level: int | str) ->
     level = parse_level(level)
     worth = points(chosen)
     if worth != level:
-        parts = ", ".join(
-            f"{name}={_text(value)} {p:+d}" for name, value, p in points_breakdown(chosen)
-        )
+        parts = ", ".join(f"{name}={_text(value)} {p:+d}" for name, value, p in points_breakdown(chosen))
         raise OptionError(
             f"R8.9: these settings are worth {worth} difficulty points "
             f"({parts or 'the quick game'}), but level {level} ({LEVELS[level]}) needs {level}; "

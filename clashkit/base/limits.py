@@ -97,8 +97,9 @@ _OWNED = LIMITS["cards_owned"].high
 #: outside it is refused, never wrapped.
 TURN_COUNTS: dict[str, Limit] = {
     "mana_gained": Limit(
-        0, 10 + 2 * _OWNED, "R3.1, R8.2: a hand of the cards owned and the keep, or the AI's 10 fixed "
-        "and 2 a player creature"
+        0,
+        10 + 2 * _OWNED,
+        "R3.1, R8.2: a hand of the cards owned and the keep, or the AI's 10 fixed and 2 a player creature",
     ),
     "mana_spent": Limit(0, 10 + 2 * _OWNED, "R3.3: at most the mana gained"),
     "cards_played": Limit(0, 2**15 - 1, "R5.3: an incantation can be played again and again (16 bits)"),
@@ -109,8 +110,9 @@ TURN_COUNTS: dict[str, Limit] = {
     "creatures_a": Limit(0, _OWNED, "R3.5: creatures of one side, each a card its player owns"),
     "creatures_b": Limit(0, _OWNED, "R3.5: creatures of one side, each a card its player owns"),
     "keep_damage": Limit(
-        0, _OWNED * (_OWNED + 1), "R4.7, R6.6, R8.6: each creature hits a keep at most once a siege, "
-        "by at most the hand's length"
+        0,
+        _OWNED * (_OWNED + 1),
+        "R4.7, R6.6, R8.6: each creature hits a keep at most once a siege, by at most the hand's length",
     ),
     "creatures_destroyed": Limit(
         0, 2**15 - 1, "R4.4, R5.5: a destroyed creature returns to hand and can come back (16 bits)"
@@ -141,9 +143,7 @@ def check(name: str, value: object, where: str, error: type[InputError] = InputE
         else:
             raise error(f"{where}: must be a whole number {limit.low}…{limit.high}, not {shown(value)}")
     if not limit.low <= value <= limit.high:
-        raise error(
-            f"{where}: must be a whole number {limit.low}…{limit.high} ({limit.why}), not {shown(value)}"
-        )
+        raise error(f"{where}: must be a whole number {limit.low}…{limit.high} ({limit.why}), not {shown(value)}")
     return value
 
 

@@ -178,9 +178,7 @@ class Rules:
         and ``--settings`` read back (booleans and ``none`` in lower case).
         """
         default = _DEFAULT.as_dict()
-        return ",".join(
-            f"{k}={_option_text(v)}" for k, v in self.as_dict().items() if v != default[k]
-        )
+        return ",".join(f"{k}={_option_text(v)}" for k, v in self.as_dict().items() if v != default[k])
 
 
 def _option_text(value: Any) -> str:

@@ -95,9 +95,7 @@ def win_rates(games: pl.DataFrame | pl.LazyFrame, by: str | Sequence[str] | None
     wide = games.group_by(keys, maintain_order=True).agg(aggs) if keys else games.select(aggs)
     if isinstance(wide, pl.LazyFrame):  # a scanned file: counted as it streams by
         wide = wide.collect(engine="streaming")
-    long = wide.unpivot(
-        index=[*keys, "games"], on=list(OUTCOMES), variable_name="outcome", value_name="wins"
-    )
+    long = wide.unpivot(index=[*keys, "games"], on=list(OUTCOMES), variable_name="outcome", value_name="wins")
     low, high = wilson_exprs(pl.col("wins"), pl.col("games"))
     return long.select(
         *keys,
@@ -178,9 +176,7 @@ def kendall(x: Sequence[float], y: Sequence[float]) -> float:
     return (concordant - discordant) / denominator if denominator > 0 else math.nan
 
 
-def unpaired_change(
-    wins0: int, games0: int, wins1: int, games1: int, z: float = Z95
-) -> tuple[float, float, float]:
+def unpaired_change(wins0: int, games0: int, wins1: int, games1: int, z: float = Z95) -> tuple[float, float, float]:
     """The change ``wins1/games1 − wins0/games0`` of two independent rates, with its 95%
     (Wald) interval: what the change's interval would be without common seeds."""
     p0, p1 = wins0 / games0, wins1 / games1
@@ -238,18 +234,28 @@ def summarize(games: pl.DataFrame | pl.LazyFrame) -> Summary:
     lazy = games.lazy()
     columns = lazy.collect_schema().names()
     named = {"policy_a", "policy_b"} <= set(columns)
-    policy = [
-        expr
-        for side in ("a", "b")
-        for expr in (pl.col(f"policy_{side}").n_unique().alias(f"kinds_{side}"),
-                     pl.col(f"policy_{side}").first().alias(f"first_{side}"))  # fmt: skip
-    ] if named else []
-    row = lazy.select(
-        pl.len().alias("games"),
-        (~pl.col("finished")).sum().alias("unfinished"),
-        pl.col("turns").mean().alias("mean_turns"),
-        *policy,
-    ).collect(engine="streaming").row(0, named=True)
+    policy = (
+        [
+            expr
+            for side in ("a", "b")
+            for expr in (
+                pl.col(f"policy_{side}").n_unique().alias(f"kinds_{side}"),
+                pl.col(f"policy_{side}").first().alias(f"first_{side}"),
+            )
+        ]
+        if named
+        else []
+    )
+    row = (
+        lazy.select(
+            pl.len().alias("games"),
+            (~pl.col("finished")).sum().alias("unfinished"),
+            pl.col("turns").mean().alias("mean_turns"),
+            *policy,
+        )
+        .collect(engine="streaming")
+        .row(0, named=True)
+    )
     n = row["games"]
     policies = ("", "")
     if n and named and row["kinds_a"] == 1 and row["kinds_b"] == 1:

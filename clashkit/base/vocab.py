@@ -115,9 +115,7 @@ LANES: tuple[Lane, Lane] = (Lane.UPPER, Lane.LOWER)
 
 #: The engine keeps a creature's abilities as a bit mask, one bit per ability.
 ABILITY_BITS: dict[Ability, int] = {ability: 1 << i for i, ability in enumerate(Ability)}
-SPLASH, PIERCE, RAGE, PROTECTION, INDESTRUCTIBLE, BLOODLUST, SPRINT = (
-    ABILITY_BITS[a] for a in Ability
-)
+SPLASH, PIERCE, RAGE, PROTECTION, INDESTRUCTIBLE, BLOODLUST, SPRINT = (ABILITY_BITS[a] for a in Ability)
 #: Aura directions as bits (R6.8).
 FRONT, BEHIND, SIDE = 1, 2, 4
 DIRECTION_BITS: dict[Direction, int] = {

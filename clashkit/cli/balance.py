@@ -51,12 +51,15 @@ def _by_skill(policies, as_json, out, options) -> None:
     asked = {**options, "policies": policies}
     with study_output(out, "balance", asked, ("matchups", "decks", "changes")) as save:
         result, seconds = timed(balance_by_skill)(policies, **kwargs)
+
         def labelled(frame: str) -> pl.DataFrame:
             return pl.concat(
                 [getattr(b, frame).select(pl.lit(p).alias("policy"), pl.all()) for p, b in result.balances.items()]
             )
 
         save({"matchups": labelled("matchups"), "decks": labelled("decks"), "changes": result.changes})
-    text = f"{', '.join(policies)}: {kwargs['n']:,} games per ordered pairing each, seeds {kwargs['seed']}+k " \
-           f"({seconds:.1f} s)\n\n{result}"
+    text = (
+        f"{', '.join(policies)}: {kwargs['n']:,} games per ordered pairing each, seeds {kwargs['seed']}+k "
+        f"({seconds:.1f} s)\n\n{result}"
+    )
     emit({**result.to_dict(), "seconds": seconds}, text, as_json=as_json)

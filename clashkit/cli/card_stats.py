@@ -31,13 +31,20 @@ def command(names, no_impact, as_json, out, **options) -> None:
         kwargs = study_kwargs(**options)
         asked = {**options, "cards": list(names), "impact": not no_impact, "policies": policies}
         with study_output(out, "card-stats", asked, ("card_stats",)) as save:
-            tables, seconds = timed(lambda: {
-                p: card_stats(names=list(names) or None, impact=not no_impact, **{**kwargs, "policy": p})
-                for p in policies
-            })()  # fmt: skip
+            tables, seconds = timed(
+                lambda: {
+                    p: card_stats(names=list(names) or None, impact=not no_impact, **{**kwargs, "policy": p})
+                    for p in policies
+                }
+            )()
             save({"card_stats": pl.concat([t.select(pl.lit(p).alias("policy"), pl.all()) for p, t in tables.items()])})
-        data = {"policies": {p: {"n": kwargs["n"], "seed": kwargs["seed"], "policy": p, "cards": t.to_dicts()}
-                             for p, t in tables.items()}, "seconds": seconds}  # fmt: skip
+        data = {
+            "policies": {
+                p: {"n": kwargs["n"], "seed": kwargs["seed"], "policy": p, "cards": t.to_dicts()}
+                for p, t in tables.items()
+            },
+            "seconds": seconds,
+        }
         emit(data, "\n\n".join(f"{p}:\n{_text(t, seconds)}" for p, t in tables.items()), as_json=as_json)
         return
 
@@ -46,8 +53,7 @@ def command(names, no_impact, as_json, out, **options) -> None:
         table, seconds = timed(card_stats)(names=list(names) or None, impact=not no_impact, **study_kwargs(**options))
         save({"card_stats": table})
     kw = study_kwargs(**options)
-    data = {"n": kw["n"], "seed": kw["seed"], "policy": kw["policy"], "cards": table.to_dicts(),
-            "seconds": seconds}  # fmt: skip
+    data = {"n": kw["n"], "seed": kw["seed"], "policy": kw["policy"], "cards": table.to_dicts(), "seconds": seconds}
     emit(data, _text(table, seconds), as_json=as_json)
 
 
@@ -62,8 +68,10 @@ def _text(table, seconds: float) -> str:
         return "—" if x is None else f"{100 * x:+.1f}"
 
     impact = "removed_change" in table.columns
-    head = (f"{'card':<13}{'deck':>4}  {'played':>7}  {'1st turn':>8}  {'win played':>17}  "
-            f"{'win not played':>17}  {'hand-health after':>17}")  # fmt: skip
+    head = (
+        f"{'card':<13}{'deck':>4}  {'played':>7}  {'1st turn':>8}  {'win played':>17}  "
+        f"{'win not played':>17}  {'hand-health after':>17}"
+    )
     if impact:
         head += f"  {'removed: change (95% CI)':>26}"
     lines = [head]

@@ -28,30 +28,67 @@ def study_options(default_n: int):
 
     def decorate(command):
         options = [
-            click.option("-n", "n", type=Whole("games", low=1), default=default_n, show_default=True,
-                         help="Games per ordered pairing of the starter decks."),
-            click.option("--cards", "cards_file", type=click.Path(dir_okay=False), default=None,
-                         metavar="FILE", help="A card file to play with instead of the shipped set."),
-            click.option("--rules", "rules_text", default=None, metavar="K=V,…",
-                         help="Rules options of R10.3, e.g. turn_limit=100."),
-            click.option("--policy", default="greedy", show_default=True, metavar="P",
-                         help="The policy of both players."),
-            click.option("--policies", default=None, metavar="P1,P2,…",
-                         help="Several policies, weakest first: the study at each strength, on the same seeds "
-                         "(search:fair, search:budget=4,fair; replaces --policy)."),
-            click.option("--seed", type=Whole("seed"), default=0, show_default=True,
-                         help="Master seed: pairing k plays seeds from seed + k, whatever the card values."),
-            click.option("--engine", type=click.Choice(["fast", "reference"]), default=None,
-                         help="The simulation engine (default: simulate's)."),
+            click.option(
+                "-n",
+                "n",
+                type=Whole("games", low=1),
+                default=default_n,
+                show_default=True,
+                help="Games per ordered pairing of the starter decks.",
+            ),
+            click.option(
+                "--cards",
+                "cards_file",
+                type=click.Path(dir_okay=False),
+                default=None,
+                metavar="FILE",
+                help="A card file to play with instead of the shipped set.",
+            ),
+            click.option(
+                "--rules",
+                "rules_text",
+                default=None,
+                metavar="K=V,…",
+                help="Rules options of R10.3, e.g. turn_limit=100.",
+            ),
+            click.option(
+                "--policy", default="greedy", show_default=True, metavar="P", help="The policy of both players."
+            ),
+            click.option(
+                "--policies",
+                default=None,
+                metavar="P1,P2,…",
+                help="Several policies, weakest first: the study at each strength, on the same seeds "
+                "(search:fair, search:budget=4,fair; replaces --policy).",
+            ),
+            click.option(
+                "--seed",
+                type=Whole("seed"),
+                default=0,
+                show_default=True,
+                help="Master seed: pairing k plays seeds from seed + k, whatever the card values.",
+            ),
+            click.option(
+                "--engine",
+                type=click.Choice(["fast", "reference"]),
+                default=None,
+                help="The simulation engine (default: simulate's).",
+            ),
             click.option("--mirror", is_flag=True, help="Also play each deck against itself."),
-            click.option("--jobs", type=Whole("jobs"), default=0, show_default=True,
-                         help="Worker processes (0: one per core)."),
+            click.option(
+                "--jobs", type=Whole("jobs"), default=0, show_default=True, help="Worker processes (0: one per core)."
+            ),
             cluster_option(),
             click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line."),
-            click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-                         help="Also write the results as Parquet files in DIR."),
+            click.option(
+                "--out",
+                type=click.Path(file_okay=False),
+                default=None,
+                metavar="DIR",
+                help="Also write the results as Parquet files in DIR.",
+            ),
             click.option("--no-progress", is_flag=True, help="No progress bar on stderr."),
-        ]  # fmt: skip
+        ]
         for option in reversed(options):
             command = option(command)
         return command
@@ -70,24 +107,32 @@ def cluster_option():
         return str(parse_cluster(value))
 
     return click.option(
-        "--cluster", default=None, metavar="local:N|tcp://HOST:PORT|tls://HOST:PORT", callback=check,
+        "--cluster",
+        default=None,
+        metavar="local:N|tcp://HOST:PORT|tls://HOST:PORT",
+        callback=check,
         help="Play on Dask instead of --jobs: N worker processes on 127.0.0.1, or a running dask scheduler "
         "(the same results).",
-    )  # fmt: skip
-
-
-def study_kwargs(*, n, cards_file, rules_text, policy, seed, engine, mirror, jobs, no_progress,
-                 cluster=None, policies=None) -> dict:  # fmt: skip
-    """The keyword arguments of the :mod:`clashkit.studies.design` functions from the shared options."""
-    rules = (
-        Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules")
-        if rules_text
-        else None
     )
+
+
+def study_kwargs(
+    *, n, cards_file, rules_text, policy, seed, engine, mirror, jobs, no_progress, cluster=None, policies=None
+) -> dict:
+    """The keyword arguments of the :mod:`clashkit.studies.design` functions from the shared options."""
+    rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules") if rules_text else None
     return dict(
-        n=n, cards=cards_file, rules=rules, policy=policy, seed=seed, engine=engine, mirror=mirror,
-        jobs=jobs or None, progress=not no_progress, cluster=cluster,
-    )  # fmt: skip
+        n=n,
+        cards=cards_file,
+        rules=rules,
+        policy=policy,
+        seed=seed,
+        engine=engine,
+        mirror=mirror,
+        jobs=jobs or None,
+        progress=not no_progress,
+        cluster=cluster,
+    )
 
 
 def policy_list(options: dict) -> list[str] | None:

@@ -11,27 +11,58 @@ DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair"
 
 
 @click.command("ladder")
-@click.option("--policies", default=DEFAULT, show_default=True, metavar="P1,P2,…",
-              help="The policies to rate (at least two; a policy's options follow it: search:budget=4,fair).")
-@click.option("-n", "n", type=Whole("games", low=1), default=2, show_default=True,
-              help="Games per ordered pairing of the starter decks, per pair of policies and seat.")
+@click.option(
+    "--policies",
+    default=DEFAULT,
+    show_default=True,
+    metavar="P1,P2,…",
+    help="The policies to rate (at least two; a policy's options follow it: search:budget=4,fair).",
+)
+@click.option(
+    "-n",
+    "n",
+    type=Whole("games", low=1),
+    default=2,
+    show_default=True,
+    help="Games per ordered pairing of the starter decks, per pair of policies and seat.",
+)
 @click.option("--seed", type=Whole("seed"), default=0, show_default=True, help="Master seed.")
-@click.option("--cards", "cards_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="A card file to play with instead of the shipped set.")
+@click.option(
+    "--cards",
+    "cards_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="A card file to play with instead of the shipped set.",
+)
 @click.option("--rules", "rules_text", default=None, metavar="K=V,…", help="Rules options of R10.3.")
-@click.option("--engine", type=click.Choice(["fast", "reference"]), default=None,
-              help="The simulation engine (default: simulate's).")
-@click.option("--bootstrap", type=Whole("bootstrap"), default=400, show_default=True,
-              help="Bootstrap resamples of the 95% intervals.")
-@click.option("--jobs", type=Whole("jobs"), default=0, show_default=True,
-              help="Worker processes (0: one per core).")
+@click.option(
+    "--engine",
+    type=click.Choice(["fast", "reference"]),
+    default=None,
+    help="The simulation engine (default: simulate's).",
+)
+@click.option(
+    "--bootstrap",
+    type=Whole("bootstrap"),
+    default=400,
+    show_default=True,
+    help="Bootstrap resamples of the 95% intervals.",
+)
+@click.option("--jobs", type=Whole("jobs"), default=0, show_default=True, help="Worker processes (0: one per core).")
 @cluster_option()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line.")
-@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Also write the games and the ratings as Parquet files in DIR.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Also write the games and the ratings as Parquet files in DIR.",
+)
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
-def command(policies, n, seed, cards_file, rules_text, engine, bootstrap, jobs, cluster, as_json, out,
-            no_progress) -> None:  # fmt: skip
+def command(
+    policies, n, seed, cards_file, rules_text, engine, bootstrap, jobs, cluster, as_json, out, no_progress
+) -> None:
     """Rate policies against each other.
 
     Every pair of policies plays N games of every ordered pairing of the
@@ -47,13 +78,28 @@ def command(policies, n, seed, cards_file, rules_text, engine, bootstrap, jobs, 
 
     names = parse_policies(policies)
     rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules") if rules_text else None
-    asked = {"policies": names, "n": n, "seed": seed, "cards_file": cards_file, "rules_text": rules_text,
-             "engine": engine, "bootstrap": bootstrap}  # fmt: skip
+    asked = {
+        "policies": names,
+        "n": n,
+        "seed": seed,
+        "cards_file": cards_file,
+        "rules_text": rules_text,
+        "engine": engine,
+        "bootstrap": bootstrap,
+    }
     with study_output(out, "ladder", asked, ("games", "ratings")) as save:
         result, seconds = timed(ladder)(
-            names, n, cards=cards_file, rules=rules, seed=seed, engine=engine, bootstrap=bootstrap,
-            jobs=jobs or None, progress=not no_progress, cluster=cluster,
-        )  # fmt: skip
+            names,
+            n,
+            cards=cards_file,
+            rules=rules,
+            seed=seed,
+            engine=engine,
+            bootstrap=bootstrap,
+            jobs=jobs or None,
+            progress=not no_progress,
+            cluster=cluster,
+        )
         save({"games": result.games, "ratings": result.ratings})
     text = (
         f"{len(names)} policies, {n} game(s) per deck pairing, pair and seat; seed {seed} "

@@ -27,9 +27,7 @@ _QUIET = {"turn_started", "mana_gained", "regeneration"}
     metavar="DECK",
     help="A's deck: 1-4, draft, constructed, 8 comma-separated card names, or a file.",
 )
-@click.option(
-    "--b", "deck_b", default="2", show_default=True, metavar="DECK", help="B's deck (as --a)."
-)
+@click.option("--b", "deck_b", default="2", show_default=True, metavar="DECK", help="B's deck (as --a).")
 @click.option(
     "--policy-a",
     default="greedy",
@@ -66,12 +64,8 @@ _QUIET = {"turn_started", "mana_gained", "regeneration"}
     help="Rules options (R10.3), e.g. first_player=last_drafter,turn_limit=100.",
 )
 @click.option("--mirror", is_flag=True, help="Allow both players the same starter deck.")
-@click.option(
-    "--json", "as_json", is_flag=True, help="Print one JSON object: the game and its events."
-)
-def command(
-    deck_a, deck_b, policy_a, policy_b, seed, cards_file, rules_text, mirror, as_json
-) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: the game and its events.")
+def command(deck_a, deck_b, policy_a, policy_b, seed, cards_file, rules_text, mirror, as_json) -> None:
     """Play one duel between two policies and print its log and result.
 
     The log is grouped by turn; each turn starts with both hands (the keep
@@ -80,9 +74,7 @@ def command(
     cards = load_cards(cards_file) if cards_file else starter_set()
     rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules")
     policies = (get_policy(policy_a), get_policy(policy_b))
-    state, fmt = new_game(
-        deck_a, deck_b, *policies, cards=cards, rules=rules, seed=seed, mirror=mirror
-    )
+    state, fmt = new_game(deck_a, deck_b, *policies, cards=cards, rules=rules, seed=seed, mirror=mirror)
     decks = [[cards.names[c] for c in sorted(state.hands[p]) if c >= 0] for p in (0, 1)]
     # Step through the game, keeping the table as it is when each turn's mana is in.
     headers = {state.turn: (0, describe_state(state))}
@@ -117,8 +109,7 @@ def command(
 
 def _log(info: dict, events: list[dict], headers: dict[int, tuple[int, str]]) -> str:
     lines = [
-        f"{info['format']} duel, seed {info['seed']}: "
-        f"A ({info['policy_a']}) {', '.join(info['deck_a'])}",
+        f"{info['format']} duel, seed {info['seed']}: A ({info['policy_a']}) {', '.join(info['deck_a'])}",
         f"{' ' * (len(info['format']) + 13 + len(str(info['seed'])))}"
         f"B ({info['policy_b']}) {', '.join(info['deck_b'])}",
         f"{info['first_player']} plays first (6 mana, R2.3).",

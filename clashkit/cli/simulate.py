@@ -54,9 +54,7 @@ from .numbers import Whole
     metavar="P",
     help="A's policy (random, greedy, search, …).",
 )
-@click.option(
-    "--policy-b", default=None, metavar="P", help="B's policy (default: A's); ignored in solo mode."
-)
+@click.option("--policy-b", default=None, metavar="P", help="B's policy (default: A's); ignored in solo mode.")
 @click.option(
     "--seed",
     type=Whole("seed"),
@@ -99,13 +97,9 @@ from .numbers import Whole
     "Default: fast when both policies exist there and --events is not given.",
 )
 @click.option("--mode", type=click.Choice(["duel", "solo"]), default="duel", show_default=True)
-@click.option(
-    "--level", default=None, metavar="L", help="Solo difficulty level, 0-5 or its name (R8.9)."
-)
+@click.option("--level", default=None, metavar="L", help="Solo difficulty level, 0-5 or its name (R8.9).")
 @click.option("--settings", default=None, metavar="K=V,…", help="Solo AI settings (R8.9, R10.3).")
-@click.option(
-    "--free-settings", is_flag=True, help="Allow --settings whose points differ from --level."
-)
+@click.option("--free-settings", is_flag=True, help="Allow --settings whose points differ from --level.")
 @click.option(
     "--cards",
     "cards_file",
@@ -163,11 +157,7 @@ def command(
     out_dir = check_path(out, "--out", OptionError)
     if out_dir.exists() and not out_dir.is_dir():
         raise OptionError(f"--out: {out} exists and is not a directory")
-    rules = (
-        Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules")
-        if rules_text
-        else None
-    )
+    rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules") if rules_text else None
     solo_settings = parse_settings(settings, where="--settings") if settings is not None else None
     if mode == "duel" and deck_b is None:
         deck_b = "2"
@@ -214,13 +204,9 @@ def command(
     if summary.games:
         engine = games.select(pl.col("engine").first()).collect().item()
     if mode == "solo":
-        title = (
-            f"{n} solo games: player deck {deck_a} ({summary.policies[0] or policy_a}) vs the AI"
-        )
+        title = f"{n} solo games: player deck {deck_a} ({summary.policies[0] or policy_a}) vs the AI"
     else:
         title = f"{n} games: A deck {deck_a} vs B deck {deck_b}"
-    click.echo(
-        f"{title}, seed {seed}: {elapsed:.1f} s ({n / max(elapsed, 1e-9):,.0f} games/s, {engine} engine)"
-    )
+    click.echo(f"{title}, seed {seed}: {elapsed:.1f} s ({n / max(elapsed, 1e-9):,.0f} games/s, {engine} engine)")
     click.echo(str(summary))
     click.echo("wrote " + ", ".join(str(p) for p in written) + f", {out_dir / 'manifest.json'}")

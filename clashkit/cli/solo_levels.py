@@ -47,20 +47,14 @@ def levels_lines() -> list[str]:
         unit = "point " if abs(worth) == 1 else "points"
         lines.append(f"  {level} {name:<7} {worth} {unit}  {settings_text(settings)}")
     lines.append("")
-    lines.append(
-        "Level 5 is also called Legendary. Explicit settings must add up to the level's points"
-    )
+    lines.append("Level 5 is also called Legendary. Explicit settings must add up to the level's points")
     lines.append("unless free-form settings are asked for.")
     return lines
 
 
 @click.command("solo-levels")
-@click.option(
-    "--json", "as_json", is_flag=True, help="Print the table and the levels as one JSON object."
-)
-@click.option(
-    "--calibrate", is_flag=True, help="Measure the player's win rate under each setting and level."
-)
+@click.option("--json", "as_json", is_flag=True, help="Print the table and the levels as one JSON object.")
+@click.option("--calibrate", is_flag=True, help="Measure the player's win rate under each setting and level.")
 @click.option(
     "-n",
     "games",
@@ -69,18 +63,10 @@ def levels_lines() -> list[str]:
     show_default=True,
     help="Games per configuration.",
 )
-@click.option(
-    "--policy", default="greedy", show_default=True, help="The player's policy in the calibration."
-)
-@click.option(
-    "--deck", default="draft", show_default=True, help="The player's deck: 1-4, draft, or 8 names."
-)
-@click.option(
-    "--seed", type=Whole("seed"), default=0, show_default=True, help="Seed of the first game."
-)
-@click.option(
-    "--jobs", type=Whole("jobs", low=1), default=None, help="Worker processes (default: every core)."
-)
+@click.option("--policy", default="greedy", show_default=True, help="The player's policy in the calibration.")
+@click.option("--deck", default="draft", show_default=True, help="The player's deck: 1-4, draft, or 8 names.")
+@click.option("--seed", type=Whole("seed"), default=0, show_default=True, help="Seed of the first game.")
+@click.option("--jobs", type=Whole("jobs", low=1), default=None, help="Worker processes (default: every core).")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),
@@ -100,10 +86,7 @@ def command(as_json, calibrate, games, policy, deck, seed, jobs, out) -> None:
     if out is not None:
         raise click.UsageError("--out writes the calibration frame: add --calibrate")
     if as_json:
-        table = {
-            name: {_value_text(v): p for v, p in choices.items()}
-            for name, choices in POINTS.items()
-        }
+        table = {name: {_value_text(v): p for v, p in choices.items()} for name, choices in POINTS.items()}
         levels = {
             str(level): {
                 "name": name,

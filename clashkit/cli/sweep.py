@@ -45,9 +45,16 @@ def command(card, settings, as_json, out, **options) -> None:
         asked = {**options, "card": card, "set": values, "policies": policies}
         with study_output(out, "sweep", asked, ("sweep", "matchups")) as save:
             results, seconds = timed(lambda: {p: sweep(card, values, **{**kwargs, "policy": p}) for p in policies})()
-            save({"sweep": pl.concat([r.rows.select(pl.lit(p).alias("policy"), pl.all()) for p, r in results.items()]),
-                  "matchups": pl.concat([r.matchups.select(pl.lit(p).alias("policy"), pl.all())
-                                         for p, r in results.items()])})  # fmt: skip
+            save(
+                {
+                    "sweep": pl.concat(
+                        [r.rows.select(pl.lit(p).alias("policy"), pl.all()) for p, r in results.items()]
+                    ),
+                    "matchups": pl.concat(
+                        [r.matchups.select(pl.lit(p).alias("policy"), pl.all()) for p, r in results.items()]
+                    ),
+                }
+            )
         text = "\n\n".join(f"{p}:\n{r}" for p, r in results.items()) + f"\n\n({seconds:.1f} s)"
         data = {"policies": {p: r.to_dict() for p, r in results.items()}, "seconds": seconds}
         emit(data, text, as_json=as_json)

@@ -12,15 +12,36 @@ from .numbers import Whole
 
 
 @click.command("tune")
-@click.option("--max-changes", type=Whole("changes"), default=3, show_default=True, metavar="K",
-              help="At most K single-field changes.")
-@click.option("--fields", default="cost,attack,health", show_default=True, metavar="F,…",
-              help="The fields it may change (cost, attack, health, amount).")
-@click.option("--card", "cards", multiple=True, metavar="NAME",
-              help="Only change this card (repeatable; default: every card of a starter deck).")
+@click.option(
+    "--max-changes",
+    type=Whole("changes"),
+    default=3,
+    show_default=True,
+    metavar="K",
+    help="At most K single-field changes.",
+)
+@click.option(
+    "--fields",
+    default="cost,attack,health",
+    show_default=True,
+    metavar="F,…",
+    help="The fields it may change (cost, attack, health, amount).",
+)
+@click.option(
+    "--card",
+    "cards",
+    multiple=True,
+    metavar="NAME",
+    help="Only change this card (repeatable; default: every card of a starter deck).",
+)
 @click.option("--step", type=Whole("step"), default=1, show_default=True, help="The size of a change.")
-@click.option("--write-cards", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Write the tuned set as a card file.")
+@click.option(
+    "--write-cards",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Write the tuned set as a card file.",
+)
 @study_options(default_n=200)
 def command(max_changes, fields, cards, step, write_cards, as_json, out, **options) -> None:
     """Propose up to K changes of ±STEP to single fields of the starter decks' cards that bring
@@ -66,8 +87,10 @@ def command(max_changes, fields, cards, step, write_cards, as_json, out, **optio
         extra = {"target": policies[-1], "at": at}
         text += f"\nTuned at {policies[-1]}."
         for policy, d in at.items():
-            text += (f"\nAt {policy}, on the same fresh seeds: largest distance from 50% "
-                     f"{100 * d['before']:.1f} → {100 * d['after']:.1f} points.")  # fmt: skip
+            text += (
+                f"\nAt {policy}, on the same fresh seeds: largest distance from 50% "
+                f"{100 * d['before']:.1f} → {100 * d['after']:.1f} points."
+            )
     if write_cards is not None:
         text += f"\nwrote {write_cards}"
     emit({**result.to_dict(), **extra, "seconds": seconds}, text, as_json=as_json)

@@ -50,15 +50,27 @@ def hurt(
         creature.protection_used = True
         if state.log is not None:
             ev.record(
-                state, ev.PROTECTION_USED, card=source, lane=lane, position=position,
-                target_player=player, target_card=creature.card, amount=amount,
+                state,
+                ev.PROTECTION_USED,
+                card=source,
+                lane=lane,
+                position=position,
+                target_player=player,
+                target_card=creature.card,
+                amount=amount,
             )
         amount = 0
     creature.damage += amount
     if state.log is not None:
         ev.record(
-            state, ev.DAMAGE, card=source, lane=lane, position=position,
-            target_player=player, target_card=creature.card, amount=amount,
+            state,
+            ev.DAMAGE,
+            card=source,
+            lane=lane,
+            position=position,
+            target_player=player,
+            target_card=creature.card,
+            amount=amount,
         )
     return amount
 
@@ -88,9 +100,7 @@ def to_owner(state: GameState, owner: int, card: int) -> None:
         return_to_hand(state, owner, card)
 
 
-def destroy(
-    state: GameState, owner: int, creatures: list[Creature], order_returns: ReturnOrder | None = None
-) -> None:
+def destroy(state: GameState, owner: int, creatures: list[Creature], order_returns: ReturnOrder | None = None) -> None:
     """R4.3–R4.6: destroy these creatures of ``owner`` together, then return them.
 
     They leave play (the gaps close, R4.5) and return in the default order of
@@ -105,8 +115,12 @@ def destroy(
         order.append(creature.card)
         if state.log is not None:
             ev.record(
-                state, ev.CREATURE_DESTROYED, lane=lane, position=position,
-                target_player=owner, target_card=creature.card,
+                state,
+                ev.CREATURE_DESTROYED,
+                lane=lane,
+                position=position,
+                target_player=owner,
+                target_card=creature.card,
             )
     if len(order) > 1 and order_returns is not None:
         chosen = list(order_returns(state, owner, order[:]))

@@ -86,6 +86,7 @@ class NoEffect(IntEnum):
     HAS_IT_ALREADY = 3  # R5.5 grant: printed, given to every AI creature (R8.9) or granted before this turn ends
     NO_TARGET = 4  # R8.4: the solo AI's reveal finds no creature to aim at in its lane
 
+
 #: The integer columns of one event, in buffer order.  ``-1`` means "none".
 FIELDS = (
     "kind",
@@ -180,6 +181,8 @@ def decode(row: tuple[int, ...], names: tuple[str, ...] | list[str]) -> dict:
         "keep_a": (Keep.FORT if values["keep_a"] else Keep.BASTION).value,
         "keep_b": (Keep.FORT if values["keep_b"] else Keep.BASTION).value,
     }
+
+
 #: The buffer's item type: native 32-bit integers (``numpy.int32``).
 TYPECODE = "i"
 #: One event row as native int32 bytes: appending them with ``array.frombytes``

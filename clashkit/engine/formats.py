@@ -57,9 +57,7 @@ class DeckSpec:
 # --- Reading deck arguments -----------------------------------------------------------
 
 
-def parse_deck(
-    text: str | Sequence[str], cards: CardSet | None = None, *, side: str = "A"
-) -> DeckSpec:
+def parse_deck(text: str | Sequence[str], cards: CardSet | None = None, *, side: str = "A") -> DeckSpec:
     """Read one deck argument (see the module docstring); errors are :class:`DeckError`.
 
     ``side`` names the argument in messages (``deck A``).  A sequence of names
@@ -75,9 +73,7 @@ def parse_deck(
         return _listed(cards, [str(n) for n in text], where, source=",".join(map(str, text)))
     arg = text.strip()
     if not arg:
-        raise DeckError(
-            f"{where}: empty deck argument (a deck 1–4, draft, constructed, 8 card names or a file)"
-        )
+        raise DeckError(f"{where}: empty deck argument (a deck 1–4, draft, constructed, 8 card names or a file)")
     word = arg.lower()
     if word in (DRAFT, CONSTRUCTED):
         return DeckSpec(word, source=word)
@@ -86,9 +82,7 @@ def parse_deck(
         number = int(arg) if len(arg) <= 6 else -1
         if number not in decks:
             known = ", ".join(map(str, decks)) or "none"
-            raise DeckError(
-                f"{where}: there is no starter deck {shown(arg)[1:-1]} (R7.1; the card set has {known})"
-            )
+            raise DeckError(f"{where}: there is no starter deck {shown(arg)[1:-1]} (R7.1; the card set has {known})")
         names = decks[number]
         if len(names) != HAND_SIZE:
             raise DeckError(
@@ -108,9 +102,7 @@ def parse_deck(
     if "," in arg:
         return _listed(cards, arg.split(","), where, source=arg)
     if arg.upper() in cards:
-        raise DeckError(
-            f"{where}: {shown(arg)} is one card; a deck lists {HAND_SIZE} names separated by commas"
-        )
+        raise DeckError(f"{where}: {shown(arg)} is one card; a deck lists {HAND_SIZE} names separated by commas")
     raise DeckError(
         f"{where}: {shown(arg)} is not a starter deck number, 'draft', 'constructed', "
         f"a comma-separated list of {HAND_SIZE} card names, nor an existing file"
@@ -132,14 +124,10 @@ def _listed(cards: CardSet, raw: list[str], where: str, *, source: str) -> DeckS
     if unknown:
         raise DeckError(f"{where}: unknown card {shown(unknown[0])}")
     if len(names) != HAND_SIZE:
-        raise DeckError(
-            f"{where}: a duel hand has {HAND_SIZE} cards (R2.1), the list has {len(names)}"
-        )
+        raise DeckError(f"{where}: a duel hand has {HAND_SIZE} cards (R2.1), the list has {len(names)}")
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
-        raise DeckError(
-            f"{where}: {repeated[0]} is listed twice; a hand holds different cards (R7)"
-        )
+        raise DeckError(f"{where}: {repeated[0]} is listed twice; a hand holds different cards (R7)")
     return DeckSpec(CUSTOM, tuple(names), source=source)
 
 
@@ -149,9 +137,7 @@ def format_of(spec_a: DeckSpec, spec_b: DeckSpec, *, mirror: bool = False) -> st
         if (spec_a.format == fmt) != (spec_b.format == fmt):
             other = "B" if spec_a.format == fmt else "A"
             rule = "R7.2" if fmt == DRAFT else "R7.3"
-            raise DeckError(
-                f"deck {other}: {fmt} is played by both players ({rule}); give {fmt} for both decks"
-            )
+            raise DeckError(f"deck {other}: {fmt} is played by both players ({rule}); give {fmt} for both decks")
         if spec_a.format == fmt:
             return fmt
     if spec_a.format == spec_b.format == PRECONSTRUCTED:
@@ -237,10 +223,7 @@ def draft(
     picks = (pick_a, pick_b)
     deck = list(kit(cards) if pool is None else pool)
     if len(deck) < DRAFT_REVEAL * DRAFT_ROUNDS:
-        raise DeckError(
-            f"draft: the kit has {len(deck)} cards, "
-            f"a draft needs {DRAFT_REVEAL * DRAFT_ROUNDS} (R7.2)"
-        )
+        raise DeckError(f"draft: the kit has {len(deck)} cards, a draft needs {DRAFT_REVEAL * DRAFT_ROUNDS} (R7.2)")
     rng.shuffle(deck)
     hands: tuple[list[int], list[int]] = ([], [])
     last = 0
@@ -259,14 +242,11 @@ def draft(
     return Draft(hands[0], hands[1], last)
 
 
-def _take(
-    cards: CardSet, pick: Pick, offered: list[int], mine: list[int], rng, player: int
-) -> None:
+def _take(cards: CardSet, pick: Pick, offered: list[int], mine: list[int], rng, player: int) -> None:
     choice = pick(cards, tuple(offered), tuple(mine), rng)
     if choice not in offered:
         raise DeckError(
-            f"draft: policy {chooser_name(pick)!r} of {'AB'[player]} picked {choice!r}, "
-            "not an offered card (R7.2)"
+            f"draft: policy {chooser_name(pick)!r} of {'AB'[player]} picked {choice!r}, not an offered card (R7.2)"
         )
     offered.remove(choice)
     mine.append(choice)
@@ -302,9 +282,7 @@ def constructed(
         ten = list(choose_ten[player](cards, rng))
         where = f"constructed: policy {chooser_name(choose_ten[player])!r} of {'AB'[player]}"
         if len(ten) != CONSTRUCTED_CHOICE or len(set(ten)) != CONSTRUCTED_CHOICE:
-            raise DeckError(
-                f"{where} chose {len(set(ten))} different cards, not {CONSTRUCTED_CHOICE} (R7.3)"
-            )
+            raise DeckError(f"{where} chose {len(set(ten))} different cards, not {CONSTRUCTED_CHOICE} (R7.3)")
         if not own_kit.issuperset(ten):
             raise DeckError(f"{where} chose a card that is not in its kit (R7.3)")
         chosen.append(ten)

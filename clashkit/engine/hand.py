@@ -80,4 +80,3 @@ def destroy_keep(state: GameState, player: int) -> None:
     hand.insert(0, KEEP)
     if state.log is not None:
         ev.record(state, ev.KEEP_FLIPPED, target_player=player)
-

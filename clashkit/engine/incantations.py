@@ -72,8 +72,14 @@ def resolve(state: GameState, card: int, player: int, lane: int, position: int) 
     amount = cards.amount[card]
     if state.log is not None:
         ev.record(
-            state, ev.INCANTATION_RESOLVED, card=card, lane=lane, position=position,
-            target_player=player, target_card=creature.card, amount=amount,
+            state,
+            ev.INCANTATION_RESOLVED,
+            card=card,
+            lane=lane,
+            position=position,
+            target_player=player,
+            target_card=creature.card,
+            amount=amount,
         )
     # R5.4: an Indestructible creature may be targeted; nothing happens to it (nor when
     # the effect finds nothing to do): the event says why.
@@ -81,8 +87,14 @@ def resolve(state: GameState, card: int, player: int, lane: int, position: int) 
     if why is not None:
         if state.log is not None:
             ev.record(
-                state, ev.NO_EFFECT, card=card, lane=lane, position=position,
-                target_player=player, target_card=creature.card, amount=why,
+                state,
+                ev.NO_EFFECT,
+                card=card,
+                lane=lane,
+                position=position,
+                target_player=player,
+                target_card=creature.card,
+                amount=why,
             )
         return
     if effect is EFFECT_DAMAGE:  # R5.6: not an attack

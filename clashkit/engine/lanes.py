@@ -70,8 +70,13 @@ def sprint_forward(state: GameState, player: int, lane: int, position: int) -> i
         _lose_grants(grants)
         if state.log is not None:
             ev.record(
-                state, ev.CREATURE_MOVED, card=creature.card, lane=lane, position=0,
-                target_player=player, amount=position,
+                state,
+                ev.CREATURE_MOVED,
+                card=creature.card,
+                lane=lane,
+                position=0,
+                target_player=player,
+                amount=position,
             )
     return position
 

@@ -330,7 +330,7 @@ def _read_creature(state: GameState, entry: object, source: str, where: str) -> 
 def _read_action(cards: CardSet, entry: object, source: str, i: int) -> ScenarioAction:
     where = f"[game] actions[{i}]"
     if not isinstance(entry, Mapping):
-        raise _fail(source, where, "must be a table like { play = \"OGRE\", lane = \"upper\" }")
+        raise _fail(source, where, 'must be a table like { play = "OGRE", lane = "upper" }')
     _unknown(entry, _ACTION_KEYS, source, where)
     if "play" not in entry:
         raise _fail(source, where, "needs 'play' (the card's name)")

@@ -78,9 +78,7 @@ def _next_in_fixed_order(sides) -> tuple[int, int] | None:
     return found
 
 
-def take_turn(
-    state: GameState, found: tuple[int, int] | None = None, order_returns: ReturnOrder | None = None
-) -> None:
+def take_turn(state: GameState, found: tuple[int, int] | None = None, order_returns: ReturnOrder | None = None) -> None:
     """R3.9–R3.10: the next creature in the order takes its turn: it attacks, or cannot.
 
     ``found`` is :func:`next_in_order`'s answer when the caller has it already;
@@ -175,8 +173,14 @@ def attack(
             behind = defenders[1]
         if state.log is not None:
             ev.record(
-                state, ev.ATTACK, card=creature.card, lane=lane, position=position,
-                target_player=enemy, target_card=target.card, amount=amount,
+                state,
+                ev.ATTACK,
+                card=creature.card,
+                lane=lane,
+                position=position,
+                target_player=enemy,
+                target_card=target.card,
+                amount=amount,
             )
         hurt(state, enemy, lane, 0, amount, creature.card, attack=True, aimed=True)
         if beside is not None:
@@ -227,8 +231,14 @@ def hit_keep(state: GameState, player: int, lane: int, position: int, creature: 
         amount = attack_damage(creature, sprint=False)
     if state.log is not None:
         ev.record(
-            state, ev.ATTACK, card=creature.card, lane=lane, position=position,
-            target_player=enemy, target_card=-1, amount=amount,
+            state,
+            ev.ATTACK,
+            card=creature.card,
+            lane=lane,
+            position=position,
+            target_player=enemy,
+            target_card=-1,
+            amount=amount,
         )
     if solo_pile:
         mill(state, amount)

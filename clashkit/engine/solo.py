@@ -55,7 +55,11 @@ def ai_summon(state: GameState) -> None:
                 total += cards.cost[card]
             elif state.log is not None:  # R8.4: no target, no effect
                 ev.record(
-                    state, ev.NO_EFFECT, card=card, lane=lane, target_player=ai_side(state, card),
+                    state,
+                    ev.NO_EFFECT,
+                    card=card,
+                    lane=lane,
+                    target_player=ai_side(state, card),
                     amount=ev.NoEffect.NO_TARGET,
                 )
             state.discard.append(card)

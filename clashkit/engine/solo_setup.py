@@ -84,9 +84,7 @@ def draft_against_ai(cards: CardSet, policy, rng) -> tuple[list[int], list[int]]
     policy = _player(policy)
     pool = starter_pool(cards)
     if len(pool) != PLAYER_CARDS + AI_CARDS:
-        raise DeckError(
-            f"draft: the solo draft needs the 32 starter cards (R8.1), the card set has {len(pool)}"
-        )
+        raise DeckError(f"draft: the solo draft needs the 32 starter cards (R8.1), the card set has {len(pool)}")
     rng.shuffle(pool)
     mine: list[int] = []
     ai: list[int] = []
@@ -94,9 +92,7 @@ def draft_against_ai(cards: CardSet, policy, rng) -> tuple[list[int], list[int]]
         offered, pool = pool[:REVEALED], pool[REVEALED:]
         picked = policy.pick(cards, list(offered), list(mine), rng)
         if picked not in offered:
-            raise DeckError(
-                f"draft: {policy.name} picked card {picked!r}, not one of the 4 revealed (R8.1)"
-            )
+            raise DeckError(f"draft: {policy.name} picked card {picked!r}, not one of the 4 revealed (R8.1)")
         mine.append(picked)
         ai.extend(card for card in offered if card != picked)
     return mine, ai
@@ -132,9 +128,7 @@ def custom(cards: CardSet, names: Sequence[str]) -> tuple[list[int], list[int]]:
     return mine, ai
 
 
-def split_cards(
-    spec: DeckSpec, policy, cards: CardSet, rng
-) -> tuple[str, list[int], list[int]]:
+def split_cards(spec: DeckSpec, policy, cards: CardSet, rng) -> tuple[str, list[int], list[int]]:
     """(format, player card ids, AI card ids) for a deck spec; see the module docstring."""
     if isinstance(spec, int) and not isinstance(spec, bool):
         return "preconstructed", *preconstructed(cards, spec)

@@ -29,7 +29,6 @@ NO_LAST_TURN, LAST_TURN_PENDING, LAST_TURN_UNDER_WAY = 0, 1, 2
 LAST_TURN_WORDS = ("none", "pending", "under_way")
 
 
-
 class TurnCounters:
     """What the turns frame counts of the turn under way (reset when a turn starts)."""
 

@@ -77,8 +77,13 @@ def play_incantation(state: GameState, index: int, player: int, lane: int, posit
     if state.log is not None:
         target_card = state.lanes[player][lane][position].card
         ev.record(
-            state, ev.CARD_PLAYED, card=card, lane=lane, position=index,
-            target_player=player, target_card=target_card,
+            state,
+            ev.CARD_PLAYED,
+            card=card,
+            lane=lane,
+            position=index,
+            target_player=player,
+            target_card=target_card,
         )
     resolve(state, card, player, lane, position)
     return_to_hand(state, caster, card)

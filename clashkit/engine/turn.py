@@ -89,12 +89,7 @@ def first_turn_of_six(state: GameState) -> bool:
     """
     if state.turn == 1:
         return True
-    return (
-        state.turn == 2
-        and state.solo
-        and state.rules.solo.ai_first
-        and state.rules.solo_player_first_mana == "six"
-    )
+    return state.turn == 2 and state.solo and state.rules.solo.ai_first and state.rules.solo_player_first_mana == "six"
 
 
 def start_turn(state: GameState) -> None:

@@ -48,5 +48,3 @@ def abilities(s, t, r, p, lane, pos):
     if p == 1 and r[R_AI_BITS]:
         mask |= r[R_AI_BITS]
     return mask
-
-

@@ -1,7 +1,6 @@
 """Between the engines: a reference position as the fast engine's arrays, the policies it plays,
 and a position played out in it (the conversion search and the differential tests need)."""
 
-
 from __future__ import annotations
 
 import numpy as np
@@ -173,8 +172,6 @@ def _creature_row(row: np.ndarray, c: Creature, uids: dict[int, int], gone: int)
     row[C_LOST : C_LOST + len(lost)] = lost
 
 
-
-
 def play_out(state: GameState, policy_a="greedy", policy_b=None) -> FastState:
     """Play a reference position to its end in the fast engine (the reference state is not changed).
 
@@ -191,8 +188,7 @@ def play_out(state: GameState, policy_a="greedy", policy_b=None) -> FastState:
     s = from_state(state)
     cap = s.hands.shape[1]
     work = new_work(cap, state.rules.turn_limit, search_params(specs))
-    game.play_from(s, card_tables(state.cards), rules_array(state.rules, solo=state.solo), codes,
-                   legal_rows(cap), work)
+    game.play_from(s, card_tables(state.cards), rules_array(state.rules, solo=state.solo), codes, legal_rows(cap), work)
     return s
 
 

@@ -94,5 +94,3 @@ def _sort_by_value(t, order, count):
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = card
-
-

@@ -460,11 +460,7 @@ def repeated(s, p):
 @njit(cache=True, _nrt=False)
 def leaves_loop(s, t, r, p, checked):
     """Whether this summon phase begins with a play drawn from the game's generator."""
-    if (
-        s.g[G_TURN] >= t.weights[W_LOOP_WATCH]
-        and s.g[G_TURN] != s.pol[p, P_TURN]
-        and (checked or has_choice(s, t, r))
-    ):
+    if s.g[G_TURN] >= t.weights[W_LOOP_WATCH] and s.g[G_TURN] != s.pol[p, P_TURN] and (checked or has_choice(s, t, r)):
         return repeated(s, p)
     return False
 

@@ -100,5 +100,3 @@ def damage_keep(s, p, amount):
     s.g[G_STAT_KEEP_DAMAGE] += moved
     if at + moved == n - 1:
         destroy_keep(s, p)
-
-

@@ -59,5 +59,3 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
         c[C_GRANTED] |= t.card[card].grant
     elif effect == E_HEAL:
         c[C_DAMAGE] = 0
-
-

@@ -189,5 +189,3 @@ def sprint_forward(s, t, r, p, lane, pos):
         copy_row(side[0], moving)
         _lose_grants(s, p, grants, k, moving, False)
     return pos
-
-

@@ -101,5 +101,3 @@ def legal_actions(s, t, r, out):
     out[k, 0] = A_PROCEED
     k += 1
     return k
-
-

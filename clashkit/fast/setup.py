@@ -392,8 +392,28 @@ def deal_solo(s, t, r, pol_codes, plan, mine, ai):
 
 
 @njit(cache=True, _nrt=False)
-def play_dealt_batch(s, t, r, pol_codes, plan, pool, deck_a, deck_b, work, seeds, legal, w,
-                     winner, first, turns, turn_counts, rows, dealt_a, dealt_b, status):
+def play_dealt_batch(
+    s,
+    t,
+    r,
+    pol_codes,
+    plan,
+    pool,
+    deck_a,
+    deck_b,
+    work,
+    seeds,
+    legal,
+    w,
+    winner,
+    first,
+    turns,
+    turn_counts,
+    rows,
+    dealt_a,
+    dealt_b,
+    status,
+):
     """Games of one deal (``plan``), one per seed: dealt, played, their turns frame's rows and outcomes
     written; returns the rows written.  ``dealt_a[i]`` / ``dealt_b[i]`` are the cards game ``i`` dealt
     each player (the solo AI's before the pile's shuffle).  ``status`` says whether every game was

@@ -181,5 +181,3 @@ def hit_keep(s, t, r, p, c, amount):
     if r[R_KEEP_DISTANCE]:
         amount = attack_damage(t, c, False)
     damage_keep(s, enemy, amount)
-
-

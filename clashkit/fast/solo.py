@@ -150,5 +150,3 @@ def end_ai_turn(s):
     """R8.7: if the player has not lost by the end of the AI's last turn, the player wins."""
     if s.g[G_AI_LAST_TURN] == LAST_TURN_UNDER_WAY and s.g[G_WINNER] < 0:
         win(s, 0)
-
-

@@ -87,8 +87,23 @@ P_WIDTH = 4
 
 FastState = namedtuple(
     "FastState",
-    ["g", "hands", "hlen", "cr", "ln", "pile", "discard", "rng", "tl", "pol", "seen", "work", "moved", "grants",
-     "sight"],
+    [
+        "g",
+        "hands",
+        "hlen",
+        "cr",
+        "ln",
+        "pile",
+        "discard",
+        "rng",
+        "tl",
+        "pol",
+        "seen",
+        "work",
+        "moved",
+        "grants",
+        "sight",
+    ],
 )
 #: ``work`` regions (scratch space, so that no rule step allocates): an attack's victims, greedy's playable
 #: creatures, the legal cards (R3.2: at most 4 of each), a destruction's order.
@@ -125,6 +140,7 @@ def legal_rows(cap: int) -> np.ndarray:
     """Room for the legal actions of one decision (R3.2: 4 playable cards)."""
     # Plays: each of 4 playable cards, twice (creature) or once per creature in play (incantation).
     return np.zeros((4 * max(2, 4 * cap) + 1, 5), np.int64)
+
 
 #: Policy codes (R4.6's return order is the owner's policy's).
 RANDOM, GREEDY = 0, 1

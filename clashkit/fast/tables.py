@@ -26,12 +26,24 @@ _TARGETS = {TargetSide.ENEMY: TARGET_ENEMY, TargetSide.ALLY: TARGET_ALLY, Target
 #: One card's row (``Tables.card[card].cost`` …): its rules, then greedy's summon row.
 CARD = np.dtype(
     [
-        ("cost", np.int64), ("is_creature", np.bool_), ("attack", np.int64), ("health", np.int64),
-        ("mask", np.int64), ("aura_mask", np.int64), ("aura_dirs", np.int64), ("effect", np.int64),
-        ("amount", np.int64), ("grant", np.int64), ("target", np.int64), ("enemy_side", np.bool_),
+        ("cost", np.int64),
+        ("is_creature", np.bool_),
+        ("attack", np.int64),
+        ("health", np.int64),
+        ("mask", np.int64),
+        ("aura_mask", np.int64),
+        ("aura_dirs", np.int64),
+        ("effect", np.int64),
+        ("amount", np.int64),
+        ("grant", np.int64),
+        ("target", np.int64),
+        ("enemy_side", np.bool_),
         ("value", np.float64),
         # greedy's summon rows (GreedyPolicy._summon_row)
-        ("reserve_cost", np.int64), ("base", np.float64), ("hits", np.float64), ("tanks", np.float64),
+        ("reserve_cost", np.int64),
+        ("base", np.float64),
+        ("hits", np.float64),
+        ("tanks", np.float64),
         ("opens", np.float64),
     ],
     align=True,
@@ -42,8 +54,19 @@ Tables = namedtuple("Tables", ["card", "weights"])
 
 # greedy's weights, in this order in ``Tables.weights``
 (
-    W_HH_COST, W_HH_COST_LOW, W_LOW_HEALTH, W_BLOCK, W_BLOCK_BASE, W_AURA, W_CROWD, W_STOP,
-    W_RAGE_KILL, W_KEEP_FOR_INCANTATIONS, W_LOOP_WATCH, W_CASTS_PER_TURN, W_INCANTATION_COST,
+    W_HH_COST,
+    W_HH_COST_LOW,
+    W_LOW_HEALTH,
+    W_BLOCK,
+    W_BLOCK_BASE,
+    W_AURA,
+    W_CROWD,
+    W_STOP,
+    W_RAGE_KILL,
+    W_KEEP_FOR_INCANTATIONS,
+    W_LOOP_WATCH,
+    W_CASTS_PER_TURN,
+    W_INCANTATION_COST,
 ) = range(13)
 
 
@@ -74,8 +97,21 @@ def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
     card["opens"] = [r.on_open_lane if r.creature else 0.0 for r in rows]
     g = greedy
     weights = np.array(
-        [g.hh_cost, g.hh_cost_low, g.low_health, g.block, g.block_base, g.aura, g.crowd, g.stop,
-         g.rage_kill, g.keep_for_incantations, g.loop_watch, g.casts_per_turn, g.incantation_cost],
+        [
+            g.hh_cost,
+            g.hh_cost_low,
+            g.low_health,
+            g.block,
+            g.block_base,
+            g.aura,
+            g.crowd,
+            g.stop,
+            g.rage_kill,
+            g.keep_for_incantations,
+            g.loop_watch,
+            g.casts_per_turn,
+            g.incantation_cost,
+        ],
         np.float64,
     )
     return Tables(card, weights)

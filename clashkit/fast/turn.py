@@ -157,5 +157,3 @@ def end_turn(s, t, r, pol_codes):
     s.g[G_TURN] += 1
     s.g[G_ACTIVE] = 1 - s.g[G_ACTIVE]
     start_turn(s, t, r, pol_codes)
-
-

@@ -385,8 +385,19 @@ class GreedyPolicy(Policy):
                 received += aura
             if th:
                 front = th[0]
-                lanes.append((lane, gap, size, crowd * size, False, front.health - front.damage,
-                              rage_behind, received, side_free))
+                lanes.append(
+                    (
+                        lane,
+                        gap,
+                        size,
+                        crowd * size,
+                        False,
+                        front.health - front.damage,
+                        rage_behind,
+                        received,
+                        side_free,
+                    )
+                )
             else:
                 lanes.append((lane, gap, size, crowd * size, True, 0, rage_behind, received, side_free))
         # The reserve only matters when it could put a candidate over budget, and it is
@@ -452,8 +463,17 @@ class GreedyPolicy(Policy):
             return SummonRow(False, 0 if e is EFFECT_WEAKEN or e is EFFECT_HEAL else cost)
         a, h, dirs = t.attack[card], t.health[card], t.aura_dirs[card]
         return SummonRow(
-            True, cost, a, h, t.mask[card] & RAGE, dirs & FRONT, dirs & SIDE,
-            self.stats * t.value[card], self.hitter * a, self.tank * h, self.open_lane * a,
+            True,
+            cost,
+            a,
+            h,
+            t.mask[card] & RAGE,
+            dirs & FRONT,
+            dirs & SIDE,
+            self.stats * t.value[card],
+            self.hitter * a,
+            self.tank * h,
+            self.open_lane * a,
         )
 
     @staticmethod
@@ -581,9 +601,7 @@ class GreedyPolicy(Policy):
                         if final and best < 0.0:
                             best, target = 0.0, (enemy, lane, pos)
                         continue
-                    score = (
-                        KILL + c.attack + (OPENS if opens else 0.0) + (OPENS_ALONE if opens and alone else 0.0)
-                    )
+                    score = KILL + c.attack + (OPENS if opens else 0.0) + (OPENS_ALONE if opens and alone else 0.0)
                 elif effect is EFFECT_DESTROY or effect is EFFECT_BOUNCE:
                     score = c.attack + 0.5 * left + REMOVE_BASE
                     if opens:

@@ -93,9 +93,7 @@ def _distributed():
     try:
         import distributed
     except ImportError:
-        raise ClusterError(
-            "--cluster needs Dask: pip install 'clashkit[cluster]' (dask[distributed])"
-        ) from None
+        raise ClusterError("--cluster needs Dask: pip install 'clashkit[cluster]' (dask[distributed])") from None
     return distributed
 
 
@@ -276,8 +274,15 @@ class Runner:
     checked before anything starts) and closed when the ``with`` block ends.
     """
 
-    def __init__(self, cluster: Any, function: Callable[[Any], Any], *, weight: Callable[[Any], int],
-                 progress: bool = False, desc: str = "games") -> None:  # fmt: skip
+    def __init__(
+        self,
+        cluster: Any,
+        function: Callable[[Any], Any],
+        *,
+        weight: Callable[[Any], int],
+        progress: bool = False,
+        desc: str = "games",
+    ) -> None:
         self.cluster = cluster
         self.function = function
         self.weight = weight

@@ -105,15 +105,25 @@ class Engine:
             chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
             n = len(chunk)
             b = _outcomes(n, limit)
-            k = self.game.play_batch(
-                s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work, *b
-            )
+            k = self.game.play_batch(s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work, *b)
             if k < 0:
                 raise OptionError(f"game {first + start - 1 - k}: the fast engine's arrays are too small for it")
             _add_bulk(
-                records, first + start, chunk, b.rows[:k], b.counts, b.winner, b.first, b.turns,
-                mode="duel", fmt=fmt, deck_a=sorted_a, deck_b=sorted_b, labels=self.labels,
-                rules=self.rules_text, level=-1,
+                records,
+                first + start,
+                chunk,
+                b.rows[:k],
+                b.counts,
+                b.winner,
+                b.first,
+                b.turns,
+                mode="duel",
+                fmt=fmt,
+                deck_a=sorted_a,
+                deck_b=sorted_b,
+                labels=self.labels,
+                rules=self.rules_text,
+                level=-1,
             )
         return records
 
@@ -134,8 +144,11 @@ class Engine:
             return self._dealt_by_reference(first, seeds)
         if "deal" not in _WARM:
             if not _cache_present(setup, "play_dealt_batch"):
-                print("clashkit: compiling the fast engine's deals (once, about ten seconds)…", file=sys.stderr,
-                      flush=True)
+                print(
+                    "clashkit: compiling the fast engine's deals (once, about ten seconds)…",
+                    file=sys.stderr,
+                    flush=True,
+                )
             _WARM.add("deal")
         m, names = self.matchup, np.array(self.cards.names, dtype=object)
         limit = m.rules.turn_limit
@@ -154,8 +167,22 @@ class Engine:
             dealt_b = np.empty((n, deal.width_b), np.int64)
             status = np.zeros(2, np.int64)
             k = setup.play_dealt_batch(
-                s, self.tables, self.rules, self.policies, deal.plan, deal.pool, deal.deck_a, deal.deck_b, work,
-                chunk, legal, search_work, *b, dealt_a, dealt_b, status,
+                s,
+                self.tables,
+                self.rules,
+                self.policies,
+                deal.plan,
+                deal.pool,
+                deal.deck_a,
+                deal.deck_b,
+                work,
+                chunk,
+                legal,
+                search_work,
+                *b,
+                dealt_a,
+                dealt_b,
+                status,
             )
             if status[0] != setup.OK:
                 game = first + start + int(status[1])
@@ -165,9 +192,21 @@ class Engine:
                 self._dealt_by_reference(game, [int(chunk[status[1]])])
                 raise AssertionError(f"game {game}: the fast deal refused what the reference deal accepts")
             _add_bulk(
-                records, first + start, chunk, b.rows[:k], b.counts, b.winner, b.first, b.turns,
-                mode=m.mode, fmt=deal.format, deck_a=_deck_names(dealt_a, names, shown),
-                deck_b=_deck_names(dealt_b, names, shown), labels=self.labels, rules=self.rules_text, level=level,
+                records,
+                first + start,
+                chunk,
+                b.rows[:k],
+                b.counts,
+                b.winner,
+                b.first,
+                b.turns,
+                mode=m.mode,
+                fmt=deal.format,
+                deck_a=_deck_names(dealt_a, names, shown),
+                deck_b=_deck_names(dealt_b, names, shown),
+                labels=self.labels,
+                rules=self.rules_text,
+                level=level,
             )
         return records
 
@@ -189,8 +228,15 @@ class Engine:
                 deck_b = cards.sorted_names(cards.ids(setup.ai_cards))
             else:
                 state, fmt = new_game(
-                    m.deck_a, m.deck_b, policy_a, policy_b, cards=m.cards, rules=m.rules,
-                    seed=seed, record=False, mirror=m.mirror,
+                    m.deck_a,
+                    m.deck_b,
+                    policy_a,
+                    policy_b,
+                    cards=m.cards,
+                    rules=m.rules,
+                    seed=seed,
+                    record=False,
+                    mirror=m.mirror,
                 )
                 deck_a, deck_b = cards.sorted_names(state.hands[0]), cards.sorted_names(state.hands[1])
             state.turn_log = array("h")
@@ -205,10 +251,21 @@ class Engine:
                 raise OptionError(f"game {first + i}: the fast engine's arrays are too small for it")
             n_rows = int(s.g[G_TURNS_LOGGED])
             _add_bulk(
-                records, first + i, np.array([seed], np.uint64), s.tl[:n_rows],
-                np.array([n_rows]), np.array([s.g[G_WINNER]]), np.array([s.g[G_FIRST]]),
-                np.array([s.g[G_TURN]]), mode=m.mode, fmt=fmt, deck_a=deck_a, deck_b=deck_b,
-                labels=self.labels, rules=self.rules_text, level=-1 if m.level is None else m.level,
+                records,
+                first + i,
+                np.array([seed], np.uint64),
+                s.tl[:n_rows],
+                np.array([n_rows]),
+                np.array([s.g[G_WINNER]]),
+                np.array([s.g[G_FIRST]]),
+                np.array([s.g[G_TURN]]),
+                mode=m.mode,
+                fmt=fmt,
+                deck_a=deck_a,
+                deck_b=deck_b,
+                labels=self.labels,
+                rules=self.rules_text,
+                level=-1 if m.level is None else m.level,
             )
         return records
 
@@ -240,13 +297,17 @@ class _Outcomes(NamedTuple):
 def _outcomes(n: int, limit: int) -> _Outcomes:
     """Room for the outcomes of ``n`` games of at most ``limit`` turns."""
     return _Outcomes(
-        np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
         np.empty((n * limit, TURN_WIDTH), np.int16),
     )
 
 
-def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, *, mode, fmt, deck_a, deck_b,
-              labels, rules, level) -> None:
+def _add_bulk(
+    records, first, seeds, rows, counts, winner, first_player, turns, *, mode, fmt, deck_a, deck_b, labels, rules, level
+) -> None:
     """Append a batch's games to ``records`` at once (as :meth:`GameRecords.add` would, game by game).
 
     Every per-game value goes in as one array; what the games share is one :class:`Setup`.
@@ -267,9 +328,7 @@ def _add_bulk(records, first, seeds, rows, counts, winner, first_player, turns, 
         for a, b in zip(deck_a, deck_b, strict=True):
             records.add_setup(Setup(str(mode), fmt, tuple(a), tuple(b), labels[0], labels[1], rules, "fast"), 1)
     else:
-        records.add_setup(
-            Setup(str(mode), fmt, tuple(deck_a), tuple(deck_b), labels[0], labels[1], rules, "fast"), n
-        )
+        records.add_setup(Setup(str(mode), fmt, tuple(deck_a), tuple(deck_b), labels[0], labels[1], rules, "fast"), n)
     # The termination of each winner (-1, 0, 1), looked up once, then read for every game.
     solo = mode == Mode.SOLO
     codes = np.array([TERMINATIONS.index(termination_of(solo, w)) for w in (-1, 0, 1)], np.int8)

@@ -341,9 +341,7 @@ class RunWriter:
                     raise
                 if error.errno in (errno.ENOSPC, errno.EDQUOT):
                     raise self._full(path, error, part=frames) from None
-                raise _cannot(
-                    path, error, "; the finished parts are kept and --resume continues the run"
-                ) from None
+                raise _cannot(path, error, "; the finished parts are kept and --resume continues the run") from None
 
     def _full(self, path: Path, error: OSError, *, committing: bool = False, part=None) -> OutputError:
         """The disk is full: remove the run's parts and say how much space the run needs."""
@@ -594,9 +592,7 @@ def _checked_manifest(directory: Path, state, handles: dict, *, verify: bool) ->
         listed = files.get(file.name)
         if listed is None:
             if file.exists() and not (decided and file.name in manifest.get("removes", ())):
-                raise RunFolderError(
-                    f"{file}: not part of the run its {MANIFEST} describes (a file of another run)"
-                )
+                raise RunFolderError(f"{file}: not part of the run its {MANIFEST} describes (a file of another run)")
             continue
         source = path.parent / file.name if decided and (path.parent / file.name).exists() else file
         try:

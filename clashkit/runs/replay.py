@@ -47,8 +47,17 @@ def replay(games_row, *, cards=None, rules=None, record: bool = True):
     else:
         deck_a = fmt if fmt in ("draft", "constructed") else list(row["deck_a"])
         deck_b = fmt if fmt in ("draft", "constructed") else list(row["deck_b"])
-        state, _ = new_game(deck_a, deck_b, policy_a, policy_b, cards=cards, rules=rules, seed=seed, record=record,
-                            mirror=deck_a == deck_b)
+        state, _ = new_game(
+            deck_a,
+            deck_b,
+            policy_a,
+            policy_b,
+            cards=cards,
+            rules=rules,
+            seed=seed,
+            record=record,
+            mirror=deck_a == deck_b,
+        )
     return play(state, policy_a, policy_b)
 
 

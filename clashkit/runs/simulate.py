@@ -66,6 +66,7 @@ def part_games(engine: str) -> int:
     """Games in one part of a run played by ``engine`` (``reference`` or ``fast``)."""
     return FAST_PART_GAMES if engine == "fast" else PART_GAMES
 
+
 # numpy's SeedSequence.generate_state: word k mixes pool word k % 4 with the k-th power
 # of its hash multiplier, so any stretch of words can be made without the ones before.
 _INIT_B, _MULT_B, _MASK = 0x8B51F9DD, 0x58F38DED, 0xFFFFFFFF
@@ -237,8 +238,9 @@ def simulate(
     return play_matchup(matchup, n, seed=seed, jobs=jobs, progress=progress, cluster=cluster)
 
 
-def play_matchup(matchup: Matchup, n: int, *, seed: int = 0, jobs: int | None = 1, progress: bool | None = None,
-         cluster: Any = None):  # fmt: skip
+def play_matchup(
+    matchup: Matchup, n: int, *, seed: int = 0, jobs: int | None = 1, progress: bool | None = None, cluster: Any = None
+):
     """:func:`simulate` of a run specification built already (:meth:`Matchup.build`): its
     :class:`~clashkit.runs.trace.Trace`."""
     n = check_games(n)

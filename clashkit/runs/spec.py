@@ -102,9 +102,7 @@ class Matchup:
         given_a, given_b = _deck_text(deck_a), _deck_text(deck_b)
         if mode is Mode.SOLO:
             if given_b is not None:
-                raise DeckError(
-                    "deck B: in solo mode the AI gets the cards the player does not (R8.1); give no deck B"
-                )
+                raise DeckError("deck B: in solo mode the AI gets the cards the player does not (R8.1); give no deck B")
             if settings is not None or level is not None:
                 rules = rules.replace(solo=solo_settings(level, settings, free=free_settings))
             recorded_level = parse_level(level) if level is not None else points(rules.solo)

@@ -320,10 +320,7 @@ class Trace:
         return iter((self.events, self.turns, self.games))
 
     def __repr__(self) -> str:
-        return (
-            f"<Trace {self.games.height} games, {self.turns.height} turns, "
-            f"{self.events.height} events>"
-        )
+        return f"<Trace {self.games.height} games, {self.turns.height} turns, {self.events.height} events>"
 
     def summary(self):
         """Win rates with 95% Wilson intervals, mean turns, unfinished (``stats.summarize``)."""
@@ -361,9 +358,7 @@ class Trace:
             return writer.commit(frames)
 
     @classmethod
-    def read_parquet(
-        cls, directory: str | os.PathLike, cards: CardSet | None = None, *, verify: bool = True
-    ) -> Trace:
+    def read_parquet(cls, directory: str | os.PathLike, cards: CardSet | None = None, *, verify: bool = True) -> Trace:
         """Read a run folder that :meth:`write_parquet` or ``clashkit simulate`` wrote.
 
         The folder must match its ``manifest.json`` (files, rows and, with

@@ -147,9 +147,7 @@ def _card_body(card: Card, *, mask: int | None = None, damage: int = 0) -> str:
     )
     if card.aura is not None:
         dirs = "+".join(str(d) for d in card.aura.directions)
-        chips += _chip(
-            f"aura: {card.aura.ability} → {dirs}", "#00796b", title=f"R6.8 aura: grants {card.aura}"
-        )
+        chips += _chip(f"aura: {card.aura.ability} → {dirs}", "#00796b", title=f"R6.8 aura: grants {card.aura}")
     return head + stats + (f"<div>{chips}</div>" if chips else "")
 
 
@@ -158,8 +156,7 @@ def _keep_tile(fort: bool) -> str:
     tip = (
         "the keep, Fort side up: if it becomes the rightmost card, the game is lost (R4.9)"
         if fort
-        else "the keep, Bastion side up: when it becomes the rightmost card "
-        "it flips to the Fort (R4.8)"
+        else "the keep, Bastion side up: when it becomes the rightmost card it flips to the Fort (R4.8)"
     )
     inner = (
         f'<div style="font-weight:800;font-size:11px;letter-spacing:.06em">{label}</div>'
@@ -220,9 +217,7 @@ def _hand_tiles(cards: CardSet, hand: list[int], *, fort: bool, mana: int | None
 def _hand_row(state: GameState, player: int) -> str:
     hand = state.hands[player]
     active = player == state.active and state.phase in (SUMMON, SIEGE) and state.winner is None
-    tiles = _hand_tiles(
-        state.cards, hand, fort=state.forts[player], mana=state.mana if active else None
-    )
+    tiles = _hand_tiles(state.cards, hand, fort=state.forts[player], mana=state.mana if active else None)
     return tiles + _health_line(state.hand_health(player), len(hand), fort=state.forts[player])
 
 
@@ -282,17 +277,12 @@ def _pile_row(state: GameState) -> str:
         else _chip(names[c], PLAYER_COLOURS[1])
         for c in state.pile
     )
-    discard = (
-        "".join(_chip(names[c], "#777") for c in state.discard)
-        or '<span style="color:#999">empty</span>'
-    )
+    discard = "".join(_chip(names[c], "#777") for c in state.discard) or '<span style="color:#999">empty</span>'
     last = {
         LAST_TURN_PENDING: "the AI's last turn is pending",
         LAST_TURN_UNDER_WAY: "the AI's last turn is under way",
     }
-    note = (
-        _chip(last[state.ai_last_turn], _DAMAGE, filled=True) if state.ai_last_turn in last else ""
-    )
+    note = _chip(last[state.ai_last_turn], _DAMAGE, filled=True) if state.ai_last_turn in last else ""
     return (
         f'<div style="font-size:11px;margin:2px 4px"><b>AI pile</b> (top first, keep last; '
         f'<b data-hand-health="{state.hand_health(1)}">{state.hand_health(1)}</b> '
@@ -302,9 +292,7 @@ def _pile_row(state: GameState) -> str:
     )
 
 
-def _creature_tile(
-    state: GameState, player: int, lane: int, position: int, creature: Creature, next_up
-) -> str:
+def _creature_tile(state: GameState, player: int, lane: int, position: int, creature: Creature, next_up) -> str:
     card = state.cards[creature.card]
     mask = abilities(state, player, lane, position)
     marks = []
@@ -312,11 +300,7 @@ def _creature_tile(
         marks.append(_chip("new", "#b8860b", filled=True, title="entered play this turn (R3.10)"))
     if mask & PROTECTION:
         if creature.protection_used:
-            marks.append(
-                _chip(
-                    "shield used", "#777", title="its Protection stopped an attack this turn (R6.4)"
-                )
-            )
+            marks.append(_chip("shield used", "#777", title="its Protection stopped an attack this turn (R6.4)"))
         else:
             marks.append(
                 _chip(
@@ -338,9 +322,7 @@ def _creature_tile(
         marks.append(_chip(f"sprint +{creature.sprint_bonus}", "#6a1b9a", title="R6.7"))
     is_next = next_up == (player, lane, position)
     if is_next:
-        marks.append(
-            _chip("attacks next", "#e65100", filled=True, title="R3.9: next in the siege order")
-        )
+        marks.append(_chip("attacks next", "#e65100", filled=True, title="R3.9: next in the siege order"))
     elif state.phase == SIEGE and player == state.active and creature.took_turn:
         marks.append(_chip("done", "#777", title="has had its turn in this siege"))
     damage = (
@@ -350,11 +332,7 @@ def _creature_tile(
         if creature.damage
         else ""
     )
-    body = (
-        damage
-        + _card_body(card, mask=mask, damage=creature.damage)
-        + f"<div>{''.join(marks)}</div>"
-    )
+    body = damage + _card_body(card, mask=mask, damage=creature.damage) + f"<div>{''.join(marks)}</div>"
     faded = state.phase == SIEGE and player == state.active and creature.took_turn and not is_next
     return _tile(
         body,
@@ -364,10 +342,7 @@ def _creature_tile(
         glow="#ff9800" if is_next else None,
         faded=faded,
         title=f"{PLAYERS[player]}.{LANES[lane]}.{position}: {card_text(card)}",
-        data=(
-            f' data-place="{PLAYERS[player]}.{LANES[lane]}.{position}"'
-            f' data-damage="{creature.damage}"'
-        ),
+        data=(f' data-place="{PLAYERS[player]}.{LANES[lane]}.{position}" data-damage="{creature.damage}"'),
     )
 
 

@@ -283,8 +283,10 @@ def _moved_why(state: GameState, events: list[dict], i: int) -> str | None:
                 return f"it was at {lane}.{position - 1} until a Sprint passed it, R6.7"
         elif kind == "creature_moved" and before["position"] == position and before["card"] == card:
             return "it was shifted there from the other lane, R5.5"
-        elif before["position"] is not None and before["position"] <= position and (
-            kind == "creature_destroyed" or (kind == "incantation_resolved" and _left_play(events, j))
+        elif (
+            before["position"] is not None
+            and before["position"] <= position
+            and (kind == "creature_destroyed" or (kind == "incantation_resolved" and _left_play(events, j)))
         ):
             return f"it was at {lane}.{position + 1} until the gap in front closed, R4.5"
     return None
@@ -324,4 +326,3 @@ def describe_state(state: GameState) -> str:
     if state.winner is not None:
         head += f" — {PLAYERS[state.winner].value} has won"
     return "\n".join([head, *_side_text(state, 0), *_side_text(state, 1)])
-

@@ -310,8 +310,7 @@ def markdown_table(frame: pl.DataFrame) -> str:
     """The calibration frame as the README's markdown table."""
     measured = measured_points(frame).to_list()
     lines = [
-        "| group | configuration | points | win rate | 95% interval | measured points "
-        "| mean turns |",
+        "| group | configuration | points | win rate | 95% interval | measured points | mean turns |",
         "| --- | --- | ---: | ---: | --- | ---: | ---: |",
     ]
     for r, worth in zip(frame.iter_rows(named=True), measured, strict=True):

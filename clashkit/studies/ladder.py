@@ -181,15 +181,28 @@ def ratings(games: pl.DataFrame, names: Sequence[str], *, seed: int = 0, bootstr
     games_of = played.sum(axis=1)
     score = np.divide(scores.sum(axis=1), games_of, out=np.zeros(len(names)), where=games_of > 0)
     frame = pl.DataFrame(
-        {"policy": names, "rating": point, "low": np.minimum(low, point), "high": np.maximum(high, point),
-         "games": games_of.astype(np.int64), "score": score},
+        {
+            "policy": names,
+            "rating": point,
+            "low": np.minimum(low, point),
+            "high": np.maximum(high, point),
+            "games": games_of.astype(np.int64),
+            "score": score,
+        },
         schema=RATINGS_SCHEMA,
-    )  # fmt: skip
+    )
     return frame.sort("rating", descending=True, maintain_order=True)
 
 
-def round_robin(policies: Sequence[str], n: int, cards: CardSet, *, seed: int = 0, rules: Rules | None = None,
-         engine: str | None = None) -> list[Job]:  # fmt: skip
+def round_robin(
+    policies: Sequence[str],
+    n: int,
+    cards: CardSet,
+    *,
+    seed: int = 0,
+    rules: Rules | None = None,
+    engine: str | None = None,
+) -> list[Job]:
     """The round robin's jobs: every pair of policies, every ordered deck pairing, both seats
     on the same seeds."""
     out = []

@@ -79,11 +79,18 @@ class SkillBalance:
             "policies": {policy: b.to_dict() for policy, b in self.balances.items()},
             "rank_correlation": self.correlation,
             "changes": [
-                {"deck": r["deck"], "weak": self.weak, "strong": self.strong, "change": r["change"],
-                 "change_low": r["change_low"], "change_high": r["change_high"], "clear": r["clear"]}
+                {
+                    "deck": r["deck"],
+                    "weak": self.weak,
+                    "strong": self.strong,
+                    "change": r["change"],
+                    "change_low": r["change_low"],
+                    "change_high": r["change_high"],
+                    "clear": r["clear"],
+                }
                 for r in self.changes.iter_rows(named=True)
             ],
-        }  # fmt: skip
+        }
 
     def __str__(self) -> str:
         names = list(self.balances)
@@ -140,8 +147,9 @@ def _deck_rates(keys, a_wins: np.ndarray, b_wins: np.ndarray, decks: list[int]) 
     return out
 
 
-def rank_correlation(weak: pl.DataFrame, strong: pl.DataFrame, *, seed: int = 0,
-                     bootstrap: int = BOOTSTRAP) -> dict[str, Any]:  # fmt: skip
+def rank_correlation(
+    weak: pl.DataFrame, strong: pl.DataFrame, *, seed: int = 0, bootstrap: int = BOOTSTRAP
+) -> dict[str, Any]:
     """Spearman and Kendall between the decks' rates in two :func:`~clashkit.studies.design.outcomes`
     frames of the same seeds, with percentile bootstrap intervals over the games."""
     keys, wa, wb = _wins(weak)
@@ -171,10 +179,15 @@ def rank_correlation(weak: pl.DataFrame, strong: pl.DataFrame, *, seed: int = 0,
     low, high = interval(rhos)
     k_low, k_high = interval(taus)
     return {
-        "spearman": spearman(x, y), "low": low, "high": high,
-        "kendall": kendall(x, y), "kendall_low": k_low, "kendall_high": k_high,
-        "bootstrap": bootstrap, "decks": decks,
-    }  # fmt: skip
+        "spearman": spearman(x, y),
+        "low": low,
+        "high": high,
+        "kendall": kendall(x, y),
+        "kendall_low": k_low,
+        "kendall_high": k_high,
+        "bootstrap": bootstrap,
+        "decks": decks,
+    }
 
 
 @on_cluster
@@ -200,8 +213,17 @@ def balance_by_skill(
     cards = card_set_of(cards)
     played = {}
     for policy in names:
-        study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
-                       progress=progress, runner=runner)  # fmt: skip
+        study = make_study(
+            n,
+            seed=seed,
+            policy=policy,
+            rules=rules,
+            engine=engine,
+            mirror=mirror,
+            jobs=jobs,
+            progress=progress,
+            runner=runner,
+        )
         (played[policy],) = study.play([cards], desc=f"balance {policy}")
     balances = {p: Balance(matchups(g), n, seed, p) for p, g in played.items()}
     weak, strong = played[names[0]], played[names[-1]]

@@ -185,8 +185,14 @@ class CardDesigner:
         not played again."""
         from ..studies import HALF_WIDTH, compare, games_for_half_width
 
-        options = dict(policy=self._policy(), seed=self.seed, engine=self.engine, jobs=self.jobs,
-                       progress=progress, cache=self._games)  # fmt: skip
+        options = dict(
+            policy=self._policy(),
+            seed=self.seed,
+            engine=self.engine,
+            jobs=self.jobs,
+            progress=progress,
+            cache=self._games,
+        )
         after = self.cards
         n = self.games_per_pairing
         if n is None:
@@ -217,11 +223,17 @@ class CardDesigner:
         ``version``, ``deck``, ``games``, ``wins``, ``win_rate``, ``low``, ``high``."""
         result = self._need_result()
         parts = [
-            balance.decks.select(pl.lit(version).alias("version"),
-                                 pl.format("deck {}", "deck").alias("deck"), pl.col("games").cast(pl.UInt32),
-                                 pl.col("wins").cast(pl.UInt32), pl.col("rate").alias("win_rate"), "low", "high")
+            balance.decks.select(
+                pl.lit(version).alias("version"),
+                pl.format("deck {}", "deck").alias("deck"),
+                pl.col("games").cast(pl.UInt32),
+                pl.col("wins").cast(pl.UInt32),
+                pl.col("rate").alias("win_rate"),
+                "low",
+                "high",
+            )
             for version, balance in (("before", result.before), ("after", result.after))
-        ]  # fmt: skip
+        ]
         return pl.concat(parts)
 
     def change_table(self) -> pl.DataFrame:
@@ -235,12 +247,13 @@ class CardDesigner:
 
         result = self._need_result()
         return pl.concat(
-            [balance_matrix(b.matchups).select(pl.lit(v).alias("version"), pl.all())
-             for v, b in (("before", result.before), ("after", result.after))]
-        )  # fmt: skip
+            [
+                balance_matrix(b.matchups).select(pl.lit(v).alias("version"), pl.all())
+                for v, b in (("before", result.before), ("after", result.after))
+            ]
+        )
 
-    def card_stats(self, name: str, *, games_per_pairing: int | None = None,
-                   progress: bool = False) -> pl.DataFrame:  # fmt: skip
+    def card_stats(self, name: str, *, games_per_pairing: int | None = None, progress: bool = False) -> pl.DataFrame:
         """:func:`clashkit.studies.design.card_stats` of card ``name`` as edited: the play numbers from
         :attr:`STATS_GAMES` games a pairing on the reference engine (they need events), the
         removal impact from the last run's game count (``games_per_pairing`` if given) on
@@ -249,9 +262,18 @@ class CardDesigner:
 
         n = games_per_pairing or (self.games if self.result is not None else None)
         n = n or self.games_per_pairing or self.MIN_GAMES
-        return card_stats(n, names=[name], plays_n=min(n, self.STATS_GAMES), cards=self.cards,
-                          policy=self._policy(), seed=self.seed, engine=self.engine, jobs=self.jobs,
-                          progress=progress, cache=self._games)  # fmt: skip
+        return card_stats(
+            n,
+            names=[name],
+            plays_n=min(n, self.STATS_GAMES),
+            cards=self.cards,
+            policy=self._policy(),
+            seed=self.seed,
+            engine=self.engine,
+            jobs=self.jobs,
+            progress=progress,
+            cache=self._games,
+        )
 
     def save(self, path: str | Path) -> Path:
         """Write the edited set as a card file (``CardSet.to_csv``)."""
@@ -266,5 +288,3 @@ def _blank_for_kind(fields: dict) -> dict:
     else:
         out["attack"] = out["health"] = out["abilities"] = out["aura"] = ""
     return out
-
-

@@ -31,9 +31,7 @@ class CardDesignerView(_View):
         self.mode = w.ToggleButtons(options=["change a card", "add a card"], value="change a card")
         self.which = w.Dropdown(options=names, description="card", layout=w.Layout(width="260px"))
         self.new_name = w.Text(value="NEWCOMER", description="name", layout=w.Layout(width="240px"))
-        self.deck = w.Dropdown(
-            options=list(d.base_decks), description="into", layout=w.Layout(width="180px")
-        )
+        self.deck = w.Dropdown(options=list(d.base_decks), description="into", layout=w.Layout(width="180px"))
         self.replaces = w.Dropdown(
             options=d.base_decks[self.deck.value],
             description="instead of",
@@ -47,19 +45,11 @@ class CardDesignerView(_View):
         self.cost = w.IntSlider(min=0, max=10, description="cost")
         self.attack = w.IntSlider(min=0, max=10, description="attack")
         self.health = w.IntSlider(min=1, max=12, description="health")
-        self.abilities = w.SelectMultiple(
-            options=[a.value for a in Ability], description="abilities", rows=7
-        )
-        self.aura = w.Dropdown(
-            options=["none", *(a.value for a in Ability)], description="aura grants"
-        )
-        self.aura_dirs = w.SelectMultiple(
-            options=[d.value for d in Direction], description="toward", rows=3
-        )
+        self.abilities = w.SelectMultiple(options=[a.value for a in Ability], description="abilities", rows=7)
+        self.aura = w.Dropdown(options=["none", *(a.value for a in Ability)], description="aura grants")
+        self.aura_dirs = w.SelectMultiple(options=[d.value for d in Direction], description="toward", rows=3)
         self.effect = w.Dropdown(options=[e.value for e in Effect], description="effect")
-        self.amount = w.BoundedIntText(
-            value=2, min=1, max=20, description="amount", layout=w.Layout(width="160px")
-        )
+        self.amount = w.BoundedIntText(value=2, min=1, max=20, description="amount", layout=w.Layout(width="160px"))
         self.grants = w.Dropdown(options=[a.value for a in Ability], description="grants")
         self.target = w.Dropdown(options=[t.value for t in TargetSide], description="meant for")
         self.creature_box = w.VBox(
@@ -69,9 +59,7 @@ class CardDesignerView(_View):
                 w.HBox([self.abilities, w.VBox([self.aura, self.aura_dirs])]),
             ]
         )
-        self.incantation_box = w.VBox(
-            [w.HBox([self.effect, self.amount, self.grants]), self.target]
-        )
+        self.incantation_box = w.VBox([w.HBox([self.effect, self.amount, self.grants]), self.target])
         self.message = w.HTML()
         self.changes = w.HTML()
         self.preview = w.HTML(layout=w.Layout(margin="0 0 0 16px"))
@@ -136,9 +124,7 @@ class CardDesignerView(_View):
                 self.table,
                 self.matrix,
                 self.stats,
-                w.HBox(
-                    [self.save_path, _button("save the edited set", "ck-save", self.on_save), self.saved]
-                ),
+                w.HBox([self.save_path, _button("save the edited set", "ck-save", self.on_save), self.saved]),
             ]
         )
         self.widget.add_class("ck-card-designer")
@@ -151,10 +137,21 @@ class CardDesignerView(_View):
             names="value",
         )
         fields = (
-            self.kind, self.cost, self.attack, self.health, self.abilities, self.aura,
-            self.aura_dirs, self.effect, self.amount, self.grants, self.target, self.new_name,
-            self.replaces, self.mode,
-        )  # fmt: skip
+            self.kind,
+            self.cost,
+            self.attack,
+            self.health,
+            self.abilities,
+            self.aura,
+            self.aura_dirs,
+            self.effect,
+            self.amount,
+            self.grants,
+            self.target,
+            self.new_name,
+            self.replaces,
+            self.mode,
+        )
         for widget in fields:
             widget.observe(lambda _change: self._preview(), names="value")
         self.load(self.which.value)
@@ -223,11 +220,7 @@ class CardDesignerView(_View):
                     f"aura grants {self.aura.value}: choose at least one direction under "
                     "“toward” (front, behind, side; R6.8), or “none”"
                 )
-            out["aura"] = (
-                f"{self.aura.value}@{'+'.join(self.aura_dirs.value)}"
-                if self.aura.value != "none"
-                else ""
-            )
+            out["aura"] = f"{self.aura.value}@{'+'.join(self.aura_dirs.value)}" if self.aura.value != "none" else ""
         else:
             effect = self.effect.value
             if effect in _EFFECTS_WITH_AMOUNT:
@@ -245,9 +238,7 @@ class CardDesignerView(_View):
                     deck=self.deck.value,
                     replaces=self.replaces.value,
                 )
-                what = (
-                    f"added {card.describe()} to {self.deck.value} instead of {self.replaces.value}"
-                )
+                what = f"added {card.describe()} to {self.deck.value} instead of {self.replaces.value}"
             else:
                 card = self.designer.edit(self.which.value, **self.fields())
                 what = f"changed: {card.describe()}"
@@ -260,19 +251,17 @@ class CardDesignerView(_View):
         if self.designer.engine_used == "fast":
             self.on_run()
         else:
-            self.message.value = _message(f"{what}; press “run the simulation” (the reference engine plays "
-                                          f"{self.policy.value}: it can take minutes)")  # fmt: skip
+            self.message.value = _message(
+                f"{what}; press “run the simulation” (the reference engine plays "
+                f"{self.policy.value}: it can take minutes)"
+            )
 
     def _settings(self) -> None:
         d = self.designer
         d.games_per_pairing, d.policy = (self.games.value or None), self.policy.value
 
     def on_undo(self) -> None:
-        name = (
-            self.new_name.value.strip().upper()
-            if self.mode.value == "add a card"
-            else self.which.value
-        )
+        name = self.new_name.value.strip().upper() if self.mode.value == "add a card" else self.which.value
         self.designer.undo(name)
         if self.mode.value == "change a card":
             self.load(name)
@@ -287,13 +276,9 @@ class CardDesignerView(_View):
         items = []
         for name, card in d.changes.items():
             was = f" (was {d.base.card(name).describe()})" if name in d.base else ""
-            swap = (
-                f" — in {d.swaps[name][0]} instead of {d.swaps[name][1]}" if name in d.swaps else ""
-            )
+            swap = f" — in {d.swaps[name][0]} instead of {d.swaps[name][1]}" if name in d.swaps else ""
             items.append(f"<li {_LI}>{escape(card.describe())}{escape(was)}{escape(swap)}</li>")
-        self.changes.value = (
-            f'<div style="font-size:12px"><b>Changes</b><ul>{"".join(items)}</ul></div>'
-        )
+        self.changes.value = f'<div style="font-size:12px"><b>Changes</b><ul>{"".join(items)}</ul></div>'
 
     def on_run(self) -> None:
         import time
@@ -310,13 +295,18 @@ class CardDesignerView(_View):
         _show_chart(self.chart, chart_win_rate_shift(comparison))
         self.table.value = table_html(
             d.change_table().select(
-                "deck", "games", pl.col("before").round(3), pl.col("after").round(3),
+                "deck",
+                "games",
+                pl.col("before").round(3),
+                pl.col("after").round(3),
                 (100 * pl.col("change")).round(1).alias("change (points)"),
                 (100 * pl.col("change_low")).round(1).alias("low"),
                 (100 * pl.col("change_high")).round(1).alias("high"),
-                pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit("cannot be told from 0"))
+                pl.when(pl.col("clear"))
+                .then(pl.lit("yes"))
+                .otherwise(pl.lit("cannot be told from 0"))
                 .alias("clear change"),
-            ),  # fmt: skip
+            ),
             caption=f"Each deck's rate before and after, and the change with its paired 95% interval "
             f"({d.games:,} games a pairing on the {d.engine_used} engine, the same seeds before and after; "
             f"mirrors left out; played in {seconds:.1f} s)",
@@ -350,5 +340,3 @@ class CardDesignerView(_View):
 def card_designer(designer: CardDesigner | None = None, **kwargs) -> CardDesignerView:
     """The card designer as widgets; ``kwargs`` go to :class:`CardDesigner`."""
     return CardDesignerView(designer if designer is not None else CardDesigner(**kwargs))
-
-

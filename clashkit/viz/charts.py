@@ -45,9 +45,7 @@ FEW_GAMES_OPACITY = 0.25
 
 def _fade_few(min_games: int, full: float = 1.0) -> alt.Opacity | alt.ValueDefWithCondition:
     """Points drawn from fewer than ``min_games`` games pale (late turns are reached by few)."""
-    return alt.condition(
-        f"datum.games < {int(min_games)}", alt.value(FEW_GAMES_OPACITY), alt.value(full)
-    )
+    return alt.condition(f"datum.games < {int(min_games)}", alt.value(FEW_GAMES_OPACITY), alt.value(full))
 
 
 def _few_games_note(min_games: int) -> str:
@@ -88,9 +86,7 @@ def chart_mana_curve(
                 axis=alt.Axis(labelAngle=0),
             ),
             y=alt.Y("sum(cards):Q", title="cards", axis=alt.Axis(tickMinStep=1)),
-            color=alt.Color(
-                "kind:N", scale=_scale(KIND_COLOURS), title=None, legend=alt.Legend(orient="bottom")
-            ),
+            color=alt.Color("kind:N", scale=_scale(KIND_COLOURS), title=None, legend=alt.Legend(orient="bottom")),
             column=alt.Column("deck:N", title=None),
             tooltip=["deck:N", "cost:O", "kind:N", "cards:Q", "names:N"],
         )
@@ -154,24 +150,18 @@ def chart_hand_health(
     (R4.8) shows as the gold line giving way to the grey Fort line; a point's size is the
     share of games with that keep, its tooltip the values and the number of games behind
     them; points from fewer than ``min_games`` games are pale."""
-    data = s.hand_health_over_turns(
-        turns, games=games, by=by, max_turn=max_turn, spread=spread, decks=decks
-    )
+    data = s.hand_health_over_turns(turns, games=games, by=by, max_turn=max_turn, spread=spread, decks=decks)
     lo, hi = spread
     base = alt.Chart(data, width=width, height=height).encode(
         x=alt.X("own_turn:O", title="the player's turn", axis=alt.Axis(labelAngle=0)),
         color=alt.Color("keep:N", scale=_scale(KEEP_COLOURS), title="keep"),
     )
-    band = base.mark_area(opacity=0.22).encode(
-        y=alt.Y("low:Q", title="hand-health (end of turn)"), y2="high:Q"
-    )
+    band = base.mark_area(opacity=0.22).encode(y=alt.Y("low:Q", title="hand-health (end of turn)"), y2="high:Q")
     line = base.mark_line().encode(y="median:Q")
     points = base.mark_circle().encode(
         y="median:Q",
         opacity=_fade_few(min_games, 0.9),
-        size=alt.Size(
-            "share:Q", title="share of games", scale=alt.Scale(domain=[0, 1], range=[8, 90])
-        ),
+        size=alt.Size("share:Q", title="share of games", scale=alt.Scale(domain=[0, 1], range=[8, 90])),
         tooltip=[
             "group:N",
             "own_turn:O",
@@ -213,9 +203,7 @@ def chart_matchups(
     labels = sorted(set(data["deck"].to_list()) | set(data["opponent"].to_list()))
     n = len(labels)
     base = alt.Chart(data, width=size * max(n, 1) * 1.4, height=size * max(n, 1) * 0.6).encode(
-        x=alt.X(
-            "opponent:N", title="against", sort=labels, axis=alt.Axis(orient="top", labelAngle=0)
-        ),
+        x=alt.X("opponent:N", title="against", sort=labels, axis=alt.Axis(orient="top", labelAngle=0)),
         y=alt.Y("deck:N", title="deck", sort=labels),
     )
     cells = base.mark_rect(stroke="#fff", strokeWidth=2).encode(
@@ -237,24 +225,16 @@ def chart_matchups(
     )
     text = base.mark_text(fontSize=11).encode(
         text="label:N",
-        color=alt.condition(
-            "datum.win_rate < 0.36 || datum.win_rate > 0.64", alt.value("white"), alt.value("black")
-        ),
+        color=alt.condition("datum.win_rate < 0.36 || datum.win_rate > 0.64", alt.value("white"), alt.value("black")),
     )
-    return alt.layer(cells, text).properties(
-        title="Win rate of the row deck against the column deck"
-    )
+    return alt.layer(cells, text).properties(title="Win rate of the row deck against the column deck")
 
 
 def _interval_chart(
     data: pl.DataFrame, *, y: str, title: str, y_title: str | None, width: int, sort=None
 ) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(data, width=width).encode(y=alt.Y(f"{y}:N", title=y_title, sort=sort))
-    even = (
-        alt.Chart(pl.DataFrame({"x": [0.5]}))
-        .mark_rule(color="#999", strokeDash=[4, 3])
-        .encode(x="x:Q")
-    )
+    even = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(color="#999", strokeDash=[4, 3]).encode(x="x:Q")
     bars = base.mark_rule(strokeWidth=2, color="#555").encode(
         x=alt.X(
             "low:Q",
@@ -289,9 +269,7 @@ def chart_first_player(
     per pairing of decks and overall; the dashed line is an even game."""
     data = s.first_player_advantage(games, by=by, decks=decks)
     order = data["group"].to_list()
-    return _interval_chart(
-        data, y="group", title="First-player win rate", y_title=None, width=width, sort=order
-    )
+    return _interval_chart(data, y="group", title="First-player win rate", y_title=None, width=width, sort=order)
 
 
 def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart | alt.FacetChart:
@@ -308,9 +286,15 @@ def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart |
     )
     points = base.mark_point(filled=True, size=70, color="#2f6db5").encode(
         x="rating:Q",
-        tooltip=["policy:N", alt.Tooltip("rating:Q", format=".0f"), alt.Tooltip("low:Q", format=".0f"),
-                 alt.Tooltip("high:Q", format=".0f"), "games:Q", alt.Tooltip("score:Q", format=".1%")],
-    )  # fmt: skip
+        tooltip=[
+            "policy:N",
+            alt.Tooltip("rating:Q", format=".0f"),
+            alt.Tooltip("low:Q", format=".0f"),
+            alt.Tooltip("high:Q", format=".0f"),
+            "games:Q",
+            alt.Tooltip("score:Q", format=".1%"),
+        ],
+    )
     return alt.layer(mean, bars, points).properties(title="Ladder of the bots")
 
 
@@ -354,9 +338,7 @@ def chart_card_numbers(
         .encode(
             y=y,
             x=alt.X("damage:Q", title="mean damage"),
-            color=alt.Color(
-                "to:N", title="to", scale=_scale({"creatures": "#c0392b", "keep": "#d4a017"})
-            ),
+            color=alt.Color("to:N", title="to", scale=_scale({"creatures": "#c0392b", "keep": "#d4a017"})),
             tooltip=["card:N", "to:N", alt.Tooltip("damage:Q", format=".2f")],
         )
     )
@@ -391,17 +373,11 @@ def chart_win_rate_shift(
     :func:`~clashkit.viz.summaries.compare_win_rates`: did the change move the balance?"""
     versions = list(dict.fromkeys(comparison["version"].to_list()))
     palette = ["#9e9e9e", "#e65100", "#2f6db5", "#2e7d32"]
-    colour = alt.Color(
-        "version:N", sort=versions, scale=alt.Scale(domain=versions, range=palette[: len(versions)])
-    )
+    colour = alt.Color("version:N", sort=versions, scale=alt.Scale(domain=versions, range=palette[: len(versions)]))
     base = alt.Chart(comparison, width=width).encode(
         y=alt.Y("deck:N", title=None), yOffset=alt.YOffset("version:N", sort=versions), color=colour
     )
-    even = (
-        alt.Chart(pl.DataFrame({"x": [0.5]}))
-        .mark_rule(color="#999", strokeDash=[4, 3])
-        .encode(x="x:Q")
-    )
+    even = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(color="#999", strokeDash=[4, 3]).encode(x="x:Q")
     rules = base.mark_rule(strokeWidth=2).encode(
         x=alt.X(
             "low:Q",
@@ -459,9 +435,7 @@ def chart_hand_health_track(
     base = alt.Chart(data, width=width, height=height).encode(
         x=alt.X("step:Q", title="event step", axis=whole),
         y=alt.Y("hand_health:Q", title="hand-health", scale=alt.Scale(domainMin=0), axis=whole),
-        color=alt.Color(
-            "player:N", scale=_scale(colours), title="player", legend=alt.Legend(orient="bottom")
-        ),
+        color=alt.Color("player:N", scale=_scale(colours), title="player", legend=alt.Legend(orient="bottom")),
     )
     line = base.mark_line(interpolate="step-after")
     points = base.mark_point(filled=True, size=45).encode(

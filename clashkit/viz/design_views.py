@@ -38,21 +38,38 @@ def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart | alt.Face
         pl.format("deck {}", "deck").alias("deck "),
         (pl.col("rate") * 100).round(1).alias("rate %"),
         pl.concat_str(
-            [pl.lit("change "), (pl.col("change") * 100).round(1).cast(pl.String), pl.lit(" ["),
-             (pl.col("change_low") * 100).round(1).cast(pl.String), pl.lit(", "),
-             (pl.col("change_high") * 100).round(1).cast(pl.String), pl.lit("] points")]
+            [
+                pl.lit("change "),
+                (pl.col("change") * 100).round(1).cast(pl.String),
+                pl.lit(" ["),
+                (pl.col("change_low") * 100).round(1).cast(pl.String),
+                pl.lit(", "),
+                (pl.col("change_high") * 100).round(1).cast(pl.String),
+                pl.lit("] points"),
+            ]
         ).alias("change (paired 95%)"),
-    )  # fmt: skip
+    )
     base = alt.Chart(rows, width=width).encode(
         x=alt.X(f"{field}:O", title=f"{result.card} {field} (shipped {result.shipped[0]})"),
         y=alt.Y("deck :N", title=None),
     )
     cells = base.mark_rect().encode(
-        color=alt.Color("rate:Q", title="deck rate", scale=alt.Scale(scheme="redblue", domain=[0.3, 0.7]),
-                        legend=alt.Legend(format=PERCENT)),
-        tooltip=["deck :N", f"{field}:O", alt.Tooltip("rate:Q", format=".1%"), alt.Tooltip("low:Q", format=".1%"),
-                 alt.Tooltip("high:Q", format=".1%"), "games:Q", "change (paired 95%):N"],
-    )  # fmt: skip
+        color=alt.Color(
+            "rate:Q",
+            title="deck rate",
+            scale=alt.Scale(scheme="redblue", domain=[0.3, 0.7]),
+            legend=alt.Legend(format=PERCENT),
+        ),
+        tooltip=[
+            "deck :N",
+            f"{field}:O",
+            alt.Tooltip("rate:Q", format=".1%"),
+            alt.Tooltip("low:Q", format=".1%"),
+            alt.Tooltip("high:Q", format=".1%"),
+            "games:Q",
+            "change (paired 95%):N",
+        ],
+    )
     text = base.mark_text(fontSize=11).encode(text=alt.Text("rate:Q", format=".0%"))
     return alt.layer(cells, text).properties(
         title=f"Deck rate against {result.card}'s {field} ({result.n:,} games a pairing, same seeds)"
@@ -65,8 +82,15 @@ class SweepView:
     on the fast engine when both bots exist there: 2,000 games a pairing (about ±1 point on a
     deck's change) take a few seconds for a handful of values."""
 
-    def __init__(self, cards: CardSet | None = None, *, games_per_pairing: int = 2000, seed: int = 0,
-                 policy: str = "greedy", engine: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        cards: CardSet | None = None,
+        *,
+        games_per_pairing: int = 2000,
+        seed: int = 0,
+        policy: str = "greedy",
+        engine: str | None = None,
+    ) -> None:
         self.cards = cards if cards is not None else starter_set()
         self.games_per_pairing, self.seed, self.policy, self.engine = games_per_pairing, seed, policy, engine
         self.result: Sweep | None = None
@@ -74,9 +98,15 @@ class SweepView:
         self.card = w.Dropdown(options=names, value="OGRE" if "OGRE" in names else names[0], description="card")
         self.field = w.Dropdown(description="field")
         self.values = w.IntRangeSlider(description="values", min=0, max=12)
-        self.games = w.BoundedIntText(value=games_per_pairing, min=1, max=1_000_000, step=500,
-                                      description="games a pairing", style={"description_width": "initial"},
-                                      layout=w.Layout(width="220px"))  # fmt: skip
+        self.games = w.BoundedIntText(
+            value=games_per_pairing,
+            min=1,
+            max=1_000_000,
+            step=500,
+            description="games a pairing",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="220px"),
+        )
         self.run_button = w.Button(description="run the sweep", button_style="primary")
         self.run_button.add_class("ck-sweep")
         self.run_button.on_click(lambda _b: self.run())
@@ -87,9 +117,14 @@ class SweepView:
         self.field.observe(lambda _c: self._range(), names="value")
         self._fields()
         self.widget = w.VBox(
-            [w.HBox([self.card, self.field]), w.HBox([self.values, self.games, self.run_button]),
-             self.message, self.chart, self.table]
-        )  # fmt: skip
+            [
+                w.HBox([self.card, self.field]),
+                w.HBox([self.values, self.games, self.run_button]),
+                self.message,
+                self.chart,
+                self.table,
+            ]
+        )
         self.widget.add_class("ck-sweep-view")
 
     def _fields(self) -> None:
@@ -118,8 +153,15 @@ class SweepView:
 
         low, high = self.values.value
         started = time.perf_counter()
-        self.result = sweep(self.card.value, {self.field.value: list(range(low, high + 1))}, self.games.value,
-                            cards=self.cards, seed=self.seed, policy=self.policy, engine=self.engine)  # fmt: skip
+        self.result = sweep(
+            self.card.value,
+            {self.field.value: list(range(low, high + 1))},
+            self.games.value,
+            cards=self.cards,
+            seed=self.seed,
+            policy=self.policy,
+            engine=self.engine,
+        )
         seconds = time.perf_counter() - started
         self.message.value = (
             f'<span style="font-size:12px">{escape(self.result.to_dict()["card"])}: {self.result.n:,} games a '
@@ -131,10 +173,11 @@ class SweepView:
 
             display(chart_sweep(self.result))
         self.table.value = table_html(
-            self.result.rows.with_columns(pl.col(pl.Float64).round(3)), max_rows=self.result.rows.height,
+            self.result.rows.with_columns(pl.col(pl.Float64).round(3)),
+            max_rows=self.result.rows.height,
             caption="Each deck's rate (95% interval) and change against the shipped value (paired 95% interval)",
             tail=False,
-        )  # fmt: skip
+        )
         return self.result
 
 
@@ -158,9 +201,11 @@ class CardStatsView:
     def draw(self) -> None:
         shown = self.sorted().with_columns(pl.col(pl.Float64).round(3))
         self.table.value = table_html(
-            shown, max_rows=shown.height, tail=False,
+            shown,
+            max_rows=shown.height,
+            tail=False,
             caption=f"card-stats: {shown.height} cards, sorted by {self.sort_by.value}",
-        )  # fmt: skip
+        )
 
 
 def proposal_table(result: Tuning, shipped: CardSet | None = None) -> pl.DataFrame:
@@ -169,20 +214,42 @@ def proposal_table(result: Tuning, shipped: CardSet | None = None) -> pl.DataFra
     shipped = shipped if shipped is not None else starter_set()
     rows = []
     for change in result.changes:
-        rows.append({"card": change.card, "field": change.field, "shipped": change.old, "proposed": change.new,
-                     "shipped card": shipped.card(change.card).describe(),
-                     "proposed card": result.cards.card(change.card).describe()})  # fmt: skip
-    schema = {"card": pl.String, "field": pl.String, "shipped": pl.Int64, "proposed": pl.Int64,
-              "shipped card": pl.String, "proposed card": pl.String}  # fmt: skip
+        rows.append(
+            {
+                "card": change.card,
+                "field": change.field,
+                "shipped": change.old,
+                "proposed": change.new,
+                "shipped card": shipped.card(change.card).describe(),
+                "proposed card": result.cards.card(change.card).describe(),
+            }
+        )
+    schema = {
+        "card": pl.String,
+        "field": pl.String,
+        "shipped": pl.Int64,
+        "proposed": pl.Int64,
+        "shipped card": pl.String,
+        "proposed card": pl.String,
+    }
     return pl.DataFrame(rows, schema=schema)
 
 
 def balance_side_by_side(result: Tuning) -> pl.DataFrame:
     """Each deck's overall rate on the check's fresh seeds, shipped and proposed."""
-    before = result.before.decks.select("deck", pl.col("rate").alias("shipped"), pl.col("low").alias("shipped_low"),
-                                        pl.col("high").alias("shipped_high"))
-    after = result.after.decks.select("deck", pl.col("rate").alias("proposed"), pl.col("low").alias("proposed_low"),
-                                      pl.col("high").alias("proposed_high"), "games")  # fmt: skip
+    before = result.before.decks.select(
+        "deck",
+        pl.col("rate").alias("shipped"),
+        pl.col("low").alias("shipped_low"),
+        pl.col("high").alias("shipped_high"),
+    )
+    after = result.after.decks.select(
+        "deck",
+        pl.col("rate").alias("proposed"),
+        pl.col("low").alias("proposed_low"),
+        pl.col("high").alias("proposed_high"),
+        "games",
+    )
     return before.join(after, on="deck")
 
 

@@ -53,9 +53,7 @@ class HandBuilder:
     ) -> None:
         self.cards = cards if cards is not None else starter_set()
         self.decks = {f"deck {n}": names for n, names in self.cards.decks.items()}
-        self.order: list[str] = _card_names(
-            self.cards, order if order is not None else self.cards.deck(1)
-        )
+        self.order: list[str] = _card_names(self.cards, order if order is not None else self.cards.deck(1))
         self.opponent = opponent
         self.bot = bot
         self.seed = seed
@@ -295,5 +293,3 @@ class HandBuilder:
             for p in ("A", "B")
         ]
         return pl.concat(parts).sort("player", "step")
-
-

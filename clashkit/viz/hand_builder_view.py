@@ -22,10 +22,7 @@ class HandBuilderView(_View):
         self.builder = builder if builder is not None else HandBuilder()
         b = self.builder
         names = sorted(b.cards.names)
-        self.slots = [
-            w.Dropdown(options=names, value=name, layout=w.Layout(width=NAME_WIDTH))
-            for name in b.order
-        ]
+        self.slots = [w.Dropdown(options=names, value=name, layout=w.Layout(width=NAME_WIDTH)) for name in b.order]
         slot_boxes = []
         small = w.Layout(width="36px", height="24px", padding="0")
         for i, slot in enumerate(self.slots):
@@ -33,15 +30,11 @@ class HandBuilderView(_View):
             left = _button("◀", f"ck-left-{i}", partial(self.on_move, i, -1), tip="move left")
             right = _button("▶", f"ck-right-{i}", partial(self.on_move, i, +1), tip="move right")
             left.layout = right.layout = small
-            label = w.HTML(
-                f'<span style="font-size:11px;color:#6b6250;padding:0 6px">{i + 1}</span>'
-            )
+            label = w.HTML(f'<span style="font-size:11px;color:#6b6250;padding:0 6px">{i + 1}</span>')
             arrows = w.HBox([left, label, right], layout=w.Layout(justify_content="center"))
             slot_boxes.append(w.VBox([slot, arrows], layout=w.Layout(margin="0 2px 4px 0")))
         self.hand_view = w.HTML()
-        self.preset = w.Dropdown(
-            options=["—", *b.decks], description="load", layout=w.Layout(width="180px")
-        )
+        self.preset = w.Dropdown(options=["—", *b.decks], description="load", layout=w.Layout(width="180px"))
         self.preset.observe(lambda change: self.on_preset(change["new"]), names="value")
         self.plan = w.HTML()
         self.problems = w.HTML()
@@ -65,12 +58,8 @@ class HandBuilderView(_View):
             style={"button_width": "36px"},
             layout=w.Layout(width="auto"),
         )
-        self.seed = w.BoundedIntText(
-            value=b.seed, min=0, max=10**9, description="seed", layout=w.Layout(width="160px")
-        )
-        self.actions = w.Dropdown(
-            options=[], description="your move", layout=w.Layout(width="560px")
-        )
+        self.seed = w.BoundedIntText(value=b.seed, min=0, max=10**9, description="seed", layout=w.Layout(width="160px"))
+        self.actions = w.Dropdown(options=[], description="your move", layout=w.Layout(width="560px"))
         self.actions.add_class("ck-moves")
         self.play_button = _button("play", "ck-play", self.on_play, style="primary")
         self.bot_button = _button("bot plays for me", "ck-bot", self.on_bot)
@@ -79,9 +68,7 @@ class HandBuilderView(_View):
         self.message = w.HTML()
         self.board = w.HTML(layout=w.Layout(flex="3 1 0%", min_width="520px"))
         self.board.add_class("ck-board")
-        self.log = w.HTML(
-            layout=w.Layout(flex="2 1 0%", min_width="300px", max_height="420px", overflow="auto")
-        )
+        self.log = w.HTML(layout=w.Layout(flex="2 1 0%", min_width="300px", max_height="420px", overflow="auto"))
         self.widget = w.VBox(
             [
                 w.HTML(
@@ -179,8 +166,7 @@ class HandBuilderView(_View):
             return
         self.plan.value = table_html(
             plan.select("turn", "mana", "playable", "played", "mana_left", "hand_health"),
-            caption="If nobody stopped you: your first turns, "
-            "playing every affordable playable creature",
+            caption="If nobody stopped you: your first turns, playing every affordable playable creature",
             tail=False,
         )
 
@@ -229,9 +215,7 @@ class HandBuilderView(_View):
     def redraw_game(self) -> None:
         state = self.builder.state
         if state is None:
-            self.board.value = (
-                '<div style="color:#6b6250">Press “new game” to play this hand.</div>'
-            )
+            self.board.value = '<div style="color:#6b6250">Press “new game” to play this hand.</div>'
             self.actions.options = []
             for button in (self.play_button, self.bot_button, self.end_button, self.back_button):
                 button.disabled = True
@@ -243,9 +227,7 @@ class HandBuilderView(_View):
         if menu:
             self.actions.index = 0  # menu_order: never an incantation on the wrong side (R5.5)
         playing = bool(menu)
-        self.play_button.disabled = self.bot_button.disabled = (
-            self.end_button.disabled
-        ) = not playing
+        self.play_button.disabled = self.bot_button.disabled = self.end_button.disabled = not playing
         self.back_button.disabled = not self.builder.can_back
         who = "you move first" if self.builder.first == "A" else "the bot moved first"
         self.log.value = events_html(self.builder.log(), caption=f"What happened ({who})")
@@ -254,5 +236,3 @@ class HandBuilderView(_View):
 def hand_builder(builder: HandBuilder | None = None) -> HandBuilderView:
     """The hand builder as widgets (starter deck 1 in file order by default)."""
     return HandBuilderView(builder)
-
-

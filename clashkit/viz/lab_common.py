@@ -22,9 +22,7 @@ def events_table(state: GameState, start: int = 0) -> pl.DataFrame:
     it applies and a sentence (a small frame for one game, not a trace of many)."""
     rows = event_dicts(state, start)
     if not rows:
-        return pl.DataFrame(
-            schema={c: pl.Int64 if c in ("step", "turn") else pl.String for c in _EVENT_COLUMNS}
-        )
+        return pl.DataFrame(schema={c: pl.Int64 if c in ("step", "turn") else pl.String for c in _EVENT_COLUMNS})
     return pl.DataFrame(
         {
             "step": [e["step"] for e in rows],
@@ -56,11 +54,7 @@ def _rules(rows: list[dict], cards: CardSet) -> list[str]:
                     rule = "R6.1"
                 elif event["position"]:
                     rule = "R6.2"
-        elif (
-            kind == "damage"
-            and event["card"] in cards
-            and not cards.card(event["card"]).is_creature
-        ):
+        elif kind == "damage" and event["card"] in cards and not cards.card(event["card"]).is_creature:
             rule = "R5.5"
         out.append(rule)
     return out
@@ -103,8 +97,11 @@ def menu_order(state: GameState, actions: Sequence) -> list:
     return sorted(actions, key=group)
 
 
-_PROCEED_WORDS = {"siege": "begin the siege (R1.6)", "attack": "the next creature's turn (R3.9)",
-                  "end": "end the turn (R3.12)"}
+_PROCEED_WORDS = {
+    "siege": "begin the siege (R1.6)",
+    "attack": "the next creature's turn (R3.9)",
+    "end": "end the turn (R3.12)",
+}
 
 
 def action_label(state: GameState, action) -> str:
@@ -168,5 +165,3 @@ def _card_names(cards: CardSet, names: Sequence[str]) -> list[str]:
             raise KeyError(f"unknown card {name!r}")
         out.append(name)
     return out
-
-

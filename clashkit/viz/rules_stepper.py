@@ -119,9 +119,7 @@ class RulesStepper:
             return []
         what, action = move
         state = self.state
-        self._history.push(
-            state.clone(), self._i, self._j, self._order, self._ended, self.explanation, self.last
-        )
+        self._history.push(state.clone(), self._i, self._j, self._order, self._ended, self.explanation, self.last)
         before = _log_len(state)
         heading = self.upcoming
         if what in ("summon", "cast"):
@@ -148,13 +146,9 @@ class RulesStepper:
     def back(self) -> bool:
         if not len(self._history):
             return False
-        (self.state, self._i, self._j, self._order, self._ended, self.explanation, self.last) = (
-            self._history.pop()
-        )
+        (self.state, self._i, self._j, self._order, self._ended, self.explanation, self.last) = self._history.pop()
         return True
 
     def run(self) -> None:
         while self._next_move() is not None:
             self.next()
-
-

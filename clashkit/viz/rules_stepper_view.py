@@ -66,9 +66,7 @@ class RulesStepperView(_View):
             f"<b>{escape(head)}</b><ul style='margin:2px 0 2px 18px;padding:0'>{items}</ul></div>"
         )
         nxt = "" if s.finished else f"Next: {s.upcoming}."
-        self.upcoming.value = (
-            f'<span style="font-size:12px;color:#6b6250">step {s.step} · {escape(nxt)}</span>'
-        )
+        self.upcoming.value = f'<span style="font-size:12px;color:#6b6250">step {s.step} · {escape(nxt)}</span>'
         self.board.value = board_html(s.state, caption=f"step {s.step}")
         self.next_button.disabled = self.run_button.disabled = s.finished
         self.back_button.disabled = s.step == 0
@@ -82,5 +80,3 @@ def rules_stepper(scenario=None) -> RulesStepperView:
     if isinstance(lab, SiegeLab):
         scenario = lab
     return RulesStepperView(RulesStepper(scenario))
-
-

@@ -159,8 +159,7 @@ class SiegeLab:
             side.hand = [keep if c == KEEP else names[c] for c in state.hands[p]]
             for lane in ("upper", "lower"):
                 side.lane(lane)[:] = [
-                    Slot(names[c.card], c.damage, c.new, c.protection_used)
-                    for c in state.lanes[p][LANES.index(lane)]
+                    Slot(names[c.card], c.damage, c.new, c.protection_used) for c in state.lanes[p][LANES.index(lane)]
                 ]
         lab.summon = [a for a in scenario.actions if a.siege is None]
         lab.plan = [a for a in scenario.actions if a.siege is not None]
@@ -383,5 +382,3 @@ def _as_scenario_action(action: Play, state: GameState, window: int) -> Scenario
     target = format_place(*action.target) if action.target is not None else None
     lane = LANES[action.lane].value if action.lane is not None else None
     return ScenarioAction(action.card, lane, target, action.index, window)
-
-

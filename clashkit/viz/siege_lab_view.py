@@ -30,21 +30,11 @@ class SiegeLabView(_View):
         cards = self.lab.cards
         creatures = sorted(c.name for c in cards if c.is_creature)
         # Setup.
-        self.player = w.ToggleButtons(
-            options=["A", "B"], description="side", style={"button_width": "40px"}
-        )
-        self.lane = w.ToggleButtons(
-            options=["upper", "lower"], description="lane", style={"button_width": "60px"}
-        )
-        self.card = w.Dropdown(
-            options=creatures, description="creature", layout=w.Layout(width="260px")
-        )
-        self.damage = w.BoundedIntText(
-            value=0, min=0, max=20, description="damage", layout=w.Layout(width="150px")
-        )
-        self.new = w.Checkbox(
-            value=False, description="new this turn", indent=False, layout=w.Layout(width="120px")
-        )
+        self.player = w.ToggleButtons(options=["A", "B"], description="side", style={"button_width": "40px"})
+        self.lane = w.ToggleButtons(options=["upper", "lower"], description="lane", style={"button_width": "60px"})
+        self.card = w.Dropdown(options=creatures, description="creature", layout=w.Layout(width="260px"))
+        self.damage = w.BoundedIntText(value=0, min=0, max=20, description="damage", layout=w.Layout(width="150px"))
+        self.new = w.Checkbox(value=False, description="new this turn", indent=False, layout=w.Layout(width="120px"))
         self.hand_a = w.Text(description="A's hand", layout=w.Layout(width="48%"))
         self.hand_b = w.Text(description="B's hand", layout=w.Layout(width="48%"))
         self.active = w.ToggleButtons(
@@ -113,13 +103,9 @@ class SiegeLabView(_View):
         )
         self.back_button = _button("◀ back", "ck-back", self.on_back)
         self.run_button = _button("run ▶▶", "ck-run", self.on_run)
-        self.spell = w.Dropdown(
-            options=[], description="incantation", layout=w.Layout(width="520px")
-        )
+        self.spell = w.Dropdown(options=[], description="incantation", layout=w.Layout(width="520px"))
         self.spell.add_class("ck-spell")
-        self.cast_button = _button(
-            "cast", "ck-cast", self.on_cast, tip="R3.11: between two attacks"
-        )
+        self.cast_button = _button("cast", "ck-cast", self.on_cast, tip="R3.11: between two attacks")
         self.status = w.HTML()
         controls = w.HBox(
             [
@@ -180,9 +166,7 @@ class SiegeLabView(_View):
         except OSError as e:
             self.message.value = _message(f"{path}: cannot write ({e.strerror})", error=True)
             return
-        self.message.value = _message(
-            f"saved to {saved}: load it here again, or run clashkit siege {saved}"
-        )
+        self.message.value = _message(f"saved to {saved}: load it here again, or run clashkit siege {saved}")
 
     def on_load(self) -> None:
         path = self.path.value.strip()
@@ -275,9 +259,7 @@ class SiegeLabView(_View):
     def redraw(self) -> None:
         state = self.lab.state
         if state is None:
-            self.board.value = (
-                '<div style="color:#c62828">This position cannot arise; change the setup.</div>'
-            )
+            self.board.value = '<div style="color:#c62828">This position cannot arise; change the setup.</div>'
             self.events.value = ""
             for button in (self.next_button, self.back_button, self.run_button, self.cast_button):
                 button.disabled = True
@@ -294,13 +276,9 @@ class SiegeLabView(_View):
         self.cast_button.disabled = not menu
         if state.over:
             assert state.winner is not None, "a game that ends in the siege has a winner (R4.9)"
-            self.status.value = _message(
-                f"{PLAYERS[state.winner]} has won: the game is over (R4.9)"
-            )
+            self.status.value = _message(f"{PLAYERS[state.winner]} has won: the game is over (R4.9)")
         elif done:
-            self.status.value = _message(
-                "The siege is over: every creature has had its turn (R3.9)."
-            )
+            self.status.value = _message("The siege is over: every creature has had its turn (R3.9).")
         else:
             from ..base import LANES
             from ..engine import next_in_order
@@ -317,9 +295,7 @@ class SiegeLabView(_View):
         if self.chart is not None:
             from .charts import chart_hand_health_track
 
-            self.last_chart = chart_hand_health_track(
-                self.lab.trace().events, width=320, height=130
-            )
+            self.last_chart = chart_hand_health_track(self.lab.trace().events, width=320, height=130)
             _show_chart(self.chart, self.last_chart)
 
 
@@ -329,5 +305,3 @@ def siege_lab(lab: SiegeLab | str | Path | None = None, **kwargs) -> SiegeLabVie
     if isinstance(lab, (str, Path)):
         lab = SiegeLab.from_scenario(lab)
     return SiegeLabView(lab, **kwargs)
-
-

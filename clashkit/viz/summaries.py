@@ -114,12 +114,8 @@ def label_decks(
         decks = starter_deck_names()
     keys = {"|".join(sorted(names)): label for label, names in decks.items()}
     return games.with_columns(
-        _deck_key("deck_a")
-        .replace_strict(keys, default=other, return_dtype=pl.String)
-        .alias("label_a"),
-        _deck_key("deck_b")
-        .replace_strict(keys, default=other, return_dtype=pl.String)
-        .alias("label_b"),
+        _deck_key("deck_a").replace_strict(keys, default=other, return_dtype=pl.String).alias("label_a"),
+        _deck_key("deck_b").replace_strict(keys, default=other, return_dtype=pl.String).alias("label_b"),
     )
 
 
@@ -133,9 +129,7 @@ def _sides(games: pl.DataFrame) -> pl.DataFrame:
     """Two rows per game, one per player: ``game``, ``player``, ``deck``, ``opponent``,
     ``first`` (moved first), ``finished``, ``won``."""
     cols = ["game", "first_player", "winner", "finished", "label_a", "label_b"]
-    g = games.select(cols).with_columns(
-        pl.col("first_player").cast(pl.String), pl.col("winner").cast(pl.String)
-    )
+    g = games.select(cols).with_columns(pl.col("first_player").cast(pl.String), pl.col("winner").cast(pl.String))
     a = g.select(
         "game",
         pl.lit("A").alias("player"),
@@ -223,16 +217,12 @@ def first_player_advantage(
 # --- Per turn -----------------------------------------------------------------------------
 
 
-def _with_groups(
-    turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None, decks
-) -> pl.DataFrame:
+def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None, decks) -> pl.DataFrame:
     """Add ``own_turn`` (the player's 1st, 2nd … turn) and ``group`` (per ``by``)."""
     if by not in GROUPINGS:
         raise ValueError(f"by must be one of {GROUPINGS}, not {by!r}")
     t = turns.with_columns(
-        (pl.int_range(pl.len()).over("game", "player", order_by="turn") + 1)
-        .cast(pl.Int32)
-        .alias("own_turn"),
+        (pl.int_range(pl.len()).over("game", "player", order_by="turn") + 1).cast(pl.Int32).alias("own_turn"),
         pl.col("player").cast(pl.String),
     )
     if by is None:
@@ -245,10 +235,7 @@ def _with_groups(
     t = t.join(sides, on=["game", "player"], how="left")
     if by == "seat":
         return t.with_columns(
-            pl.when(pl.col("first"))
-            .then(pl.lit("first player"))
-            .otherwise(pl.lit("second player"))
-            .alias("group")
+            pl.when(pl.col("first")).then(pl.lit("first player")).otherwise(pl.lit("second player")).alias("group")
         )
     return t.with_columns(pl.col("deck").alias("group"))
 
@@ -309,20 +296,12 @@ def hand_health_over_turns(
         .group_by("group", "own_turn", "keep")
         .agg(
             pl.col("hand_health_end").cast(pl.Float64).median().alias("median"),
-            pl.col("hand_health_end")
-            .cast(pl.Float64)
-            .quantile(lo, interpolation="linear")
-            .alias("low"),
-            pl.col("hand_health_end")
-            .cast(pl.Float64)
-            .quantile(hi, interpolation="linear")
-            .alias("high"),
+            pl.col("hand_health_end").cast(pl.Float64).quantile(lo, interpolation="linear").alias("low"),
+            pl.col("hand_health_end").cast(pl.Float64).quantile(hi, interpolation="linear").alias("high"),
             pl.len().cast(pl.Int64).alias("turns"),
             pl.col("game").n_unique().cast(pl.Int64).alias("games"),
         )
-        .with_columns(
-            (pl.col("turns") / pl.col("turns").sum().over("group", "own_turn")).alias("share")
-        )
+        .with_columns((pl.col("turns") / pl.col("turns").sum().over("group", "own_turn")).alias("share"))
     )
     return out.sort("group", "own_turn", "keep")
 
@@ -370,16 +349,12 @@ def card_numbers(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
     keep_names = ["BASTION", "FORT"]
     damage = (
         e.filter(
-            (pl.col("kind") == "damage")
-            | ((pl.col("kind") == "attack") & pl.col("target_card").is_in(keep_names))
+            (pl.col("kind") == "damage") | ((pl.col("kind") == "attack") & pl.col("target_card").is_in(keep_names))
         )
         .filter(pl.col("card").is_not_null())
         .group_by("card")
         .agg(
-            pl.col("amount")
-            .filter(pl.col("kind") == "damage")
-            .sum()
-            .alias("creature_damage_total"),
+            pl.col("amount").filter(pl.col("kind") == "damage").sum().alias("creature_damage_total"),
             pl.col("amount").filter(pl.col("kind") == "attack").sum().alias("keep_damage_total"),
         )
     )
@@ -418,9 +393,7 @@ def card_numbers(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
 # --- Before and after a change -----------------------------------------------------------
 
 
-def deck_win_rates(
-    games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None
-) -> pl.DataFrame:
+def deck_win_rates(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
     """Each deck's overall win rate against the others: ``deck``, ``games``, ``wins``,
     ``win_rate``, ``low``, ``high`` (mirror matches left out)."""
     m = matchups(games, decks)
@@ -436,12 +409,9 @@ def compare_win_rates(frames: Mapping[str, pl.DataFrame], decks=None) -> pl.Data
     """:func:`deck_win_rates` of several batches stacked, with a ``version`` column
     (``{"before": games0, "after": games1}``), in the order given."""
     parts: Iterable[pl.DataFrame] = (
-        deck_win_rates(games, decks).with_columns(pl.lit(version).alias("version"))
-        for version, games in frames.items()
+        deck_win_rates(games, decks).with_columns(pl.lit(version).alias("version")) for version, games in frames.items()
     )
-    return pl.concat(list(parts)).select(
-        "version", "deck", "games", "wins", "win_rate", "low", "high"
-    )
+    return pl.concat(list(parts)).select("version", "deck", "games", "wins", "win_rate", "low", "high")
 
 
 __all__ = [

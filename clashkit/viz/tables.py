@@ -57,11 +57,7 @@ def table_html(
     if hidden:
         which = "earlier" if tail else "more"
         more = f"<div {_NOTE}>{hidden} {which} rows not shown{'; ' + escape(rest) if rest else ''}</div>"
-    title = (
-        f'<div style="font-weight:600;font-size:12px;margin:2px 0">{escape(caption)}</div>'
-        if caption
-        else ""
-    )
+    title = f'<div style="font-weight:600;font-size:12px;margin:2px 0">{escape(caption)}</div>' if caption else ""
     table = f'<table style="{_TABLE}"><tr>{head}</tr>{body}</table>'
     return f"{title}{more}{table}" if tail else f"{title}{table}{more}"
 

@@ -28,9 +28,7 @@ def events_html(events: pl.DataFrame, *, caption: str, max_rows: int = 400) -> s
     )
 
 
-def _button(
-    description: str, css: str, on_click: Callable[[], None], *, style: str = "", tip: str = ""
-) -> w.Button:
+def _button(description: str, css: str, on_click: Callable[[], None], *, style: str = "", tip: str = "") -> w.Button:
     button = w.Button(
         description=description,
         button_style=style,
@@ -65,5 +63,3 @@ def _show_chart(output: w.Output, chart) -> None:
     with output:
         output.clear_output(wait=True)
         display(chart)
-
-

@@ -52,9 +52,7 @@ def free_port() -> int:
 
 
 def artifacts() -> Path:
-    path = Path(
-        os.environ.get("CLASHKIT_ARTIFACTS") or Path(tempfile.gettempdir()) / "clashkit-artifacts"
-    )
+    path = Path(os.environ.get("CLASHKIT_ARTIFACTS") or Path(tempfile.gettempdir()) / "clashkit-artifacts")
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -81,7 +79,9 @@ def lab(tmp_path_factory):
         "PYTHONUNBUFFERED": "1",  # the log shows how far the server got, also when it is cut short
     }
     command = [
-        sys.executable, "-m", "jupyterlab",
+        sys.executable,
+        "-m",
+        "jupyterlab",
         "--no-browser",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.port={port}",
@@ -92,17 +92,11 @@ def lab(tmp_path_factory):
         "--LabApp.news_url=",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         "--LabApp.extension_manager=readonly",
-    ]  # fmt: skip
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # containers and CI often run as root
     # No news prompt: JupyterLab would otherwise offer to fetch news from the internet.
-    news = (
-        base
-        / "settings"
-        / "@jupyterlab"
-        / "apputils-extension"
-        / "notification.jupyterlab-settings"
-    )
+    news = base / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     news.parent.mkdir(parents=True)
     news.write_text('{"fetchNews": "false"}')
     log = open(base / "jupyter.log", "w")
@@ -119,8 +113,11 @@ def lab(tmp_path_factory):
             except OSError:
                 pass
             if server.poll() is not None or time.monotonic() > deadline:
-                how = (f"it ended with status {server.returncode}" if server.poll() is not None
-                       else f"no answer within {LAB_START_SECONDS} s")  # fmt: skip
+                how = (
+                    f"it ended with status {server.returncode}"
+                    if server.poll() is not None
+                    else f"no answer within {LAB_START_SECONDS} s"
+                )
                 server.terminate()
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     server.wait(10)
@@ -266,9 +263,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     # Charts are Vega compiled in the kernel, drawn by JupyterLab's own Vega as SVG marks:
     # the widget's chart and the last chart cell's.
     charts = ".jp-RenderedVega5 svg.marks"
-    page.wait_for_function(
-        f"() => document.querySelectorAll('{charts}').length >= 2", timeout=PATIENCE * 40_000
-    )
+    page.wait_for_function(f"() => document.querySelectorAll('{charts}').length >= 2", timeout=PATIENCE * 40_000)
     sizes = page.eval_on_selector_all(
         charts,
         "els => els.map(e => e.getBoundingClientRect().width * e.getBoundingClientRect().height)",
@@ -285,8 +280,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
         "() => document.querySelector('.ck-siege-lab').innerText.includes('step 1')", timeout=PATIENCE * 15_000
     )
     page.wait_for_function(
-        "([selector, old]) => { const svg = document.querySelector(selector);"
-        " return svg && svg.innerHTML !== old; }",
+        "([selector, old]) => { const svg = document.querySelector(selector); return svg && svg.innerHTML !== old; }",
         arg=[lab_chart, old_chart],
         timeout=PATIENCE * 15_000,
     )

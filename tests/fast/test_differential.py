@@ -110,8 +110,17 @@ def test_duel_draft_and_constructed(fmt):
 SOLO = [
     (None, {}),
     (3, {}),
-    (None, {"ai_fixed_mana": 9, "ai_mana_per_creature": 2, "ai_first": True, "ai_starts_as_fort": True,
-            "ai_pile_damage": "one", "ai_ability": "bloodlust"}),
+    (
+        None,
+        {
+            "ai_fixed_mana": 9,
+            "ai_mana_per_creature": 2,
+            "ai_first": True,
+            "ai_starts_as_fort": True,
+            "ai_pile_damage": "one",
+            "ai_ability": "bloodlust",
+        },
+    ),
     (None, {"ai_pile_damage": "minus_one", "ai_reduced_scope": "all", "ai_ability": "protection"}),
     (None, {"ai_first": True, "ai_ability": "splash"}),
 ]
@@ -122,10 +131,31 @@ def test_solo(level, settings):
     rules = Rules(ai_incantation_side="either", ai_last_turn="current", solo_player_first_mana="six")
     for deck in ("1", "draft"):
         for policy in ("random", "greedy"):
-            assert_same(120, deck, None, policy, None, 11, mode="solo", level=level, settings=settings or None,
-                        free_settings=True)
-            assert_same(60, deck, None, policy, None, 12, mode="solo", level=level, settings=settings or None,
-                        free_settings=True, rules=rules)
+            assert_same(
+                120,
+                deck,
+                None,
+                policy,
+                None,
+                11,
+                mode="solo",
+                level=level,
+                settings=settings or None,
+                free_settings=True,
+            )
+            assert_same(
+                60,
+                deck,
+                None,
+                policy,
+                None,
+                12,
+                mode="solo",
+                level=level,
+                settings=settings or None,
+                free_settings=True,
+                rules=rules,
+            )
 
 
 #: Each solo setting's values alone, then each rules option's a solo game takes.
@@ -138,12 +168,14 @@ def test_solo_every_option_alone(option):
     rules = Rules(**{k: v for k, v in option.items() if k not in SOLO_CHOICES})
     for deck in ("1", "draft"):
         for policy in ("random", "greedy"):
-            assert_same(20, deck, None, policy, None, 13, mode="solo", settings=settings, free_settings=True,
-                        rules=rules)
+            assert_same(
+                20, deck, None, policy, None, 13, mode="solo", settings=settings, free_settings=True, rules=rules
+            )
 
 
-def random_cards(rng: random.Random, n: int = 20, *, spells: float = 0.3, effects: list[Effect] | None = None,
-                 auras: float = 0.35) -> CardSet:
+def random_cards(
+    rng: random.Random, n: int = 20, *, spells: float = 0.3, effects: list[Effect] | None = None, auras: float = 0.35
+) -> CardSet:
     """A card file of ``n`` cards with random stats, abilities, Auras and incantation effects.
 
     ``spells``: the share of incantations; ``effects``: the effects they draw from (repeat
@@ -156,16 +188,26 @@ def random_cards(rng: random.Random, n: int = 20, *, spells: float = 0.3, effect
             effect = rng.choice(effects)
             amount = rng.randint(0, 4) if effect in (Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER) else 0
             grants = rng.choice(abilities) if effect is Effect.GRANT else None
-            cards.append(Card(f"SPELL{i}", Kind.INCANTATION, rng.randint(0, 4), effect=effect, amount=amount,
-                              grants=grants, target=rng.choice(list(TargetSide))))
+            cards.append(
+                Card(
+                    f"SPELL{i}",
+                    Kind.INCANTATION,
+                    rng.randint(0, 4),
+                    effect=effect,
+                    amount=amount,
+                    grants=grants,
+                    target=rng.choice(list(TargetSide)),
+                )
+            )
         else:
             picked = tuple(rng.sample(abilities, rng.choice([0, 0, 1, 1, 2, 3])))
             aura = None
             if rng.random() < auras:
                 dirs = tuple(rng.sample(list(Direction), rng.randint(1, 3)))
                 aura = Aura(rng.choice(abilities), dirs)
-            cards.append(Card(f"BEAST{i}", Kind.CREATURE, rng.randint(0, 5), rng.randint(0, 5), rng.randint(1, 7),
-                              picked, aura))
+            cards.append(
+                Card(f"BEAST{i}", Kind.CREATURE, rng.randint(0, 5), rng.randint(0, 5), rng.randint(1, 7), picked, aura)
+            )
     return CardSet(cards)
 
 
@@ -182,8 +224,16 @@ def test_random_card_files(which):
     assert_same(150, deck_a, deck_b, "random", "random", which, cards=cards, rules=rules)
     assert_same(80, deck_a, deck_b, "greedy", "greedy", which, cards=cards, rules=rules)
     assert_same(60, "draft", "draft", "greedy", "random", which, cards=cards.with_cards([]), rules=rules)
-    assert_same(1, deck_a, deck_b, "search:budget=2,horizon=2", "search:budget=2,horizon=2,fair", which,
-                cards=cards, rules=rules)
+    assert_same(
+        1,
+        deck_a,
+        deck_b,
+        "search:budget=2,horizon=2",
+        "search:budget=2,horizon=2,fair",
+        which,
+        cards=cards,
+        rules=rules,
+    )
 
 
 #: Card files that stress R5.5 shift (many cheap shifts) and R6.8 Aura (most creatures hold one).
@@ -204,8 +254,16 @@ def test_shift_and_aura_heavy_card_files(heavy, which):
     rules = Rules(aura="until_holder_moves" if which % 3 else "adjacent", siege_order=("live", "fixed")[which % 2])
     assert_same(100, deck_a, deck_b, "random", "random", which, cards=cards, rules=rules)
     assert_same(40, deck_a, deck_b, "greedy", "greedy", which, cards=cards, rules=rules)
-    assert_same(1, deck_a, deck_b, "search:budget=2,horizon=2,fair", "search:budget=2,horizon=2", which,
-                cards=cards, rules=rules)
+    assert_same(
+        1,
+        deck_a,
+        deck_b,
+        "search:budget=2,horizon=2,fair",
+        "search:budget=2,horizon=2",
+        which,
+        cards=cards,
+        rules=rules,
+    )
 
 
 def random_positions(seed: int, count: int):

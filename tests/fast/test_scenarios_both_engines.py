@@ -47,8 +47,11 @@ def table(ref, fast, t, r) -> tuple[dict, dict]:
                 d[f"hand{p}"] = fast.hands[p, : fast.hlen[p]].tolist()
                 for lane in (0, 1):
                     d[f"lane{p}{lane}"] = [
-                        (int(fast.cr[p, lane, pos, C_CARD]), int(fast.cr[p, lane, pos, C_DAMAGE]),
-                         int(fast_rules.abilities(fast, t, r, p, lane, pos)))
+                        (
+                            int(fast.cr[p, lane, pos, C_CARD]),
+                            int(fast.cr[p, lane, pos, C_DAMAGE]),
+                            int(fast_rules.abilities(fast, t, r, p, lane, pos)),
+                        )
                         for pos in range(fast.ln[p, lane])
                     ]
         if engine == "reference":

@@ -47,8 +47,11 @@ DUELS = [
 ]
 
 
-@pytest.mark.parametrize(("policy_a", "policy_b", "deck_a", "deck_b", "n", "seed", "options"), DUELS,
-                         ids=[f"{a}-vs-{b}-{da}v{db}" for a, b, da, db, *_ in DUELS])  # fmt: skip
+@pytest.mark.parametrize(
+    ("policy_a", "policy_b", "deck_a", "deck_b", "n", "seed", "options"),
+    DUELS,
+    ids=[f"{a}-vs-{b}-{da}v{db}" for a, b, da, db, *_ in DUELS],
+)
 def test_duels(policy_a, policy_b, deck_a, deck_b, n, seed, options):
     assert_same(n, deck_a, deck_b, policy_a, policy_b, seed, rules=Rules(**options))
 
@@ -56,8 +59,12 @@ def test_duels(policy_a, policy_b, deck_a, deck_b, n, seed, options):
 SOLO = [
     ("search:budget=4,horizon=3", "1", None, {}),
     ("search:budget=4,horizon=3,fair", "1", 3, {}),
-    ("search:budget=8,horizon=2,noise=0.5,fair", "draft", None,
-     {"ai_first": True, "ai_ability": "splash", "ai_pile_damage": "minus_one"}),
+    (
+        "search:budget=8,horizon=2,noise=0.5,fair",
+        "draft",
+        None,
+        {"ai_first": True, "ai_ability": "splash", "ai_pile_damage": "minus_one"},
+    ),
     ("search:budget=2,horizon=4,fair", "2", None, {"ai_starts_as_fort": True, "ai_fixed_mana": 9}),
 ]
 
@@ -66,8 +73,19 @@ SOLO = [
 def test_solo(policy, deck, level, solo_settings):
     """Search as the solo player; fair search's hidden slots are the AI pile (R8.1)."""
     rules = Rules(ai_last_turn="current", ai_incantation_side="either")
-    assert_same(3, deck, None, policy, None, 21, mode="solo", level=level, settings=solo_settings or None,
-                free_settings=True, rules=rules)
+    assert_same(
+        3,
+        deck,
+        None,
+        policy,
+        None,
+        21,
+        mode="solo",
+        level=level,
+        settings=solo_settings or None,
+        free_settings=True,
+        rules=rules,
+    )
 
 
 @pytest.mark.parametrize("which", range(4))
@@ -79,8 +97,9 @@ def test_random_card_files(which):
     rules = Rules(**OPTIONS[(3 * which) % len(OPTIONS)])
     fair = ",fair" if which % 2 else ""
     assert_same(3, deck_a, deck_b, f"search:budget=4,horizon=2{fair}", "greedy", which, cards=cards, rules=rules)
-    assert_same(2, deck_a, deck_b, "random", f"search:budget=8,horizon=2,noise=0.5{fair}", which, cards=cards,
-                rules=rules)
+    assert_same(
+        2, deck_a, deck_b, "random", f"search:budget=8,horizon=2,noise=0.5{fair}", which, cards=cards, rules=rules
+    )
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,8 +121,11 @@ def test_positions_from_state_play_out_the_same():
     reference does; the fair player starts with nothing seen, as a fresh policy."""
     checked = 0
     for k, state in random_positions(8, 40):
-        policies = [("search:budget=4,horizon=2", "greedy"), ("greedy", "search:budget=3,horizon=3,fair"),
-                    ("search:budget=2,horizon=2,noise=0.5,fair", "search:budget=2,horizon=2")][k % 3]
+        policies = [
+            ("search:budget=4,horizon=2", "greedy"),
+            ("greedy", "search:budget=3,horizon=3,fair"),
+            ("search:budget=2,horizon=2,noise=0.5,fair", "search:budget=2,horizon=2"),
+        ][k % 3]
         assert_played_out_the_same(state, *policies)
         checked += 1
     assert checked >= 25
@@ -142,5 +164,15 @@ def test_many_search_games():
         assert_same(12, deck_a, deck_b, policy_a, policy_b, 1000 + seed, rules=Rules(**options))
         assert_same(12, deck_b, deck_a, policy_b, policy_a, 2000 + k)
     for policy, deck, level, solo_settings in SOLO:
-        assert_same(12, deck, None, policy, None, 3000, mode="solo", level=level, settings=solo_settings or None,
-                    free_settings=True)
+        assert_same(
+            12,
+            deck,
+            None,
+            policy,
+            None,
+            3000,
+            mode="solo",
+            level=level,
+            settings=solo_settings or None,
+            free_settings=True,
+        )

@@ -186,10 +186,21 @@ def test_r7_3_a_kit_of_fewer_than_ten_is_refused():
 def kit_of(creatures: int, size: int = 12) -> CardSet:
     """A kit (no deck numbers: the whole set) of ``size`` cards, ``creatures`` of them creatures."""
     rng = random.Random(creatures)
-    cards = [Card(f"BEAST{i}", Kind.CREATURE, rng.randint(0, 4), rng.randint(0, 4), rng.randint(1, 6))
-             for i in range(creatures)]
-    cards += [Card(f"SPELL{i}", Kind.INCANTATION, rng.randint(0, 3), effect=Effect.DAMAGE, amount=rng.randint(1, 3),
-                   target=TargetSide.ENEMY) for i in range(size - creatures)]
+    cards = [
+        Card(f"BEAST{i}", Kind.CREATURE, rng.randint(0, 4), rng.randint(0, 4), rng.randint(1, 6))
+        for i in range(creatures)
+    ]
+    cards += [
+        Card(
+            f"SPELL{i}",
+            Kind.INCANTATION,
+            rng.randint(0, 3),
+            effect=Effect.DAMAGE,
+            amount=rng.randint(1, 3),
+            target=TargetSide.ENEMY,
+        )
+        for i in range(size - creatures)
+    ]
     return CardSet(cards)
 
 
@@ -244,8 +255,18 @@ def test_solo_formats_every_level(deck, policy):
         assert_same(60, deck, None, policy, None, 40 + level, mode="solo", level=level)
     for first_mana in ("hand", "six"):
         rules = Rules(solo_player_first_mana=first_mana)
-        ref = assert_same(60, deck, None, policy, None, 50, mode="solo", rules=rules, free_settings=True,
-                          settings={"ai_first": True, "ai_starts_as_fort": False, "ai_ability": "rage"})
+        ref = assert_same(
+            60,
+            deck,
+            None,
+            policy,
+            None,
+            50,
+            mode="solo",
+            rules=rules,
+            free_settings=True,
+            settings={"ai_first": True, "ai_starts_as_fort": False, "ai_ability": "rage"},
+        )
         assert ref.games["first_player"].unique().to_list() == ["B"]
 
 
@@ -276,22 +297,60 @@ def test_a_refused_deal_raises_the_references_error(fmt):
     cards, error = REFUSED[fmt]
     for engine in ("reference", "fast"):
         with pytest.raises(DeckError) as caught:
-            simulate(60, fmt, fmt, "random", "greedy", seed=1, cards=cards, engine=engine, record_events=False,
-                     progress=False)
+            simulate(
+                60,
+                fmt,
+                fmt,
+                "random",
+                "greedy",
+                seed=1,
+                cards=cards,
+                engine=engine,
+                record_events=False,
+                progress=False,
+            )
         assert str(caught.value) == f"{fmt}: {error}"
 
 
 def test_choices_not_compiled_are_dealt_by_the_reference(monkeypatch):
     """The fallback: the reference deals, the fast engine plays; the same frames as the compiled deal."""
-    compiled = [simulate(80, d, d, "random", "greedy", seed=9, engine="fast", record_events=False, progress=False)
-                for d in ("draft", "constructed")]
-    compiled.append(simulate(80, "draft", None, "greedy", mode="solo", level=3, seed=9, engine="fast",
-                             record_events=False, progress=False))
+    compiled = [
+        simulate(80, d, d, "random", "greedy", seed=9, engine="fast", record_events=False, progress=False)
+        for d in ("draft", "constructed")
+    ]
+    compiled.append(
+        simulate(
+            80,
+            "draft",
+            None,
+            "greedy",
+            mode="solo",
+            level=3,
+            seed=9,
+            engine="fast",
+            record_events=False,
+            progress=False,
+        )
+    )
     monkeypatch.setattr(setup, "compiled_deal", lambda matchup: None)
-    by_reference = [simulate(80, d, d, "random", "greedy", seed=9, engine="fast", record_events=False,
-                             progress=False) for d in ("draft", "constructed")]
-    by_reference.append(simulate(80, "draft", None, "greedy", mode="solo", level=3, seed=9, engine="fast",
-                                 record_events=False, progress=False))
+    by_reference = [
+        simulate(80, d, d, "random", "greedy", seed=9, engine="fast", record_events=False, progress=False)
+        for d in ("draft", "constructed")
+    ]
+    by_reference.append(
+        simulate(
+            80,
+            "draft",
+            None,
+            "greedy",
+            mode="solo",
+            level=3,
+            seed=9,
+            engine="fast",
+            record_events=False,
+            progress=False,
+        )
+    )
     for one, other in zip(compiled, by_reference, strict=True):
         assert one.games.equals(other.games)
         assert one.turns.equals(other.turns)

@@ -278,19 +278,28 @@ def test_r10_3_bad_solo_values_are_refused(key, value):
 
 
 def test_r10_3_unknown_options_are_refused():
-    with pytest.raises(ScenarioError, match=re.escape("<test>: [rules]: unknown option 'reach' (known: incantations_in_siege,")):
+    with pytest.raises(
+        ScenarioError, match=re.escape("<test>: [rules]: unknown option 'reach' (known: incantations_in_siege,")
+    ):
         parse(DUEL + "[rules]\nreach = 2\n")
-    with pytest.raises(ScenarioError, match=re.escape("<test>: [solo]: unknown option 'ai_mana' (known: ai_fixed_mana,")):
+    with pytest.raises(
+        ScenarioError, match=re.escape("<test>: [solo]: unknown option 'ai_mana' (known: ai_fixed_mana,")
+    ):
         parse(SOLO + "[solo]\nai_mana = 8\n")
 
 
 def test_r10_3_solo_settings_in_a_duel_are_refused():
-    with pytest.raises(ScenarioError, match=re.escape("<test>: [solo]: settings for solo mode, but [game] mode is 'duel'")):
+    with pytest.raises(
+        ScenarioError, match=re.escape("<test>: [solo]: settings for solo mode, but [game] mode is 'duel'")
+    ):
         parse(DUEL + "[solo]\nai_fixed_mana = 8\n")
 
 
 def test_r10_3_the_configuration_objects_refuse_bad_values_too():
-    with pytest.raises(OptionError, match=r"^protection = 'never' is not allowed \(R10\.3, R10\.4: 'first_attack' \| 'first_damage' \| 'first_hit'\)$"):
+    with pytest.raises(
+        OptionError,
+        match=r"^protection = 'never' is not allowed \(R10\.3, R10\.4: 'first_attack' \| 'first_damage' \| 'first_hit'\)$",
+    ):
         Rules(protection="never")
     with pytest.raises(OptionError, match=r"^ai_first = 1 is not allowed"):
         SoloSettings(ai_first=1)
@@ -369,12 +378,16 @@ def test_r10_4_ai_reduced_scope_all_reduces_attacks_on_ai_creatures():
     default = siege_with("r10_4_ai_reduced_scope_all", solo={"ai_pile_damage": "minus_one"})
     assert (board(default)["B.upper"], board(default)["B.lower"]) == ("", "")
     assert board(default)["B.discard"] == "GOB GOB2"
-    everything = siege_with("r10_4_ai_reduced_scope_all", solo={"ai_pile_damage": "minus_one", "ai_reduced_scope": "all"})
+    everything = siege_with(
+        "r10_4_ai_reduced_scope_all", solo={"ai_pile_damage": "minus_one", "ai_reduced_scope": "all"}
+    )
     assert (board(everything)["B.upper"], board(everything)["B.lower"]) == ("GOB(1)", "GOB2(1)")
 
 
 def test_r10_4_ai_reduced_scope_all_with_one_makes_an_attack_of_zero_deal_one():
-    text = scenario_text("r10_4_ai_reduced_scope_all").replace('attack = 2, health = 3, abilities = ["splash"]', "attack = 0, health = 3")
+    text = scenario_text("r10_4_ai_reduced_scope_all").replace(
+        'attack = 2, health = 3, abilities = ["splash"]', "attack = 0, health = 3"
+    )
     text += '[solo]\nai_pile_damage = "one"\nai_reduced_scope = "all"\n'
     assert board(siege_text(text))["B.upper"] == "GOB(1)"
 
@@ -471,10 +484,14 @@ def test_r10_4_bloodlust_per_creature_one_extra_attack_for_each_destroyed():
         for trigger in ("primary", "any", "per_creature")
     }
     assert {t: board(out)["B.upper"] for t, out in readings.items()} == {
-        "primary": "BIG(4)", "any": "BIG(4)", "per_creature": "BIG(6)",
+        "primary": "BIG(4)",
+        "any": "BIG(4)",
+        "per_creature": "BIG(6)",
     }
     assert attacks(readings["per_creature"]) == [
-        "A.BL upper -> B.P1 2", "A.BL upper -> B.BIG 2", "A.BL upper -> B.BIG 2",
+        "A.BL upper -> B.P1 2",
+        "A.BL upper -> B.BIG 2",
+        "A.BL upper -> B.BIG 2",
     ]
 
 
@@ -536,7 +553,9 @@ def test_r10_4_the_games_frame_says_which_reading_produced_each_game():
 def test_r10_4_rules_changes_text_reads_back_as_the_same_options():
     from clashkit.base.rules import parse_settings
 
-    rules = Rules(keep_distance="attack", aura="until_holder_moves", solo=SoloSettings(ai_first=True, ai_ability="rage"))
+    rules = Rules(
+        keep_distance="attack", aura="until_holder_moves", solo=SoloSettings(ai_first=True, ai_ability="rage")
+    )
     text = rules.changes()
     assert text == "keep_distance=attack,aura=until_holder_moves,ai_first=true,ai_ability=rage"
     values = parse_settings(text)
@@ -551,7 +570,10 @@ def test_r10_3_last_drafter_is_refused_outside_a_draft():
     from clashkit.runs.game import new_game
     from clashkit.runs.simulate import simulate
 
-    with pytest.raises(OptionError, match=r"^first_player = 'last_drafter' needs a draft \(R2\.3, R7\.2\); this game's format is preconstructed"):
+    with pytest.raises(
+        OptionError,
+        match=r"^first_player = 'last_drafter' needs a draft \(R2\.3, R7\.2\); this game's format is preconstructed",
+    ):
         simulate(2, "1", "2", rules={"first_player": "last_drafter"})
     with pytest.raises(OptionError, match=r"^first_player = 'last_drafter' is a duel option \(R2\.3\)"):
         simulate(2, "1", None, mode="solo", rules={"first_player": "last_drafter"})

@@ -68,8 +68,14 @@ def test_r3_1_mana_spendable_in_summon_and_siege():
     # The first ZAP destroys the front BIG, the second (in the siege) the other.
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN ZAP", "A.hand_health": 2, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION PAWN BIG BIG", "B.hand_health": 3, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION PAWN ZAP",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN BIG BIG",
+        "B.hand_health": 3,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert [e["mana_left"] for e in out["events"] if e["kind"] == "card_played"] == [1, 0]
 
@@ -107,8 +113,14 @@ def test_r3_2_fifth_card_becomes_playable_after_a_play():
     out = siege("r3_2_fifth_card_becomes_playable")
     assert board(out) == {
         "winner": None,
-        "A.hand": "TWO BASTION THREE FOUR", "A.hand_health": 2, "A.upper": "ONE", "A.lower": "FIVE",
-        "B.hand": "BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "TWO BASTION THREE FOUR",
+        "A.hand_health": 2,
+        "A.upper": "ONE",
+        "A.lower": "FIVE",
+        "B.hand": "BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert attacks(out) == []
 
@@ -135,7 +147,9 @@ def test_r3_2_fifth_card_is_not_playable_before():
 
 
 def test_r3_3_cannot_play_without_enough_mana():
-    state = parse(PAWNS + '[game]\nmana = 1\n[A]\nhand = ["BASTION", "BIG", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n').state
+    state = parse(
+        PAWNS + '[game]\nmana = 1\n[A]\nhand = ["BASTION", "BIG", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n'
+    ).state
     assert [a for a in legal_actions(state) if isinstance(a, Play) and a.card == "BIG"] == []
     with pytest.raises(IllegalActionError, match=r"^R3\.3: BIG costs 2 mana, only 1 left$") as err:
         apply(state, Play("BIG", 1, lane=0))
@@ -149,11 +163,19 @@ def test_r3_3_any_number_of_plays_each_paid():
 
 
 def test_r3_3_playing_nothing_is_allowed():
-    out = siege_text(PAWNS + '[game]\nmana = 4\n[A]\nhand = ["PAWN", "BASTION", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n')
+    out = siege_text(
+        PAWNS + '[game]\nmana = 4\n[A]\nhand = ["PAWN", "BASTION", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n'
+    )
     assert board(out) == {
         "winner": None,
-        "A.hand": "PAWN BASTION PAWN", "A.hand_health": 1, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "PAWN BASTION PAWN",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -169,7 +191,9 @@ def test_r3_4_cannot_play_last_creature():
 
 
 def test_r3_4_last_creature_left_of_the_keep_too():
-    state = parse(PAWNS + '[game]\nmana = 3\n[A]\nhand = ["PAWN", "FORT", "BIG"]\n[B]\nhand = ["BASTION", "PAWN"]\n').state
+    state = parse(
+        PAWNS + '[game]\nmana = 3\n[A]\nhand = ["PAWN", "FORT", "BIG"]\n[B]\nhand = ["BASTION", "PAWN"]\n'
+    ).state
     apply(state, "play PAWN upper")
     with pytest.raises(IllegalActionError) as err:
         apply(state, "play BIG lower")
@@ -192,8 +216,14 @@ def test_r3_4_ruling_lone_incantation_may_be_played():
     )
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION ZAP", "A.hand_health": 1, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION PAWN BIG", "B.hand_health": 2, "B.upper": "PAWN", "B.lower": "",
+        "A.hand": "BASTION ZAP",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN BIG",
+        "B.hand_health": 2,
+        "B.upper": "PAWN",
+        "B.lower": "",
     }
 
 
@@ -204,9 +234,14 @@ def test_r3_5_creature_enters_behind_and_lanes_have_no_limit():
     out = siege("r3_5_enters_behind_no_lane_limit")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION SIXTH", "A.hand_health": 1,
-        "A.upper": "OLD FIRST SECOND THIRD FOURTH FIFTH", "A.lower": "",
-        "B.hand": "PAWN BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION SIXTH",
+        "A.hand_health": 1,
+        "A.upper": "OLD FIRST SECOND THIRD FOURTH FIFTH",
+        "A.lower": "",
+        "B.hand": "PAWN BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert attacks(out) == ["A.OLD upper -> B.BASTION 1"]
     assert kinds(out, "attack_skipped") == ["attack_skipped"] * 5
@@ -231,7 +266,9 @@ def test_r3_5_creatures_only_in_the_summon_phase():
 
 
 def test_r3_5_creature_needs_a_lane():
-    state = parse(PAWNS + '[game]\nmana = 2\n[A]\nhand = ["BASTION", "PAWN", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n').state
+    state = parse(
+        PAWNS + '[game]\nmana = 2\n[A]\nhand = ["BASTION", "PAWN", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n'
+    ).state
     for bad in (Play("PAWN", 1), Play("PAWN", 1, lane=2), Play("PAWN", 1, target=(1, 0, 0))):
         with pytest.raises(IllegalActionError, match=r"^R3\.5: PAWN is a creature: name a lane"):
             apply(state, bad)
@@ -246,12 +283,21 @@ def test_r3_6_incantation_in_summon_and_in_siege():
     out = siege("r3_11_incantations_between_attacks")
     phases = [e["phase"] for e in out["events"] if e["kind"] == "incantation_resolved"]
     assert phases == ["siege", "siege", "siege"]
-    state = parse(PAWNS + '[game]\nmana = 1\n[A]\nhand = ["BASTION", "ZAP", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\nupper = ["BIG"]\n').state
+    state = parse(
+        PAWNS
+        + '[game]\nmana = 1\n[A]\nhand = ["BASTION", "ZAP", "PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\nupper = ["BIG"]\n'
+    ).state
     apply(state, "play ZAP B.upper.0")
     assert board(state) == {  # ZAP's 2 damage destroyed BIG
         "winner": None,
-        "A.hand": "BASTION PAWN ZAP", "A.hand_health": 2, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION PAWN BIG", "B.hand_health": 2, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION PAWN ZAP",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN BIG",
+        "B.hand_health": 2,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert [e["phase"] for e in state_dict(state)["events"] if e["kind"] == "incantation_resolved"] == ["summon"]
 
@@ -263,8 +309,14 @@ def test_r3_7_left_of_keep_unchanged_right_of_keep_minus_one():
     out = siege("r3_7_left_of_keep_keeps_hand_health")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION STAYS", "A.hand_health": 1, "A.upper": "LEFT", "A.lower": "RIGHT",
-        "B.hand": "BASTION STAYS", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION STAYS",
+        "A.hand_health": 1,
+        "A.upper": "LEFT",
+        "A.lower": "RIGHT",
+        "B.hand": "BASTION STAYS",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
     played = [e["hand_health_a"] for e in out["events"] if e["kind"] == "card_played"]
     assert played == [2, 1]
@@ -277,8 +329,14 @@ def test_r3_8_playing_y_from_x_keep_y_destroys_the_bastion():
     out = siege("r3_8_last_right_card_destroys_bastion")
     assert board(out) == {
         "winner": None,
-        "A.hand": "FORT X", "A.hand_health": 1, "A.upper": "", "A.lower": "Y",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "FORT X",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "Y",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert kinds(out, "keep_flipped", "keep_moved") == ["keep_flipped"]
 
@@ -287,8 +345,14 @@ def test_r3_8_playing_y_from_x_fort_y_loses_the_game():
     out = siege("r3_8_last_right_card_with_fort_loses")
     assert board(out) == {
         "winner": "B",
-        "A.hand": "X FORT", "A.hand_health": 0, "A.upper": "X", "A.lower": "Y",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "X FORT",
+        "A.hand_health": 0,
+        "A.upper": "X",
+        "A.lower": "Y",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert attacks(out) == []  # the game ended in the summon phase
     assert kinds(out)[-1] == "game_won"
@@ -298,8 +362,14 @@ def test_r3_8_ruling_incantation_checked_after_it_returns():
     out = siege("r3_8_incantation_comes_back_first")
     assert board(out) == {
         "winner": None,
-        "A.hand": "X BASTION ZAP", "A.hand_health": 1, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "TARGET(2)", "B.lower": "",
+        "A.hand": "X BASTION ZAP",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "TARGET(2)",
+        "B.lower": "",
     }
     assert "keep_flipped" not in kinds(out)
 
@@ -317,8 +387,14 @@ def test_r3_9_upper_then_lower_farthest_first():
     ]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "U0 U1", "A.lower": "L0 L1",
-        "B.hand": "PAWN " * 10 + "BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION PAWN",
+        "A.hand_health": 1,
+        "A.upper": "U0 U1",
+        "A.lower": "L0 L1",
+        "B.hand": "PAWN " * 10 + "BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -331,8 +407,14 @@ def test_r3_9_ruling_order_is_live_shifted_creature_attacks_in_upper():
     ]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN VORTEX", "A.hand_health": 2, "A.upper": "U0 U1 L0", "A.lower": "",
-        "B.hand": "PAWN PAWN PAWN BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION PAWN VORTEX",
+        "A.hand_health": 2,
+        "A.upper": "U0 U1 L0",
+        "A.lower": "",
+        "B.hand": "PAWN PAWN PAWN BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -345,8 +427,14 @@ def test_r3_9_upper_lane_goes_on_while_a_creature_is_left_to_attack():
     ]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN VORTEX", "A.hand_health": 2, "A.upper": "U0 L1", "A.lower": "L0",
-        "B.hand": "PAWN PAWN PAWN BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION PAWN VORTEX",
+        "A.hand_health": 2,
+        "A.upper": "U0 L1",
+        "A.lower": "L0",
+        "B.hand": "PAWN PAWN PAWN BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -355,8 +443,14 @@ def test_r3_9_shifted_into_upper_after_lower_began_does_not_attack():
     assert attacks(out) == ["A.U0 upper -> B.BASTION 1", "A.L1 lower -> B.BASTION 1"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN VORTEX", "A.hand_health": 2, "A.upper": "U0 L0", "A.lower": "L1",
-        "B.hand": "PAWN PAWN BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION PAWN VORTEX",
+        "A.hand_health": 2,
+        "A.upper": "U0 L0",
+        "A.lower": "L1",
+        "B.hand": "PAWN PAWN BASTION PAWN PAWN",
+        "B.hand_health": 2,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -365,8 +459,14 @@ def test_r3_9_a_lost_turn_stays_lost_when_moved_back_to_the_lower_lane():
     assert attacks(out) == ["A.Y lower -> B.Z 1"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P SH", "A.hand_health": 2, "A.upper": "", "A.lower": "Y X",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "Z(1)",
+        "A.hand": "BASTION P SH",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "Y X",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "Z(1)",
     }
 
 
@@ -448,8 +548,14 @@ def test_r3_9_a_creature_never_attacks_twice():
     assert attacks(out) == ["A.U0 upper -> B.BASTION 1", "A.L0 lower -> B.BASTION 1"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN VORTEX", "A.hand_health": 2, "A.upper": "", "A.lower": "L0 U0",
-        "B.hand": "PAWN PAWN BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION PAWN VORTEX",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "L0 U0",
+        "B.hand": "PAWN PAWN BASTION PAWN PAWN",
+        "B.hand_health": 2,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -457,7 +563,9 @@ def test_r3_9_every_creature_must_take_its_turn_before_the_end():
     state = parse(PAWNS + '[A]\nhand = ["BASTION", "PAWN"]\nupper = ["PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n').state
     apply(state, BEGIN_SIEGE)
     assert legal_actions(state) == [ATTACK]
-    with pytest.raises(IllegalActionError, match=r"^R3\.9: every creature takes its turn in the siege; PAWN at A\.upper\.0 has not$") as err:
+    with pytest.raises(
+        IllegalActionError, match=r"^R3\.9: every creature takes its turn in the siege; PAWN at A\.upper\.0 has not$"
+    ) as err:
         apply(state, END_TURN)
     assert err.value.rule == "R3.9"
     apply(state, ATTACK)
@@ -475,8 +583,14 @@ def test_r3_10_new_creature_does_not_attack():
     assert kinds(out, "attack_skipped") == ["attack_skipped"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "NEWBIE", "A.lower": "",
-        "B.hand": "BASTION PAWN", "B.hand_health": 1, "B.upper": "PAWN", "B.lower": "",
+        "A.hand": "BASTION PAWN",
+        "A.hand_health": 1,
+        "A.upper": "NEWBIE",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "PAWN",
+        "B.lower": "",
     }
 
 
@@ -486,8 +600,14 @@ def test_r3_10_rage_facing_empty_lane_is_done_for_the_siege():
     assert "creature_moved" not in [e["kind"] for e in out["events"] if e["target_player"] == "A"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN VORTEX", "A.hand_health": 2, "A.upper": "OLD RUSHER", "A.lower": "",
-        "B.hand": "BASTION PAWN", "B.hand_health": 1, "B.upper": "VICTIM(1)", "B.lower": "",
+        "A.hand": "BASTION PAWN VORTEX",
+        "A.hand_health": 2,
+        "A.upper": "OLD RUSHER",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "VICTIM(1)",
+        "B.lower": "",
     }
 
 
@@ -499,8 +619,13 @@ def test_r3_11_incantations_before_between_and_after_attacks():
     assert attacks(out) == ["A.FAR upper -> B.BASTION 1", "A.NEAR lower -> B.GUARD 1"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN ZAP", "A.hand_health": 2, "A.upper": "FAR", "A.lower": "NEAR",
-        "B.hand": "PAWN BASTION PAWN BLOCKER", "B.hand_health": 2, "B.upper": "",
+        "A.hand": "BASTION PAWN ZAP",
+        "A.hand_health": 2,
+        "A.upper": "FAR",
+        "A.lower": "NEAR",
+        "B.hand": "PAWN BASTION PAWN BLOCKER",
+        "B.hand_health": 2,
+        "B.upper": "",
         "B.lower": "GUARD(5)",
     }
     order = [e["kind"] for e in out["events"] if e["kind"] in ("attack", "incantation_resolved")]
@@ -532,7 +657,9 @@ def test_r3_11_option_no_incantations_in_siege():
         siege_text(text)
     assert err.value.rule == "R3.11"
     # The summon-phase ZAP alone is fine, and the siege offers no incantation.
-    state = parse(text.replace(', siege = 0', '').replace('target = "B.lower.0"', 'target = "B.lower.0", index = 2')).state
+    state = parse(
+        text.replace(", siege = 0", "").replace('target = "B.lower.0"', 'target = "B.lower.0", index = 2')
+    ).state
     state.mana = 1
     apply(state, "play ZAP B.upper.0")
     apply(state, BEGIN_SIEGE)
@@ -565,7 +692,14 @@ def test_r3_11_ruling_an_attack_is_indivisible():
     # Sprint passed one creature: 2 damage a hit. Both PAWNs are destroyed and
     # come back (hand-health 3 + 2), then the keep moves 2.
     assert state.hand_health(1) == 3
-    assert [state.cards.names[c] if c >= 0 else "K" for c in state.hands[1]] == ["PAWN", "PAWN", "K", "PAWN", "PAWN", "PAWN"]
+    assert [state.cards.names[c] if c >= 0 else "K" for c in state.hands[1]] == [
+        "PAWN",
+        "PAWN",
+        "K",
+        "PAWN",
+        "PAWN",
+        "PAWN",
+    ]
 
 
 # --- R3.12 End of turn -----------------------------------------------------------------
@@ -607,9 +741,14 @@ def test_r3_12_end_of_turn_regenerates_everything():
         assert not creature.protection_used and not creature.new and not creature.took_turn
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION PAWN PUMP GIFT HEX", "A.hand_health": 4, "A.upper": "SHIELD SHIELD",
+        "A.hand": "BASTION PAWN PUMP GIFT HEX",
+        "A.hand_health": 4,
+        "A.upper": "SHIELD SHIELD",
         "A.lower": "PAWN",
-        "B.hand": "BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "SHIELD", "B.lower": "",
+        "B.hand": "BASTION PAWN PAWN",
+        "B.hand_health": 2,
+        "B.upper": "SHIELD",
+        "B.lower": "",
     }
     assert (state.active, state.phase, state.mana) == (1, 2, 3)
 

@@ -1,6 +1,5 @@
 """R4 Attacks, damage, destruction and the keep (R4.1–R4.9)."""
 
-
 from __future__ import annotations
 
 from helpers import attacks, board, kinds, load, siege, siege_text
@@ -16,8 +15,14 @@ def test_r4_1_attack_hits_the_opposing_creature_at_position_0():
     assert attacks(out) == ["A.HITTER upper -> B.FRONT 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "HITTER", "A.lower": "",
-        "B.hand": "BASTION PAWN", "B.hand_health": 1, "B.upper": "FRONT(2) BACK", "B.lower": "BACK",
+        "A.hand": "BASTION PAWN",
+        "A.hand_health": 1,
+        "A.upper": "HITTER",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "FRONT(2) BACK",
+        "B.lower": "BACK",
     }
 
 
@@ -26,8 +31,14 @@ def test_r4_1_modifiers_add_to_the_attack():
     assert attacks(out) == ["A.HITTER upper -> B.BASTION 3"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN BOOST", "A.hand_health": 2, "A.upper": "HITTER", "A.lower": "",
-        "B.hand": "PAWN PAWN PAWN BASTION PAWN", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION PAWN BOOST",
+        "A.hand_health": 2,
+        "A.upper": "HITTER",
+        "A.lower": "",
+        "B.hand": "PAWN PAWN PAWN BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -37,8 +48,14 @@ def test_r4_1_sum_floored_at_0_and_a_zero_attack_is_still_an_attack():
     assert [e["amount"] for e in out["events"] if e["kind"] == "protection_used"] == [0]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN HEX", "A.hand_health": 2, "A.upper": "STRONG HITTER", "A.lower": "",
-        "B.hand": "BASTION PAWN", "B.hand_health": 1, "B.upper": "SHIELD(2)", "B.lower": "",
+        "A.hand": "BASTION PAWN HEX",
+        "A.hand_health": 2,
+        "A.upper": "STRONG HITTER",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "SHIELD(2)",
+        "B.lower": "",
     }
 
 
@@ -97,8 +114,13 @@ def test_r4_2_splash_and_pierce_do_nothing_when_the_keep_is_hit():
     assert kinds(out, "damage") == []
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "MUTANT", "A.lower": "",
-        "B.hand": "PAWN PAWN BASTION PAWN", "B.hand_health": 1, "B.upper": "",
+        "A.hand": "BASTION PAWN",
+        "A.hand_health": 1,
+        "A.upper": "MUTANT",
+        "A.lower": "",
+        "B.hand": "PAWN PAWN BASTION PAWN",
+        "B.hand_health": 1,
+        "B.upper": "",
         "B.lower": "PAWN PAWN",
     }
 
@@ -109,14 +131,27 @@ def test_r4_2_splash_and_pierce_do_nothing_when_the_keep_is_hit():
 def test_r4_3_victims_fixed_damage_dealt_then_destroyed_then_gaps_close():
     out = siege("r4_3_one_attack_lands_all_at_once")
     assert kinds(out, "attack", "damage", "creature_destroyed", "card_returned") == [
-        "attack", "damage", "damage", "damage",
-        "creature_destroyed", "creature_destroyed", "creature_destroyed",
-        "card_returned", "card_returned", "card_returned",
+        "attack",
+        "damage",
+        "damage",
+        "damage",
+        "creature_destroyed",
+        "creature_destroyed",
+        "creature_destroyed",
+        "card_returned",
+        "card_returned",
+        "card_returned",
     ]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "MUTANT", "A.lower": "",
-        "B.hand": "BASTION PAWN T S TB", "B.hand_health": 4, "B.upper": "TB2", "B.lower": "SB",
+        "A.hand": "BASTION PAWN",
+        "A.hand_health": 1,
+        "A.upper": "MUTANT",
+        "A.lower": "",
+        "B.hand": "BASTION PAWN T S TB",
+        "B.hand_health": 4,
+        "B.upper": "TB2",
+        "B.lower": "SB",
     }
 
 
@@ -126,8 +161,14 @@ def test_r4_3_damage_accumulates_over_the_turn_and_excess_is_lost():
     assert "keep_moved" not in kinds(out)
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "HEAVY", "A.lower": "ONE",
-        "B.hand": "BASTION PAWN PAWN WORN", "B.hand_health": 3, "B.upper": "PAWN", "B.lower": "",
+        "A.hand": "BASTION PAWN",
+        "A.hand_health": 1,
+        "A.upper": "HEAVY",
+        "A.lower": "ONE",
+        "B.hand": "BASTION PAWN PAWN WORN",
+        "B.hand_health": 3,
+        "B.upper": "PAWN",
+        "B.lower": "",
     }
 
 
@@ -145,8 +186,14 @@ def test_r4_5_creatures_behind_move_toward_the_bridge():
     out = siege("r4_4_returns_rightmost_and_gap_closes")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "ONE", "A.lower": "",
-        "B.hand": "X BASTION X P", "B.hand_health": 2, "B.upper": "Q R", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "ONE",
+        "A.lower": "",
+        "B.hand": "X BASTION X P",
+        "B.hand_health": 2,
+        "B.upper": "Q R",
+        "B.lower": "",
     }
 
 
@@ -180,8 +227,13 @@ def test_r4_7_keep_moves_by_the_damage_sprint_bonus_included():
     assert attacks(out) == ["A.RUNNER upper -> B.BASTION 3"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION PAWN", "A.hand_health": 1, "A.upper": "RUNNER F0 F1", "A.lower": "",
-        "B.hand": "PAWN PAWN PAWN BASTION PAWN PAWN", "B.hand_health": 2, "B.upper": "",
+        "A.hand": "BASTION PAWN",
+        "A.hand_health": 1,
+        "A.upper": "RUNNER F0 F1",
+        "A.lower": "",
+        "B.hand": "PAWN PAWN PAWN BASTION PAWN PAWN",
+        "B.hand_health": 2,
+        "B.upper": "",
         "B.lower": "",
     }
 
@@ -193,8 +245,14 @@ def test_r4_8_bastion_destroyed_flips_goes_leftmost_excess_lost():
     assert kinds(out, "keep_flipped") == ["keep_flipped"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "HEAVY", "A.lower": "ONE",
-        "B.hand": "P FORT P P", "B.hand_health": 2, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "HEAVY",
+        "A.lower": "ONE",
+        "B.hand": "P FORT P P",
+        "B.hand_health": 2,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert out["B"]["keep"] == "fort"
 
@@ -205,6 +263,12 @@ def test_r4_9_fort_rightmost_loses_at_once_mid_siege():
     assert kinds(out)[-1] == "game_won"
     assert board(out) == {
         "winner": "A",
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "U0 U1", "A.lower": "L0",
-        "B.hand": "P P FORT", "B.hand_health": 0, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "U0 U1",
+        "A.lower": "L0",
+        "B.hand": "P P FORT",
+        "B.hand_health": 0,
+        "B.upper": "",
+        "B.lower": "",
     }

@@ -25,8 +25,14 @@ def test_r5_1_target_any_creature_either_side_and_r5_2_back_rightmost():
     out = siege("r5_1_any_creature_either_side")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P ZAP", "A.hand_health": 2, "A.upper": "", "A.lower": "MINE MINE(2)",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION P ZAP",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "MINE MINE(2)",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -39,7 +45,9 @@ def test_r5_1_ruling_no_creature_in_play_no_incantation():
 
 
 def test_r5_1_no_creature_at_the_named_place():
-    state = parse(CARDS + '[game]\nmana = 3\n[A]\nhand = ["BASTION", "ZAP", "P"]\n[B]\nhand = ["BASTION", "P"]\nupper = ["P"]\n').state
+    state = parse(
+        CARDS + '[game]\nmana = 3\n[A]\nhand = ["BASTION", "ZAP", "P"]\n[B]\nhand = ["BASTION", "P"]\nupper = ["P"]\n'
+    ).state
     with pytest.raises(IllegalActionError, match=r"^R5\.1: there is no creature at B\.upper\.1$") as err:
         apply(state, "play ZAP B.upper.1")
     assert err.value.rule == "R5.1"
@@ -49,7 +57,8 @@ def test_r5_1_no_creature_at_the_named_place():
 
 def test_r5_1_targets_listed_for_every_creature_in_play():
     state = parse(
-        CARDS + '[game]\nmana = 1\n[A]\nhand = ["BASTION", "ZAP", "P"]\nlower = ["P"]\n[B]\nhand = ["BASTION", "P"]\nupper = ["P", "P"]\n'
+        CARDS
+        + '[game]\nmana = 1\n[A]\nhand = ["BASTION", "ZAP", "P"]\nlower = ["P"]\n[B]\nhand = ["BASTION", "P"]\nupper = ["P", "P"]\n'
     ).state
     assert [str(a) for a in legal_actions(state)] == [
         "play ZAP@1 A.lower.0",
@@ -62,14 +71,19 @@ def test_r5_1_targets_listed_for_every_creature_in_play():
 
 
 def test_r5_1_only_playable_incantations():
-    state = parse(CARDS + '[game]\nmana = 3\n[A]\nhand = ["BASTION", "P", "P", "P", "P", "ZAP"]\n[B]\nhand = ["BASTION", "P"]\nupper = ["P"]\n').state
+    state = parse(
+        CARDS
+        + '[game]\nmana = 3\n[A]\nhand = ["BASTION", "P", "P", "P", "P", "ZAP"]\n[B]\nhand = ["BASTION", "P"]\nupper = ["P"]\n'
+    ).state
     with pytest.raises(IllegalActionError) as err:
         apply(state, "play ZAP@5 B.upper.0")
     assert err.value.rule == "R3.2"
 
 
 def test_r5_1_not_enough_mana():
-    state = parse(CARDS + '[game]\nmana = 0\n[A]\nhand = ["BASTION", "ZAP", "P"]\n[B]\nhand = ["BASTION", "P"]\nupper = ["P"]\n').state
+    state = parse(
+        CARDS + '[game]\nmana = 0\n[A]\nhand = ["BASTION", "ZAP", "P"]\n[B]\nhand = ["BASTION", "P"]\nupper = ["P"]\n'
+    ).state
     with pytest.raises(IllegalActionError, match=r"^R3\.3: ZAP costs 1 mana, only 0 left$"):
         apply(state, "play ZAP B.upper.0")
 
@@ -90,8 +104,14 @@ def test_r5_3_played_again_in_the_same_turn_while_playable():
     assert state.mana == 0
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION P ZAP", "A.hand_health": 2, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION P TOUGH", "B.hand_health": 2, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION P ZAP",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION P TOUGH",
+        "B.hand_health": 2,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -112,7 +132,9 @@ def test_r5_3_not_again_once_it_is_the_fifth_card():
         upper = [{ card = "P", new = true }, "P"]
         """
     )
-    with pytest.raises(IllegalActionError, match=r"actions\[1\] \(play ZAP B\.upper\.0\): R3\.2: ZAP is not among") as err:
+    with pytest.raises(
+        IllegalActionError, match=r"actions\[1\] \(play ZAP B\.upper\.0\): R3\.2: ZAP is not among"
+    ) as err:
         siege_text(text)
     assert err.value.rule == "R3.2"
 
@@ -126,13 +148,21 @@ def test_r5_4_indestructible_target_nothing_happens_mana_spent():
     out = board(state)
     assert out == {
         "winner": None,
-        "A.hand": "BASTION P KILL", "A.hand_health": 2, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "ROCK", "B.lower": "",
+        "A.hand": "BASTION P KILL",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "ROCK",
+        "B.lower": "",
     }
     assert kinds(state, "incantation_resolved", "creature_destroyed") == ["incantation_resolved"]
 
 
-@pytest.mark.parametrize("effect", ["damage 5", "destroy", "bounce", "shift", "weaken 1", "empower 2", "grant splash", "heal"])
+@pytest.mark.parametrize(
+    "effect", ["damage 5", "destroy", "bounce", "shift", "weaken 1", "empower 2", "grant splash", "heal"]
+)
 def test_r5_4_every_effect_does_nothing_to_indestructible(effect):
     state = siege_state(
         f"""
@@ -165,12 +195,19 @@ def no_effect_lines(state) -> list[str]:
 def test_r5_4_an_incantation_on_an_indestructible_creature_says_why_it_did_nothing():
     state = siege_state("r5_4_indestructible_target_nothing_happens")
     assert kinds(state, "card_played", "incantation_resolved", "no_effect", "card_returned") == [
-        "card_played", "incantation_resolved", "no_effect", "card_returned",
+        "card_played",
+        "incantation_resolved",
+        "no_effect",
+        "card_returned",
     ]
     assert no_effect_lines(state) == ["KILL has no effect: B's ROCK is Indestructible (R5.4, R6.5)"]
     event = next(e for e in event_dicts(state) if e["kind"] == "no_effect")
     assert (event["card"], event["target_player"], event["target_card"], event["lane"], event["position"]) == (
-        "KILL", "B", "ROCK", "upper", 0,
+        "KILL",
+        "B",
+        "ROCK",
+        "upper",
+        0,
     )
 
 
@@ -222,8 +259,14 @@ def test_r5_5_damage():
     out = siege("r5_5_damage")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P P P P ZAP", "A.hand_health": 5, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "TOUGH(2)",
+        "A.hand": "BASTION P P P P ZAP",
+        "A.hand_health": 5,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "TOUGH(2)",
     }
 
 
@@ -232,8 +275,14 @@ def test_r5_5_destroy():
     assert kinds(out, "creature_destroyed") == ["creature_destroyed"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P KILL", "A.hand_health": 2, "A.upper": "", "A.lower": "",
-        "B.hand": "BASTION P FRONT", "B.hand_health": 2, "B.upper": "BACK", "B.lower": "",
+        "A.hand": "BASTION P KILL",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "",
+        "B.hand": "BASTION P FRONT",
+        "B.hand_health": 2,
+        "B.upper": "BACK",
+        "B.lower": "",
     }
 
 
@@ -243,8 +292,14 @@ def test_r5_5_bounce_is_not_a_destruction():
     assert attacks(out) == ["A.HITTER upper -> B.BACK 1"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P HOP", "A.hand_health": 2, "A.upper": "HITTER", "A.lower": "",
-        "B.hand": "P BASTION P FRONT", "B.hand_health": 2, "B.upper": "BACK(1)", "B.lower": "",
+        "A.hand": "BASTION P HOP",
+        "A.hand_health": 2,
+        "A.upper": "HITTER",
+        "A.lower": "",
+        "B.hand": "P BASTION P FRONT",
+        "B.hand_health": 2,
+        "B.upper": "BACK(1)",
+        "B.lower": "",
     }
 
 
@@ -253,8 +308,14 @@ def test_r5_5_bounce_own_creature_and_r10_0_it_comes_back_fresh():
     assert attacks(out) == []
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P HOP", "A.hand_health": 2, "A.upper": "VET", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION P HOP",
+        "A.hand_health": 2,
+        "A.upper": "VET",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -263,8 +324,14 @@ def test_r5_5_shift_to_the_back_of_the_other_lane():
     assert attacks(out) == ["A.HITTER upper -> B.BASTION 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P VORTEX", "A.hand_health": 2, "A.upper": "HITTER", "A.lower": "",
-        "B.hand": "P P BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "P BLOCKER(1)",
+        "A.hand": "BASTION P VORTEX",
+        "A.hand_health": 2,
+        "A.upper": "HITTER",
+        "A.lower": "",
+        "B.hand": "P P BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "P BLOCKER(1)",
     }
 
 
@@ -273,9 +340,14 @@ def test_r5_5_weaken_and_empower():
     assert attacks(out) == ["A.UPPERS upper -> B.BASTION 1", "A.LOWERS lower -> B.BASTION 3"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P HEX PUMP", "A.hand_health": 3, "A.upper": "UPPERS",
+        "A.hand": "BASTION P HEX PUMP",
+        "A.hand_health": 3,
+        "A.upper": "UPPERS",
         "A.lower": "LOWERS",
-        "B.hand": "P P P P BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "B.hand": "P P P P BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -283,8 +355,14 @@ def test_r5_5_grant_an_ability():
     out = siege("r5_5_grant")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P GIFT", "A.hand_health": 2, "A.upper": "HITTER", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "WALL(2)", "B.lower": "WALL(2)",
+        "A.hand": "BASTION P GIFT",
+        "A.hand_health": 2,
+        "A.upper": "HITTER",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "WALL(2)",
+        "B.lower": "WALL(2)",
     }
 
 
@@ -292,8 +370,14 @@ def test_r5_5_heal():
     out = siege("r5_5_heal")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P MEND", "A.hand_health": 2, "A.upper": "HITTER", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "WORN(2)", "B.lower": "",
+        "A.hand": "BASTION P MEND",
+        "A.hand_health": 2,
+        "A.upper": "HITTER",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "WORN(2)",
+        "B.lower": "",
     }
 
 
@@ -311,8 +395,14 @@ def test_r5_6_protection_neither_stops_nor_spends_on_incantation_damage():
     assert [e["amount"] for e in out["events"] if e["kind"] == "protection_used"] == [3]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P ZAP", "A.hand_health": 2, "A.upper": "HITTER HITTER", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "SHIELD(5)", "B.lower": "",
+        "A.hand": "BASTION P ZAP",
+        "A.hand_health": 2,
+        "A.upper": "HITTER HITTER",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "SHIELD(5)",
+        "B.lower": "",
     }
 
 
@@ -342,6 +432,12 @@ def test_r5_6_incantation_kill_earns_no_bloodlust_attack():
     assert attacks(out) == ["A.BERSERKER upper -> B.WALL 1"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P ZAP", "A.hand_health": 2, "A.upper": "BERSERKER", "A.lower": "",
-        "B.hand": "BASTION P WALL", "B.hand_health": 2, "B.upper": "P", "B.lower": "",
+        "A.hand": "BASTION P ZAP",
+        "A.hand_health": 2,
+        "A.upper": "BERSERKER",
+        "A.lower": "",
+        "B.hand": "BASTION P WALL",
+        "B.hand_health": 2,
+        "B.upper": "P",
+        "B.lower": "",
     }

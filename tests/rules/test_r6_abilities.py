@@ -28,8 +28,14 @@ def test_r6_1_splash_hits_same_position_of_the_other_lane():
     out = siege("r6_1_splash_same_position_other_lane")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "SPLASHER", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "T(2)", "B.lower": "S(2) SB",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "SPLASHER",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "T(2)",
+        "B.lower": "S(2) SB",
     }
 
 
@@ -51,8 +57,14 @@ def test_r6_1_splash_with_the_other_lane_empty_never_reaches_a_keep():
     assert kinds(out, "damage", "keep_moved") == ["damage"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION T", "A.hand_health": 1, "A.upper": "", "A.lower": "SPLASHER",
-        "B.hand": "BASTION T T", "B.hand_health": 2, "B.upper": "", "B.lower": "T(2)",
+        "A.hand": "BASTION T",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "SPLASHER",
+        "B.hand": "BASTION T T",
+        "B.hand_health": 2,
+        "B.upper": "",
+        "B.lower": "T(2)",
     }
 
 
@@ -63,8 +75,14 @@ def test_r6_2_pierce_hits_directly_behind_the_target():
     out = siege("r6_2_pierce_directly_behind")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "", "A.lower": "PIERCER",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "", "B.lower": "T(2) TB(2) TBB",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "PIERCER",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "T(2) TB(2) TBB",
     }
 
 
@@ -72,8 +90,14 @@ def test_r6_2_with_splash_pierce_only_behind_the_primary_target():
     out = siege("r6_2_pierce_with_splash_only_behind_primary")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "MUTANT", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "T(2) TB(2)", "B.lower": "S(2) SB",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "MUTANT",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "T(2) TB(2)",
+        "B.lower": "S(2) SB",
     }
 
 
@@ -85,8 +109,14 @@ def test_r6_3_rage_attacks_a_creature_in_its_entry_turn():
     assert attacks(out) == ["A.RAGER upper -> B.T 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "RAGER", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "T(2)", "B.lower": "",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "RAGER",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "T(2)",
+        "B.lower": "",
     }
 
 
@@ -123,8 +153,14 @@ def test_r6_4_first_attack_aimed_is_reduced_to_0_the_next_lands():
     assert [e["amount"] for e in out["events"] if e["kind"] == "protection_used"] == [3]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "H1 H2", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "SHIELD(2)", "B.lower": "",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "H1 H2",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "SHIELD(2)",
+        "B.lower": "",
     }
 
 
@@ -133,8 +169,14 @@ def test_r6_4_secondary_hits_are_not_prevented_and_do_not_use_it():
     assert attacks(out) == ["A.PIERCER upper -> B.FRONT 2", "A.H1 upper -> B.SHIELD 3"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "H1 PIERCER", "A.lower": "",
-        "B.hand": "BASTION P FRONT", "B.hand_health": 2, "B.upper": "SHIELD(2)", "B.lower": "",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "H1 PIERCER",
+        "A.lower": "",
+        "B.hand": "BASTION P FRONT",
+        "B.hand_health": 2,
+        "B.upper": "SHIELD(2)",
+        "B.lower": "",
     }
 
 
@@ -142,8 +184,14 @@ def test_r6_4_the_attacks_splash_and_pierce_still_happen():
     out = siege("r6_4_protected_target_splash_pierce_still_land")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "MUTANT", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "SHIELD TB(2)", "B.lower": "S(2)",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "MUTANT",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "SHIELD TB(2)",
+        "B.lower": "S(2)",
     }
 
 
@@ -159,8 +207,14 @@ def test_r6_4_option_first_damage_cancels_incantation_damage():
     assert [(e["card"], e["amount"]) for e in out["events"] if e["kind"] == "protection_used"] == [("ZAP", 2)]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P ZAP", "A.hand_health": 2, "A.upper": "H1", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "SHIELD(2)", "B.lower": "",
+        "A.hand": "BASTION P ZAP",
+        "A.hand_health": 2,
+        "A.upper": "H1",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "SHIELD(2)",
+        "B.lower": "",
     }
 
 
@@ -185,8 +239,14 @@ def test_r6_5_attacks_destroy_indestructible_creatures_primary_splash_and_pierce
     assert attacks(out) == ["A.MUTANT upper -> B.ROCK 5", "A.MUTANT upper -> B.BASTION 5"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "MUTANT", "A.lower": "",
-        "B.hand": "FORT P ROCK ROCK ROCK", "B.hand_health": 4, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "MUTANT",
+        "A.lower": "",
+        "B.hand": "FORT P ROCK ROCK ROCK",
+        "B.hand_health": 4,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -195,8 +255,14 @@ def test_r6_5_an_attack_damages_indestructible_an_incantation_does_not_heal_it()
     assert kinds(out, "damage", "incantation_resolved") == ["damage", "incantation_resolved"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P MEND", "A.hand_health": 2, "A.upper": "OGRE", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "WALL(2)", "B.lower": "",
+        "A.hand": "BASTION P MEND",
+        "A.hand_health": 2,
+        "A.upper": "OGRE",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "WALL(2)",
+        "B.lower": "",
     }
 
 
@@ -212,8 +278,14 @@ def test_r6_6_bloodlust_chains_while_it_destroys_its_target():
     ]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "BERSERKER", "A.lower": "",
-        "B.hand": "BASTION X P1 P2", "B.hand_health": 3, "B.upper": "WALL(2)", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "BERSERKER",
+        "A.lower": "",
+        "B.hand": "BASTION X P1 P2",
+        "B.hand_health": 3,
+        "B.upper": "WALL(2)",
+        "B.lower": "",
     }
 
 
@@ -226,8 +298,14 @@ def test_r6_6_bloodlust_goes_on_to_the_keep_and_stops_after_it():
     ]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "BERSERKER", "A.lower": "",
-        "B.hand": "X X BASTION X P1 P2", "B.hand_health": 3, "B.upper": "", "B.lower": "X",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "BERSERKER",
+        "A.lower": "",
+        "B.hand": "X X BASTION X P1 P2",
+        "B.hand_health": 3,
+        "B.upper": "",
+        "B.lower": "X",
     }
 
 
@@ -258,8 +336,14 @@ def test_r6_6_in_its_entry_turn_the_extra_attack_hits_only_creatures():
     assert attacks(out) == ["A.FRENZY upper -> B.P1 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "FRENZY", "A.lower": "",
-        "B.hand": "BASTION X X P1", "B.hand_health": 3, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "FRENZY",
+        "A.lower": "",
+        "B.hand": "BASTION X X P1",
+        "B.hand_health": 3,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -268,8 +352,14 @@ def test_r6_6_ruling_splash_kill_alone_earns_no_extra_attack():
     assert attacks(out) == ["A.SPLASHY upper -> B.WALL 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "SPLASHY", "A.lower": "",
-        "B.hand": "BASTION P P", "B.hand_health": 2, "B.upper": "WALL(2)", "B.lower": "",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "SPLASHY",
+        "A.lower": "",
+        "B.hand": "BASTION P P",
+        "B.hand_health": 2,
+        "B.upper": "WALL(2)",
+        "B.lower": "",
     }
 
 
@@ -308,8 +398,14 @@ def test_r6_6_bloodlust_granted_by_an_aura():
     assert attacks(out) == ["A.ATT upper -> B.P1 2", "A.ATT upper -> B.P2 2", "A.ATT upper -> B.BASTION 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "ATT LIEUT", "A.lower": "",
-        "B.hand": "X X BASTION X P1 P2", "B.hand_health": 3, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "ATT LIEUT",
+        "A.lower": "",
+        "B.hand": "X X BASTION X P1 P2",
+        "B.hand_health": 3,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -325,8 +421,14 @@ def test_r6_7_sprint_moves_to_position_0_with_a_bonus_and_attacks_once():
     ]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION P", "A.hand_health": 1, "A.upper": "RUNNER F0 F1", "A.lower": "",
-        "B.hand": "BASTION P", "B.hand_health": 1, "B.upper": "WALL(5)", "B.lower": "",
+        "A.hand": "BASTION P",
+        "A.hand_health": 1,
+        "A.upper": "RUNNER F0 F1",
+        "A.lower": "",
+        "B.hand": "BASTION P",
+        "B.hand_health": 1,
+        "B.upper": "WALL(5)",
+        "B.lower": "",
     }
 
 
@@ -340,8 +442,14 @@ def test_r6_7_bonus_lasts_for_bloodlust_follow_ups():
     assert attacks(out) == ["A.RUNNER upper -> B.P 2", "A.RUNNER upper -> B.Q 2", "A.RUNNER upper -> B.BASTION 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "RUNNER F0", "A.lower": "",
-        "B.hand": "X X BASTION X P Q", "B.hand_health": 3, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "RUNNER F0",
+        "A.lower": "",
+        "B.hand": "X X BASTION X P Q",
+        "B.hand_health": 3,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -386,8 +494,14 @@ def test_r6_7_splash_and_pierce_read_after_the_move():
     out = siege("r6_7_abilities_read_after_the_move")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "RUNNER F0", "A.lower": "GIVER",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "T(2) TB(2)", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "RUNNER F0",
+        "A.lower": "GIVER",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "T(2) TB(2)",
+        "B.lower": "",
     }
 
 
@@ -399,8 +513,14 @@ def test_r6_8_aura_front_and_the_holder_does_not_gain_it():
     assert attacks(out) == ["A.HOLDER upper -> B.T 1", "A.ATT upper -> B.T 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "ATT HOLDER", "A.lower": "",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "T(3)", "B.lower": "S(2)",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "ATT HOLDER",
+        "A.lower": "",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "T(3)",
+        "B.lower": "S(2)",
     }
 
 
@@ -408,8 +528,14 @@ def test_r6_8_aura_behind():
     out = siege("r6_8_aura_behind")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "HOLDER ATT", "A.lower": "",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "T(2)", "B.lower": "S(2)",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "HOLDER ATT",
+        "A.lower": "",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "T(2)",
+        "B.lower": "S(2)",
     }
 
 
@@ -418,15 +544,23 @@ def test_r6_8_aura_side_upper_to_lower():
     assert attacks(out) == ["A.LOW lower -> B.T 1", "A.ATT lower -> B.T 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "HOLDER", "A.lower": "ATT LOW",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "", "B.lower": "T(3) TB(2)",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "HOLDER",
+        "A.lower": "ATT LOW",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "T(3) TB(2)",
     }
 
 
 def test_r6_8_aura_side_lower_to_upper():
     text = scenario_path("r6_8_aura_side").read_text()
-    text = text.replace('upper = [{ card = "HOLDER", new = true }]\nlower = ["ATT", "LOW"]',
-                        'upper = ["ATT", "LOW"]\nlower = [{ card = "HOLDER", new = true }]')
+    text = text.replace(
+        'upper = [{ card = "HOLDER", new = true }]\nlower = ["ATT", "LOW"]',
+        'upper = ["ATT", "LOW"]\nlower = [{ card = "HOLDER", new = true }]',
+    )
     text = text.replace('lower = ["T", "TB"]', 'upper = ["T", "TB"]')
     out = siege_text(text)
     assert board(out)["B.upper"] == "T(3) TB(2)"
@@ -437,8 +571,14 @@ def test_r6_8_ruling_grant_ends_when_the_holder_moves_away():
     assert attacks(out) == ["A.ATT upper -> B.T 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X VORTEX", "A.hand_health": 2, "A.upper": "ATT", "A.lower": "HOLDER",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "T(2)", "B.lower": "S",
+        "A.hand": "BASTION X VORTEX",
+        "A.hand_health": 2,
+        "A.upper": "ATT",
+        "A.lower": "HOLDER",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "T(2)",
+        "B.lower": "S",
     }
 
 
@@ -448,9 +588,14 @@ def test_r6_8_ruling_kept_by_creatures_sliding_forward_together():
     assert kinds(out, "protection_used") == ["protection_used"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X DOOMED", "A.hand_health": 2, "A.upper": "GUARDED HOLDER",
+        "A.hand": "BASTION X DOOMED",
+        "A.hand_health": 2,
+        "A.upper": "GUARDED HOLDER",
         "A.lower": "",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "B1 B2", "B.lower": "",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "B1 B2",
+        "B.lower": "",
     }
 
 
@@ -459,9 +604,14 @@ def test_r6_8_ruling_gained_when_a_gap_closes():
     assert attacks(out) == ["B.B2 upper -> A.FRONT 2", "B.B1 upper -> A.FRONT 2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X DOOMED", "A.hand_health": 2, "A.upper": "FRONT(2) HOLDER",
+        "A.hand": "BASTION X DOOMED",
+        "A.hand_health": 2,
+        "A.upper": "FRONT(2) HOLDER",
         "A.lower": "",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "B1 B2", "B.lower": "",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "B1 B2",
+        "B.lower": "",
     }
 
 
@@ -470,8 +620,14 @@ def test_r6_8_aura_rage_lets_a_new_creature_attack():
     assert attacks(out) == ["A.PUP upper -> B.T 2", "A.ALPHA upper -> B.T 1"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "ALPHA PUP", "A.lower": "",
-        "B.hand": "BASTION X", "B.hand_health": 1, "B.upper": "T(3)", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "ALPHA PUP",
+        "A.lower": "",
+        "B.hand": "BASTION X",
+        "B.hand_health": 1,
+        "B.upper": "T(3)",
+        "B.lower": "",
     }
 
 
@@ -487,8 +643,11 @@ _AURA_CARDS = [
             (ability, dirs)
             for ability in (Ability.SPLASH, Ability.PIERCE, Ability.PROTECTION)
             for dirs in (
-                (Direction.FRONT,), (Direction.BEHIND,), (Direction.SIDE,),
-                (Direction.FRONT, Direction.BEHIND), (Direction.FRONT, Direction.BEHIND, Direction.SIDE),
+                (Direction.FRONT,),
+                (Direction.BEHIND,),
+                (Direction.SIDE,),
+                (Direction.FRONT, Direction.BEHIND),
+                (Direction.FRONT, Direction.BEHIND, Direction.SIDE),
             )
         ]
     )

@@ -55,7 +55,7 @@ def ai_turn(position: str, seed: int = 0) -> GameState:
 
     Returns the state in the AI's siege, before its first attack.
     """
-    state = parse(CARDS + f"[game]\nmode = \"solo\"\nseed = {seed}\n" + position).state
+    state = parse(CARDS + f'[game]\nmode = "solo"\nseed = {seed}\n' + position).state
     state.active, state.turn = 1, 2
     start_turn(state)
     return state
@@ -141,7 +141,11 @@ def test_r8_1_named_deck_ai_gets_the_other_24():
     assert len(setup.ai_cards) == 24 and not set(setup.ai_cards) & set(names.split(","))
     assert solo_setup(names.split(","), seed=1).ai_cards == setup.ai_cards
     assert [deck_format(d) for d in (names, names.split(","), 3, "4", "draft")] == [
-        "custom", "custom", "preconstructed", "preconstructed", "draft",
+        "custom",
+        "custom",
+        "preconstructed",
+        "preconstructed",
+        "draft",
     ]
 
 
@@ -253,9 +257,16 @@ def test_r8_3_reveals_until_total_reaches_mana_lanes_alternate():
     assert reveals(state) == ["C2 upper 0", "C3 lower 2", "C1 upper 5"]
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION C1", "A.hand_health": 1, "A.upper": "", "A.lower": "",
-        "B.pile": "C2 C5 BASTION", "B.discard": "", "B.last_turn": "none",
-        "B.hand_health": 2, "B.upper": "C0 C2 C1", "B.lower": "C3",
+        "A.hand": "BASTION C1",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "",
+        "B.pile": "C2 C5 BASTION",
+        "B.discard": "",
+        "B.last_turn": "none",
+        "B.hand_health": 2,
+        "B.upper": "C0 C2 C1",
+        "B.lower": "C3",
     }
     # The revealed creatures are new: they do not attack this turn (R3.10).
     assert [c.new for c in state.lanes[1][0]] == [False, True, True]
@@ -304,13 +315,24 @@ def test_r8_3_r8_7_bastion_alone_mid_summon_flips_and_reveals_go_on_with_the_tot
     # and one more C3 brings the carried total to 8.
     assert reveals(state) == ["C2 upper 0", "C3 lower 2", "C3 upper 5"]
     assert kinds(event_dicts_state(state), "ai_reveal", "keep_flipped", "ai_reshuffle") == [
-        "ai_reveal", "ai_reveal", "keep_flipped", "ai_reshuffle", "ai_reveal",
+        "ai_reveal",
+        "ai_reveal",
+        "keep_flipped",
+        "ai_reshuffle",
+        "ai_reveal",
     ]
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION C1", "A.hand_health": 1, "A.upper": "", "A.lower": "",
-        "B.pile": "C3 C3 FORT", "B.discard": "", "B.last_turn": "none",
-        "B.hand_health": 2, "B.upper": "C2 C3", "B.lower": "C3",
+        "A.hand": "BASTION C1",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "",
+        "B.pile": "C3 C3 FORT",
+        "B.discard": "",
+        "B.last_turn": "none",
+        "B.hand_health": 2,
+        "B.upper": "C2 C3",
+        "B.lower": "C3",
     }
 
 
@@ -331,9 +353,16 @@ def test_r8_3_r8_7_flip_comes_before_the_revealed_incantation_resolves():
     assert reveals(state) == ["ZAP upper 0", "C1 lower 1"]
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION C1 C2", "A.hand_health": 2, "A.upper": "", "A.lower": "",
-        "B.pile": "FORT", "B.discard": "ZAP", "B.last_turn": "pending",
-        "B.hand_health": 0, "B.upper": "", "B.lower": "C1",
+        "A.hand": "BASTION C1 C2",
+        "A.hand_health": 2,
+        "A.upper": "",
+        "A.lower": "",
+        "B.pile": "FORT",
+        "B.discard": "ZAP",
+        "B.last_turn": "pending",
+        "B.hand_health": 0,
+        "B.upper": "",
+        "B.lower": "C1",
     }
     assert state.mana_gained == 7  # 6 + 1 player creature at the mana phase
     assert state.mana == 5
@@ -351,7 +380,9 @@ def test_r8_3_bastion_alone_with_empty_discard_is_the_fort_alone_and_reveals_sto
     assert reveals(state) == ["C1 upper 0"]
     assert board(state)["B.pile"] == "FORT" and board(state)["B.last_turn"] == "pending"
     assert kinds(event_dicts_state(state), "keep_flipped", "ai_reshuffle", "ai_last_turn") == [
-        "keep_flipped", "ai_reshuffle", "ai_last_turn",
+        "keep_flipped",
+        "ai_reshuffle",
+        "ai_last_turn",
     ]
 
 
@@ -395,9 +426,16 @@ def test_r8_4_enemy_incantation_hits_player_creature_nearest_bridge_in_its_lane(
     assert reveals(state) == ["C1 upper 0", "ZAP lower 1", "C5 upper 2", "C5 lower 7"]
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION C1 C2", "A.hand_health": 2, "A.upper": "C3", "A.lower": "C3",
-        "B.pile": "C5 BASTION", "B.discard": "ZAP", "B.last_turn": "none",
-        "B.hand_health": 1, "B.upper": "C1 C5", "B.lower": "C5",
+        "A.hand": "BASTION C1 C2",
+        "A.hand_health": 2,
+        "A.upper": "C3",
+        "A.lower": "C3",
+        "B.pile": "C5 BASTION",
+        "B.discard": "ZAP",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "C1 C5",
+        "B.lower": "C5",
     }
 
 
@@ -454,9 +492,16 @@ def test_r8_4_no_target_discarded_without_counting_and_its_lane_slot_is_used():
     # C1 leaves the Bastion alone: it flips, the discard (ZAP) is the new pile.
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION C1", "A.hand_health": 1, "A.upper": "", "A.lower": "C3",
-        "B.pile": "ZAP FORT", "B.discard": "", "B.last_turn": "none",
-        "B.hand_health": 1, "B.upper": "C3", "B.lower": "C3 C1",
+        "A.hand": "BASTION C1",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "C3",
+        "B.pile": "ZAP FORT",
+        "B.discard": "",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "C3",
+        "B.lower": "C3 C1",
     }
 
 
@@ -550,9 +595,16 @@ def test_r8_5_r8_6_player_siege_mills_top_first_and_destroyed_ai_creatures_go_to
     )
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION C1", "A.hand_health": 1, "A.upper": "C3", "A.lower": "C2",
-        "B.pile": "C5 BASTION", "B.discard": "C2 C1 C0 C2", "B.last_turn": "none",
-        "B.hand_health": 1, "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION C1",
+        "A.hand_health": 1,
+        "A.upper": "C3",
+        "A.lower": "C2",
+        "B.pile": "C5 BASTION",
+        "B.discard": "C2 C1 C0 C2",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert kinds(out, "ai_mill", "card_discarded") == ["ai_mill"] * 3 + ["card_discarded"]
 
@@ -583,7 +635,12 @@ def test_r8_6_r8_7_excess_is_lost_and_the_lone_bastion_flips_mid_siege():
     assert out_board["B.hand_health"] == 1
     assert [e["amount"] for e in out["events"] if e["kind"] == "attack"] == [3, 2]
     assert kinds(out, "ai_mill", "keep_flipped", "ai_reshuffle") == [
-        "ai_mill", "ai_mill", "keep_flipped", "ai_reshuffle", "ai_mill", "ai_mill",
+        "ai_mill",
+        "ai_mill",
+        "keep_flipped",
+        "ai_reshuffle",
+        "ai_mill",
+        "ai_mill",
     ]
 
 
@@ -616,7 +673,7 @@ def test_r8_7_fort_exposed_in_the_ai_turn_ruling_next_and_option_current():
     state = ai_turn(position)
     finish_ai_turn(state)
     assert state.winner is None and state.active == 0 and state.ai_last_turn == 1  # pending
-    state = ai_turn("[rules]\nai_last_turn = \"current\"\n" + position)
+    state = ai_turn('[rules]\nai_last_turn = "current"\n' + position)
     assert board(state)["B.last_turn"] == "under_way"
     finish_ai_turn(state)
     assert state.winner == 0
@@ -673,8 +730,18 @@ def test_r8_9_points_add_up_over_every_combination():
     combos = all_settings()
     assert len(combos) == 2 * 5 * 2 * 2 * 3 * 6
     assert all(points(s) == s.points for s in combos)
-    assert points({"ai_mana_per_creature": 2, "ai_fixed_mana": 10, "ai_first": True,
-                   "ai_pile_damage": "one", "ai_ability": "rage"}) == 10
+    assert (
+        points(
+            {
+                "ai_mana_per_creature": 2,
+                "ai_fixed_mana": 10,
+                "ai_first": True,
+                "ai_pile_damage": "one",
+                "ai_ability": "rage",
+            }
+        )
+        == 10
+    )
     assert points({"ai_starts_as_fort": True}) == -1
 
 
@@ -731,9 +798,14 @@ ai_pile_damage = "{reading}"
 @pytest.mark.parametrize(
     ("card", "reading", "milled"),
     [
-        ("C3", "full", 3), ("C3", "minus_one", 2), ("C3", "one", 1),
-        ("C1", "full", 1), ("C1", "minus_one", 0), ("C1", "one", 1),
-        ("C5", "minus_one", 4), ("C5", "one", 1),
+        ("C3", "full", 3),
+        ("C3", "minus_one", 2),
+        ("C3", "one", 1),
+        ("C1", "full", 1),
+        ("C1", "minus_one", 0),
+        ("C1", "one", 1),
+        ("C5", "minus_one", 4),
+        ("C5", "one", 1),
     ],
 )
 def test_r8_9_both_readings_of_reduced_damage_to_the_ai_pile(card, reading, milled):

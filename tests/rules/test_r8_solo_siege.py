@@ -47,9 +47,16 @@ def test_r8_3a_ai_creatures_attack_in_order_and_move_the_players_keep():
     assert attacks(out) == ["B.AI2 upper -> A.BASTION 2", "B.AI1 upper -> A.BASTION 1", "B.AI3 lower -> A.P 3"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "X X X BASTION X", "A.hand_health": 1, "A.upper": "", "A.lower": "P(3)",
-        "B.pile": "X BASTION", "B.discard": "", "B.last_turn": "none", "B.hand_health": 1,
-        "B.upper": "AI1 AI2", "B.lower": "AI3",
+        "A.hand": "X X X BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "P(3)",
+        "B.pile": "X BASTION",
+        "B.discard": "",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "AI1 AI2",
+        "B.lower": "AI3",
     }
 
 
@@ -62,16 +69,25 @@ def test_r8_4_enemy_incantation_hits_the_players_nearest_creature_in_its_lane():
     assert kinds(state, "ai_reveal") == ["ai_reveal", "ai_reveal"]
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION X X X X", "A.hand_health": 4, "A.upper": "P1(2) P2", "A.lower": "",
-        "B.pile": "REST BASTION", "B.discard": "ZAP2", "B.last_turn": "none", "B.hand_health": 1,
-        "B.upper": "", "B.lower": "BIG",
+        "A.hand": "BASTION X X X X",
+        "A.hand_health": 4,
+        "A.upper": "P1(2) P2",
+        "A.lower": "",
+        "B.pile": "REST BASTION",
+        "B.discard": "ZAP2",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "BIG",
     }
 
 
 NO_TARGET = (
     scenario_path("r8_4_ai_incantations")
     .read_text()
-    .replace('upper = [{ card = "P1", new = true }, { card = "P2", new = true }]', 'lower = [{ card = "P1", new = true }]')
+    .replace(
+        'upper = [{ card = "P1", new = true }, { card = "P2", new = true }]', 'lower = [{ card = "P1", new = true }]'
+    )
     .replace('pile = ["ZAP2", "BIG", "REST", "BASTION"]', 'pile = ["ZAP2", "BIG", "REST", "MORE", "BASTION"]')
 )
 
@@ -81,9 +97,16 @@ def test_r8_4_no_target_no_effect_and_its_cost_does_not_count():
     assert state.mana_gained == 7
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION X X X X", "A.hand_health": 4, "A.upper": "", "A.lower": "P1",
-        "B.pile": "MORE BASTION", "B.discard": "ZAP2", "B.last_turn": "none", "B.hand_health": 1,
-        "B.upper": "REST", "B.lower": "BIG",
+        "A.hand": "BASTION X X X X",
+        "A.hand_health": 4,
+        "A.upper": "",
+        "A.lower": "P1",
+        "B.pile": "MORE BASTION",
+        "B.discard": "ZAP2",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "REST",
+        "B.lower": "BIG",
     }
 
 
@@ -120,37 +143,58 @@ def test_r8_3_ruling_a_reveal_leaving_the_bastion_alone_reshuffles_before_its_in
     """)
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "P(2)", "A.lower": "",
-        "B.pile": "FORT", "B.discard": "ZAP", "B.last_turn": "pending", "B.hand_health": 0,
-        "B.upper": "", "B.lower": "D1",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "P(2)",
+        "A.lower": "",
+        "B.pile": "FORT",
+        "B.discard": "ZAP",
+        "B.last_turn": "pending",
+        "B.hand_health": 0,
+        "B.upper": "",
+        "B.lower": "D1",
     }
     assert kinds(state, "ai_reveal", "keep_flipped", "ai_reshuffle", "incantation_resolved", "card_discarded") == [
-        "ai_reveal", "keep_flipped", "ai_reshuffle", "incantation_resolved", "card_discarded", "ai_reveal",
+        "ai_reveal",
+        "keep_flipped",
+        "ai_reshuffle",
+        "incantation_resolved",
+        "card_discarded",
+        "ai_reveal",
     ]
 
 
 def test_r8_4_ruling_declared_side_only_by_default():
-    state = ai_turn(NO_TARGET.replace('pile = [', 'upper = ["OWN"]\npile = ['))
+    state = ai_turn(NO_TARGET.replace("pile = [", 'upper = ["OWN"]\npile = ['))
     assert board(state)["B.upper"] == "OWN REST"  # ZAP2 did not turn on the AI's own OWN
 
 
 def test_r8_4_option_either_side():
-    text = NO_TARGET.replace('pile = [', 'upper = ["OWN"]\npile = [') + '\n[rules]\nai_incantation_side = "either"\n'
+    text = NO_TARGET.replace("pile = [", 'upper = ["OWN"]\npile = [') + '\n[rules]\nai_incantation_side = "either"\n'
     state = ai_turn(text)
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION X X X X", "A.hand_health": 4, "A.upper": "", "A.lower": "P1",
-        "B.pile": "REST MORE BASTION", "B.discard": "ZAP2", "B.last_turn": "none",
+        "A.hand": "BASTION X X X X",
+        "A.hand_health": 4,
+        "A.upper": "",
+        "A.lower": "P1",
+        "B.pile": "REST MORE BASTION",
+        "B.discard": "ZAP2",
+        "B.last_turn": "none",
         "B.hand_health": 2,
-        "B.upper": "OWN(2)", "B.lower": "BIG",
+        "B.upper": "OWN(2)",
+        "B.lower": "BIG",
     }
 
 
 def test_r8_4_ally_incantation_helps_the_ais_own_creature():
     text = (
-        scenario_path("r8_4_ai_incantations").read_text()
+        scenario_path("r8_4_ai_incantations")
+        .read_text()
         .replace('upper = [{ card = "P1", new = true }, { card = "P2", new = true }]', "")
-        .replace('pile = ["ZAP2", "BIG", "REST", "BASTION"]', 'upper = ["OWN"]\npile = ["PUMP", "BIG", "REST", "BASTION"]')
+        .replace(
+            'pile = ["ZAP2", "BIG", "REST", "BASTION"]', 'upper = ["OWN"]\npile = ["PUMP", "BIG", "REST", "BASTION"]'
+        )
     )
     state = ai_turn(text)
     assert board(state)["B.discard"] == "PUMP"
@@ -159,23 +203,41 @@ def test_r8_4_ally_incantation_helps_the_ais_own_creature():
     assert attacks(state) == ["B.OWN upper -> A.BASTION 3"]
     assert board(state) == {
         "winner": None,
-        "A.hand": "X X X BASTION X", "A.hand_health": 1, "A.upper": "", "A.lower": "",
-        "B.pile": "REST BASTION", "B.discard": "PUMP", "B.last_turn": "none", "B.hand_health": 1,
-        "B.upper": "OWN", "B.lower": "BIG",
+        "A.hand": "X X X BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "",
+        "B.pile": "REST BASTION",
+        "B.discard": "PUMP",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "OWN",
+        "B.lower": "BIG",
     }
 
 
 def test_r8_4_any_incantation_aims_at_the_players_creature():
     text = (
-        scenario_path("r8_4_ai_incantations").read_text()
-        .replace('pile = ["ZAP2", "BIG", "REST", "BASTION"]', 'upper = ["OWN"]\npile = ["WHIRL", "BIG", "REST", "MORE", "BASTION"]')
+        scenario_path("r8_4_ai_incantations")
+        .read_text()
+        .replace(
+            'pile = ["ZAP2", "BIG", "REST", "BASTION"]',
+            'upper = ["OWN"]\npile = ["WHIRL", "BIG", "REST", "MORE", "BASTION"]',
+        )
     )
     state = ai_turn(text)
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION X X X X", "A.hand_health": 4, "A.upper": "P2", "A.lower": "P1",
-        "B.pile": "MORE BASTION", "B.discard": "WHIRL", "B.last_turn": "none", "B.hand_health": 1,
-        "B.upper": "OWN REST", "B.lower": "BIG",
+        "A.hand": "BASTION X X X X",
+        "A.hand_health": 4,
+        "A.upper": "P2",
+        "A.lower": "P1",
+        "B.pile": "MORE BASTION",
+        "B.discard": "WHIRL",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "OWN REST",
+        "B.lower": "BIG",
     }
 
 
@@ -186,10 +248,16 @@ def test_r8_5_destroyed_and_bounced_ai_creatures_go_to_the_discard():
     out = siege("r8_5_ai_creatures_go_to_the_discard")
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X HOP", "A.hand_health": 2, "A.upper": "MUTANT", "A.lower": "",
-        "B.pile": "X X BASTION", "B.discard": "X S2 T S TB", "B.last_turn": "none",
+        "A.hand": "BASTION X HOP",
+        "A.hand_health": 2,
+        "A.upper": "MUTANT",
+        "A.lower": "",
+        "B.pile": "X X BASTION",
+        "B.discard": "X S2 T S TB",
+        "B.last_turn": "none",
         "B.hand_health": 2,
-        "B.upper": "", "B.lower": "",
+        "B.upper": "",
+        "B.lower": "",
     }
     assert [e for e in out["events"] if e["kind"] == "card_returned" and e["target_player"] == "B"] == []
 
@@ -202,9 +270,16 @@ def test_r8_6_damage_mills_cards_from_the_top_one_at_a_time():
     assert [e["target_card"] for e in out["events"] if e["kind"] == "ai_mill"] == ["C1", "C2"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "HIT", "A.lower": "",
-        "B.pile": "C3 BASTION", "B.discard": "D1 C1 C2", "B.last_turn": "none", "B.hand_health": 1,
-        "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "HIT",
+        "A.lower": "",
+        "B.pile": "C3 BASTION",
+        "B.discard": "D1 C1 C2",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -240,9 +315,16 @@ def test_r8_7_lone_bastion_flips_discard_becomes_the_pile_excess_lost():
     assert kinds(out, "ai_mill", "keep_flipped", "ai_reshuffle") == ["ai_mill", "keep_flipped", "ai_reshuffle"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "HIT", "A.lower": "",
-        "B.pile": "C1 FORT", "B.discard": "", "B.last_turn": "none", "B.hand_health": 1,
-        "B.upper": "", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "HIT",
+        "A.lower": "",
+        "B.pile": "C1 FORT",
+        "B.discard": "",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "",
+        "B.lower": "",
     }
     assert out["B"]["keep"] == "fort"
 
@@ -262,9 +344,16 @@ def test_r8_7_lone_fort_means_one_more_ai_turn_then_the_player_wins():
     state = siege_state("r8_7_fort_alone_last_turn_pending")
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION X X X", "A.hand_health": 3, "A.upper": "HIT", "A.lower": "",
-        "B.pile": "FORT", "B.discard": "D1 C1", "B.last_turn": "pending", "B.hand_health": 0,
-        "B.upper": "", "B.lower": "AI",
+        "A.hand": "BASTION X X X",
+        "A.hand_health": 3,
+        "A.upper": "HIT",
+        "A.lower": "",
+        "B.pile": "FORT",
+        "B.discard": "D1 C1",
+        "B.last_turn": "pending",
+        "B.hand_health": 0,
+        "B.upper": "",
+        "B.lower": "AI",
     }
     apply(state, END_TURN)
     assert state.ai_last_turn == LAST_TURN_UNDER_WAY
@@ -287,9 +376,16 @@ def test_r8_7_reveal_leaving_the_bastion_alone_flips_it_and_reveals_go_on():
     state = ai_turn(scenario_path("r8_7_reveal_flips_and_reveals_on").read_text())
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "", "A.lower": "",
-        "B.pile": "FORT", "B.discard": "", "B.last_turn": "pending", "B.hand_health": 0,
-        "B.upper": "C1", "B.lower": "D1",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "",
+        "B.pile": "FORT",
+        "B.discard": "",
+        "B.last_turn": "pending",
+        "B.hand_health": 0,
+        "B.upper": "C1",
+        "B.lower": "D1",
     }
 
 
@@ -327,9 +423,16 @@ def test_r8_7_empty_discard_the_fort_is_at_once_alone():
     state = ai_turn(text)
     assert board(state) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "", "A.lower": "",
-        "B.pile": "FORT", "B.discard": "", "B.last_turn": "pending", "B.hand_health": 0,
-        "B.upper": "C1", "B.lower": "",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "",
+        "A.lower": "",
+        "B.pile": "FORT",
+        "B.discard": "",
+        "B.last_turn": "pending",
+        "B.hand_health": 0,
+        "B.upper": "C1",
+        "B.lower": "",
     }
 
 
@@ -362,9 +465,16 @@ def test_r8_8_players_fort_rightmost_the_ai_wins_at_once():
     assert attacks(out) == ["B.AI2 upper -> A.FORT 2"]
     assert board(out) == {
         "winner": "B",
-        "A.hand": "X X X FORT", "A.hand_health": 0, "A.upper": "", "A.lower": "",
-        "B.pile": "X BASTION", "B.discard": "", "B.last_turn": "none", "B.hand_health": 1,
-        "B.upper": "AI1 AI2", "B.lower": "",
+        "A.hand": "X X X FORT",
+        "A.hand_health": 0,
+        "A.upper": "",
+        "A.lower": "",
+        "B.pile": "X BASTION",
+        "B.discard": "",
+        "B.last_turn": "none",
+        "B.hand_health": 1,
+        "B.upper": "AI1 AI2",
+        "B.lower": "",
     }
 
 
@@ -384,10 +494,16 @@ def test_r8_9_pile_damage_readings(reading, amounts, discard, pile):
     assert [e["amount"] for e in out["events"] if e["kind"] == "attack"] == amounts
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "HIT", "A.lower": "ONE",
-        "B.pile": pile, "B.discard": discard, "B.last_turn": "none",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "HIT",
+        "A.lower": "ONE",
+        "B.pile": pile,
+        "B.discard": discard,
+        "B.last_turn": "none",
         "B.hand_health": len(pile.split()) - 1,
-        "B.upper": "", "B.lower": "",
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
@@ -399,22 +515,34 @@ def test_r8_9_pile_damage_readings(reading, amounts, discard, pile):
         ("one", 1, "AIC C1", "C2 C3 C4 BASTION"),
     ],
 )
-def test_r8_9_reduction_per_attack_after_sprint_on_bloodlust_follow_ups_only_on_the_pile(reading, to_pile, discard, pile):
+def test_r8_9_reduction_per_attack_after_sprint_on_bloodlust_follow_ups_only_on_the_pile(
+    reading, to_pile, discard, pile
+):
     out = siege_with("r8_9_reduced_per_attack_after_sprint_and_bloodlust", solo={"ai_pile_damage": reading})
     assert attacks(out) == ["A.RUNNER upper -> B.AIC 3", f"A.RUNNER upper -> B.BASTION {to_pile}"]
     assert board(out) == {
         "winner": None,
-        "A.hand": "BASTION X", "A.hand_health": 1, "A.upper": "RUNNER F0", "A.lower": "",
-        "B.pile": pile, "B.discard": discard, "B.last_turn": "none",
+        "A.hand": "BASTION X",
+        "A.hand_health": 1,
+        "A.upper": "RUNNER F0",
+        "A.lower": "",
+        "B.pile": pile,
+        "B.discard": discard,
+        "B.last_turn": "none",
         "B.hand_health": len(pile.split()) - 1,
-        "B.upper": "", "B.lower": "",
+        "B.upper": "",
+        "B.lower": "",
     }
 
 
 def test_r8_9_reading_one_is_exactly_one_even_for_a_zero_attack():
-    text = scenario_path("r8_9_pile_damage_readings").read_text().replace(
-        '{ name = "ONE", kind = "creature", cost = 1, attack = 1, health = 3 }',
-        '{ name = "ONE", kind = "creature", cost = 1, attack = 0, health = 3 }',
+    text = (
+        scenario_path("r8_9_pile_damage_readings")
+        .read_text()
+        .replace(
+            '{ name = "ONE", kind = "creature", cost = 1, attack = 1, health = 3 }',
+            '{ name = "ONE", kind = "creature", cost = 1, attack = 0, health = 3 }',
+        )
     )
     out = siege_text(text + '\n[solo]\nai_pile_damage = "one"\n')
     assert attacks(out) == ["A.HIT upper -> B.BASTION 1", "A.ONE lower -> B.BASTION 1"]

@@ -62,9 +62,7 @@ def test_hand_html_marks_keep_playable_and_hand_health():
     from clashkit.base.cards import starter_set
     from clashkit.show.board import hand_html
 
-    html = hand_html(
-        starter_set(), ["GNOME", "BASTION", "OGRE", "TROLL", "BRUTE", "MARTYR", "ZOMBIE"]
-    )
+    html = hand_html(starter_set(), ["GNOME", "BASTION", "OGRE", "TROLL", "BRUTE", "MARTYR", "ZOMBIE"])
     assert html.count('data-keep="bastion"') == 1
     assert html.count('data-playable="true"') == 4  # GNOME, OGRE, TROLL, BRUTE (R3.2)
     assert 'data-hand-health="5"' in html

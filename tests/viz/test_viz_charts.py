@@ -38,9 +38,7 @@ def fields(spec) -> dict[str, set[str]]:
             if isinstance(definition, dict) and "field" in definition:
                 out.setdefault(channel, set()).add(definition["field"])
             elif isinstance(definition, list):
-                out.setdefault(channel, set()).update(
-                    d["field"] for d in definition if "field" in d
-                )
+                out.setdefault(channel, set()).update(d["field"] for d in definition if "field" in d)
     return out
 
 
@@ -72,12 +70,7 @@ def test_mana_curve_spec():
     assert isinstance(chart, alt.Chart)
     assert marks(spec) == {"bar"}
     f = fields(spec)
-    assert (
-        f["x"] == {"cost"}
-        and f["y"] == {"cards"}
-        and f["color"] == {"kind"}
-        and f["column"] == {"deck"}
-    )
+    assert f["x"] == {"cost"} and f["y"] == {"cards"} and f["color"] == {"kind"} and f["column"] == {"deck"}
     assert same(carried(spec, s.mana_curve(s.cards_frame())), s.mana_curve(s.cards_frame()))
     assert spec["encoding"]["y"]["aggregate"] == "sum"
 
@@ -115,12 +108,7 @@ def test_matchups_spec(games):
     spec = c.chart_matchups(games).to_dict()
     assert marks(spec) == {"rect", "text"}
     f = fields(spec)
-    assert (
-        f["x"] == {"opponent"}
-        and f["y"] == {"deck"}
-        and f["color"] == {"win_rate"}
-        and f["text"] == {"label"}
-    )
+    assert f["x"] == {"opponent"} and f["y"] == {"deck"} and f["color"] == {"win_rate"} and f["text"] == {"label"}
     data = carried(spec, s.matchups(games))
     assert [(r["deck"], r["opponent"], r["wins"], r["games"]) for r in data] == [
         ("deck 1", "deck 2", 1, 4),

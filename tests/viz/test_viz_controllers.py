@@ -106,9 +106,7 @@ def test_hand_builder_plan_follows_r3_1_and_r3_7():
 def test_hand_builder_plays_the_first_turns_and_back_restores_exactly():
     hb = HandBuilder(opponent="deck 3", bot="random", seed=4, first="A")
     state = hb.start()
-    assert [
-        state.cards.names[c] for c in state.hands[0][1:]
-    ] == hb.order  # the chosen order, not shuffled
+    assert [state.cards.names[c] for c in state.hands[0][1:]] == hb.order  # the chosen order, not shuffled
     assert state.active == 0 and state.mana == 6
     before = fingerprint(hb.state)
     legal = hb.legal()
@@ -359,9 +357,7 @@ def test_card_designer_run_compares_before_and_after():
     changed = d.run(progress=False)
     assert changed["games"].to_list() == [12] * 8
     before = changed.filter(pl.col("version") == "before")
-    assert before.drop("version").equals(
-        unchanged.filter(pl.col("version") == "before").drop("version")
-    )
+    assert before.drop("version").equals(unchanged.filter(pl.col("version") == "before").drop("version"))
     with pytest.raises(RuntimeError):
         CardDesigner().comparison()
 

@@ -24,9 +24,7 @@ def test_mana_curve_counts_each_deck_by_cost_and_kind():
     deck1 = curve.filter(pl.col("deck") == "deck 1")
     assert deck1["cards"].sum() == 8
     # Deck 1: PARTISAN and BOOM! cost 1, CARAPACE and REVENANT 2, BARON and ANNIHILATION 5.
-    assert rows(deck1.filter(pl.col("cost") == 2), "kind", "cards", "names") == [
-        ("creature", 2, "CARAPACE, REVENANT")
-    ]
+    assert rows(deck1.filter(pl.col("cost") == 2), "kind", "cards", "names") == [("creature", 2, "CARAPACE, REVENANT")]
     assert sorted(rows(deck1.filter(pl.col("cost") == 5), "kind", "cards")) == [
         ("creature", 1),
         ("incantation", 1),
@@ -144,9 +142,7 @@ def test_summaries_of_a_real_batch_add_up(batch):
     assert m.height == 12
     assert m["games"].to_list() == [6] * 12  # 3 games in each seat
     # Both sides of a pairing account for every finished game once.
-    pair = m.filter(
-        pl.col("deck").is_in(["deck 1", "deck 2"]) & pl.col("opponent").is_in(["deck 1", "deck 2"])
-    )
+    pair = m.filter(pl.col("deck").is_in(["deck 1", "deck 2"]) & pl.col("opponent").is_in(["deck 1", "deck 2"]))
     finished = 6 - pair["unfinished"][0]
     assert pair["wins"].sum() == finished
     numbers = s.card_numbers(events, games)

@@ -81,8 +81,12 @@ def test_no_incantation_is_preselected_when_every_target_is_a_regret():
 
 
 def test_hand_builder_menu_puts_wrong_side_incantations_after_the_turns_moves():
-    hb = HandBuilder(["METEORITE", "GNOME", "BRIGAND", "GRRR", "MARTYR", "DISCIPLE", "PARASITE", "VORTEX"],
-                     opponent="deck 1", bot="random", seed=1)
+    hb = HandBuilder(
+        ["METEORITE", "GNOME", "BRIGAND", "GRRR", "MARTYR", "DISCIPLE", "PARASITE", "VORTEX"],
+        opponent="deck 1",
+        bot="random",
+        seed=1,
+    )
     hb.start()
     hb.act("play GNOME@2 upper")
     legal = hb.legal()

@@ -15,8 +15,6 @@ from clashkit.viz.controllers import CardDesigner, HandBuilder
 FROZEN = load_cards(Path(__file__).resolve().parent.parent / "golden" / "cards.csv")
 
 
-
-
 @pytest.fixture
 def lab():
     return views.siege_lab(chart=False)
@@ -149,11 +147,7 @@ def test_card_designer_view_edits_and_simulates():
     assert "changed: GNOME 0 mana 3/2" in view.message.value
     assert view.designer.cards.card("GNOME").attack == 3
     view.which.value = "METEORITE"
-    assert (
-        view.kind.value == "incantation"
-        and view.effect.value == "damage"
-        and view.amount.value == 3
-    )
+    assert view.kind.value == "incantation" and view.effect.value == "damage" and view.amount.value == 3
     assert view.creature_box.layout.display == "none"
     view.health.value = 1
     view.kind.value = "creature"

@@ -65,19 +65,28 @@ def card_stats(
             raise OptionError(f"{name} is in no starter deck: it is never played (R7.1)")
     measured = chosen or [c.name for c in base if c.deck is not None]
     _check_policy(policy)
-    study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
-                   progress=progress, runner=runner)  # fmt: skip
+    study = make_study(
+        n,
+        seed=seed,
+        policy=policy,
+        rules=rules,
+        engine=engine,
+        mirror=mirror,
+        jobs=jobs,
+        progress=progress,
+        runner=runner,
+    )
     if cache is not None:
         study = dataclasses.replace(study, cache=cache)
     plays_study = study if plays_n is None else dataclasses.replace(study, n=plays_n)
     jobs_events = plays_study.jobs(base, events=True)
-    results = run_jobs(jobs_events, workers=study.workers, progress=progress, desc="card plays",
-                       runner=runner, cache=study.cache)  # fmt: skip
+    results = run_jobs(
+        jobs_events, workers=study.workers, progress=progress, desc="card plays", runner=runner, cache=study.cache
+    )
     plays = pl.concat(
-        _plays_of(r).with_columns(pl.lit(j.deck_a, pl.Int8).alias("deck_a"), pl.lit(j.deck_b, pl.Int8)
-                                  .alias("deck_b"))
+        _plays_of(r).with_columns(pl.lit(j.deck_a, pl.Int8).alias("deck_a"), pl.lit(j.deck_b, pl.Int8).alias("deck_b"))
         for j, r in zip(jobs_events, results, strict=True)
-    ).filter(pl.col("card").is_in(measured))  # fmt: skip
+    ).filter(pl.col("card").is_in(measured))
     table = _play_numbers(plays, base)
     if impact:
         table = table.join(_removal(base, measured, study), on="card", how="left")
@@ -88,8 +97,12 @@ def _play_numbers(plays: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
     def rate(mask: pl.Expr, name: str) -> list[pl.Expr]:
         wins, games = (pl.col("won") & mask).sum(), mask.sum()
         low, high = wilson_exprs(wins, games)
-        return [games.alias(f"games_{name}"), (wins / games).alias(f"win_{name}"),
-                low.alias(f"win_{name}_low"), high.alias(f"win_{name}_high")]  # fmt: skip
+        return [
+            games.alias(f"games_{name}"),
+            (wins / games).alias(f"win_{name}"),
+            low.alias(f"win_{name}_low"),
+            high.alias(f"win_{name}_high"),
+        ]
 
     played = pl.col("played")
     play_low, play_high = wilson_exprs(played.sum(), pl.len())
@@ -101,13 +114,16 @@ def _play_numbers(plays: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
         (played.sum() / pl.len()).alias("play_rate"),
         play_low.alias("play_low"),
         play_high.alias("play_high"),
-        turn.alias("first_turn"), turn_low.alias("first_turn_low"), turn_high.alias("first_turn_high"),
+        turn.alias("first_turn"),
+        turn_low.alias("first_turn_low"),
+        turn_high.alias("first_turn_high"),
         *rate(played, "played"),
         *rate(~played, "not_played"),
-        health.alias("hand_health_after"), health_low.alias("hand_health_after_low"),
+        health.alias("hand_health_after"),
+        health_low.alias("hand_health_after_low"),
         health_high.alias("hand_health_after_high"),
         pl.col("hand_health_after").drop_nulls().len().alias("hand_health_games"),
-    )  # fmt: skip
+    )
     decks = pl.DataFrame(
         {"card": [c.name for c in cards], "deck": [c.deck for c in cards]},
         schema={"card": pl.String, "deck": pl.Int8},
@@ -125,8 +141,9 @@ def _removal(base: CardSet, names: Sequence[str], study: Study) -> pl.DataFrame:
         assert card.deck is not None, "only the cards of a starter deck are measured (card_plays)"
         variant_jobs[name] = study.jobs(replace_card(base, vanilla(card)), decks={card.deck})
     flat = baseline_jobs + [j for jobs in variant_jobs.values() for j in jobs]
-    results = run_jobs(flat, workers=study.workers, progress=study.progress, desc="removals",
-                       runner=study.runner, cache=study.cache)  # fmt: skip
+    results = run_jobs(
+        flat, workers=study.workers, progress=study.progress, desc="removals", runner=study.runner, cache=study.cache
+    )
     before = outcomes(baseline_jobs, results[: len(baseline_jobs)])
     rows, i = [], len(baseline_jobs)
     for name, jobs in variant_jobs.items():
@@ -135,10 +152,13 @@ def _removal(base: CardSet, names: Sequence[str], study: Study) -> pl.DataFrame:
         deck = base.card(name).deck
         change = paired_changes(before, after).filter(pl.col("deck") == deck).drop("sd")
         games = sides(after).filter(pl.col("deck") == deck).height
-        rows.append(change.select(pl.lit(name).alias("card"), pl.col("change").alias("removed_change"),
-                                  pl.col("change_low").alias("removed_low"),
-                                  pl.col("change_high").alias("removed_high"),
-                                  pl.lit(games, pl.Int64).alias("removed_games")))  # fmt: skip
+        rows.append(
+            change.select(
+                pl.lit(name).alias("card"),
+                pl.col("change").alias("removed_change"),
+                pl.col("change_low").alias("removed_low"),
+                pl.col("change_high").alias("removed_high"),
+                pl.lit(games, pl.Int64).alias("removed_games"),
+            )
+        )
     return pl.concat(rows)
-
-

@@ -20,6 +20,7 @@ from .study import matchups, paired_changes
 #: The designer's rule: a change is measured to within this many rate units (±1.5 points).
 HALF_WIDTH = 0.015
 
+
 @dataclass(frozen=True)
 class Comparison:
     """Two versions of a card set played on the same seeds: both balances and each deck's
@@ -32,10 +33,16 @@ class Comparison:
     def table(self) -> pl.DataFrame:
         """One row per deck: rate before and after with 95% intervals, games, the change and
         its paired interval, and whether the games tell it from 0."""
-        b = self.before.decks.select("deck", "games", pl.col("rate").alias("before"),
-                                     pl.col("low").alias("before_low"), pl.col("high").alias("before_high"))
-        a = self.after.decks.select("deck", pl.col("rate").alias("after"), pl.col("low").alias("after_low"),
-                                    pl.col("high").alias("after_high"))  # fmt: skip
+        b = self.before.decks.select(
+            "deck",
+            "games",
+            pl.col("rate").alias("before"),
+            pl.col("low").alias("before_low"),
+            pl.col("high").alias("before_high"),
+        )
+        a = self.after.decks.select(
+            "deck", pl.col("rate").alias("after"), pl.col("low").alias("after_low"), pl.col("high").alias("after_high")
+        )
         return b.join(a, on="deck").join(self.changes, on="deck").sort("deck")
 
     @property
@@ -69,8 +76,17 @@ def compare(
     same hands; otherwise the change is still measured, but less precisely.
     """
     _check_policy(policy)
-    study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
-                   progress=progress, runner=runner)  # fmt: skip
+    study = make_study(
+        n,
+        seed=seed,
+        policy=policy,
+        rules=rules,
+        engine=engine,
+        mirror=mirror,
+        jobs=jobs,
+        progress=progress,
+        runner=runner,
+    )
     if cache is not None:
         study = dataclasses.replace(study, cache=cache)
     old, new = study.play([before, after], desc="before and after")
@@ -90,5 +106,3 @@ def games_for_half_width(sd: float, half_width: float = HALF_WIDTH, *, games_per
         return 1
     deck_games = (Z95 * sd / half_width) ** 2
     return max(1, math.ceil(deck_games / games_per_deck_game))
-
-

@@ -24,5 +24,3 @@ def write_parquet(
 
     with RunWriter(directory, dict(run or {}), files=list(frames)) as writer:
         return writer.commit(dict(frames))
-
-

@@ -22,6 +22,7 @@ from ...runs.workers import run_tasks
 #: Fewer games than this are played in this process whatever the number of workers asked for.
 SMALL_BATCH = 1000
 
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What every game of a study shares besides the cards: the policy of both players (or of
@@ -53,8 +54,7 @@ class Job:
         same cards in both decks (the rest of the set is never dealt)."""
         decks = self.cards.decks
         dealt = tuple(self.cards.card(name) for name in decks[self.deck_a] + decks[self.deck_b])
-        return (self.deck_a, self.deck_b, self.seed, self.n, self.settings, self.events,
-                self.cards.names, dealt)  # fmt: skip
+        return (self.deck_a, self.deck_b, self.seed, self.n, self.settings, self.events, self.cards.names, dealt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,39 +121,58 @@ def _card_plays(trace) -> pl.DataFrame:
     turn), ``hand_health_after`` (the owner's hand-health at the end of the turn after
     that first play, R1.5; null if the game ended first) and ``won``."""
     games = trace.games.select(
-        "game", "deck_a", "deck_b",
-        pl.col("first_player").cast(pl.String), pl.col("winner").cast(pl.String),
-    )  # fmt: skip
+        "game",
+        "deck_a",
+        "deck_b",
+        pl.col("first_player").cast(pl.String),
+        pl.col("winner").cast(pl.String),
+    )
     dealt = pl.concat(
         [
-            games.select("game", pl.lit(side).alias("player"), pl.col(f"deck_{side.lower()}")
-                         .alias("card"), "first_player", "winner").explode("card")
+            games.select(
+                "game",
+                pl.lit(side).alias("player"),
+                pl.col(f"deck_{side.lower()}").alias("card"),
+                "first_player",
+                "winner",
+            ).explode("card")
             for side in ("A", "B")
         ]
-    )  # fmt: skip
+    )
     events = trace.events.select(
-        "game", "turn", pl.col("player").cast(pl.String), pl.col("kind").cast(pl.String),
-        pl.col("card").cast(pl.String), "hand_health_a", "hand_health_b",
-    )  # fmt: skip
+        "game",
+        "turn",
+        pl.col("player").cast(pl.String),
+        pl.col("kind").cast(pl.String),
+        pl.col("card").cast(pl.String),
+        "hand_health_a",
+        "hand_health_b",
+    )
     first = (
         events.filter(pl.col("kind") == "card_played")
         .group_by("game", "player", "card")
         .agg(pl.col("turn").min().alias("turn"))
     )
-    end_of_turn = events.group_by("game", "turn").agg(
-        pl.col("hand_health_a").last(), pl.col("hand_health_b").last()
-    )
+    end_of_turn = events.group_by("game", "turn").agg(pl.col("hand_health_a").last(), pl.col("hand_health_b").last())
     after = first.join(
         end_of_turn.with_columns((pl.col("turn") - 1).alias("turn")), on=["game", "turn"], how="left"
     ).select(
-        "game", "player", "card", "turn",
-        pl.when(pl.col("player") == "A").then(pl.col("hand_health_a"))
-        .otherwise(pl.col("hand_health_b")).cast(pl.Float64).alias("hand_health_after"),
-    )  # fmt: skip
+        "game",
+        "player",
+        "card",
+        "turn",
+        pl.when(pl.col("player") == "A")
+        .then(pl.col("hand_health_a"))
+        .otherwise(pl.col("hand_health_b"))
+        .cast(pl.Float64)
+        .alias("hand_health_after"),
+    )
     rows = dealt.join(after, on=["game", "player", "card"], how="left")
-    own_turn = pl.when(pl.col("player") == pl.col("first_player")).then(
-        (pl.col("turn").cast(pl.Int32) + 1) // 2
-    ).otherwise(pl.col("turn").cast(pl.Int32) // 2)
+    own_turn = (
+        pl.when(pl.col("player") == pl.col("first_player"))
+        .then((pl.col("turn").cast(pl.Int32) + 1) // 2)
+        .otherwise(pl.col("turn").cast(pl.Int32) // 2)
+    )
     return rows.select(
         "game",
         "player",
@@ -231,8 +250,15 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
         for policy in (job.settings.policy, job.settings.opponent or job.settings.policy):
             if (policy, job.events) in cost:
                 continue
-            probe = Job(first.deck_a, first.deck_b, first.seed, 1, first.cards,
-                        dataclasses.replace(job.settings, policy=policy, opponent=None), job.events)  # fmt: skip
+            probe = Job(
+                first.deck_a,
+                first.deck_b,
+                first.seed,
+                1,
+                first.cards,
+                dataclasses.replace(job.settings, policy=policy, opponent=None),
+                job.events,
+            )
             engine = "reference" if job.events else job.settings.engine  # as play_job plays it
             if choose_engine(engine, job.events, policy, policy)[0] == "fast":
                 play_job(probe)  # the first fast game loads the compiled engine: not timed
@@ -240,9 +266,12 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
             started = time.perf_counter()
             play_job(probe)
             cost[policy, job.events] = (time.perf_counter() - started) / probe.n
-    total = sum(job.n * (cost[job.settings.policy, job.events]
-                         + cost[job.settings.opponent or job.settings.policy, job.events]) / 2
-                for job in jobs)  # fmt: skip
+    total = sum(
+        job.n
+        * (cost[job.settings.policy, job.events] + cost[job.settings.opponent or job.settings.policy, job.events])
+        / 2
+        for job in jobs
+    )
     workers = workers or os.cpu_count() or 1
     if sum(job.n for job in jobs) < SMALL_BATCH:
         workers = 1
@@ -275,5 +304,3 @@ def play_local(
             results[i] = result
             bar.update(jobs[i].n)
     return results  # type: ignore[return-value]
-
-

@@ -46,24 +46,43 @@ class Balance:
     def to_dict(self) -> dict[str, Any]:
         """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and the README)."""
         decks = {
-            str(row["deck"]): {"rate": row["rate"], "low": row["low"], "high": row["high"],
-                               "games": row["games"], "wins": row["wins"]}
+            str(row["deck"]): {
+                "rate": row["rate"],
+                "low": row["low"],
+                "high": row["high"],
+                "games": row["games"],
+                "wins": row["wins"],
+            }
             for row in self.decks.iter_rows(named=True)
-        }  # fmt: skip
+        }
         matrix = []
         for row in self.matchups.iter_rows(named=True):
             low, high = wilson(row["wins_a"], row["games"])
             matrix.append(
-                {"a": row["deck_a"], "b": row["deck_b"], "games": row["games"],
-                 "rate_a": row["wins_a"] / row["games"], "low": low, "high": high,
-                 "wins_a": row["wins_a"], "wins_b": row["wins_b"], "unfinished": row["unfinished"]}
-            )  # fmt: skip
+                {
+                    "a": row["deck_a"],
+                    "b": row["deck_b"],
+                    "games": row["games"],
+                    "rate_a": row["wins_a"] / row["games"],
+                    "low": low,
+                    "high": high,
+                    "wins_a": row["wins_a"],
+                    "wins_b": row["wins_b"],
+                    "unfinished": row["unfinished"],
+                }
+            )
         rate, low, high = first_player(self.matchups)
         cells = [
-            {"deck": r["deck"], "opponent": r["opponent"], "games": r["games"], "rate": r["rate"],
-             "low": r["low"], "high": r["high"]}
+            {
+                "deck": r["deck"],
+                "opponent": r["opponent"],
+                "games": r["games"],
+                "rate": r["rate"],
+                "low": r["low"],
+                "high": r["high"],
+            }
             for r in deck_results(self.matchups).iter_rows(named=True)
-        ]  # fmt: skip
+        ]
         games = int(self.matchups["games"].sum())
         return {
             "decks": decks,
@@ -159,9 +178,16 @@ def balance(
     intervals.  Without mirrors it equals :func:`clashkit.studies.analysis.deck_matchups`."""
     cards = card_set_of(cards)
     _check_policy(policy)
-    study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
-                   progress=progress, runner=runner)  # fmt: skip
+    study = make_study(
+        n,
+        seed=seed,
+        policy=policy,
+        rules=rules,
+        engine=engine,
+        mirror=mirror,
+        jobs=jobs,
+        progress=progress,
+        runner=runner,
+    )
     (games,) = study.play([cards], desc="balance")
     return Balance(matchups(games), n, seed, str(policy))
-
-

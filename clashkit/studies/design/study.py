@@ -45,8 +45,9 @@ class Study:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise OptionError(f"seed {self.seed!r} must be a whole number ≥ 0")
 
-    def jobs(self, cards: CardSet, *, seed: int | None = None, decks: set[int] | None = None,
-             events: bool = False) -> list[Job]:  # fmt: skip
+    def jobs(
+        self, cards: CardSet, *, seed: int | None = None, decks: set[int] | None = None, events: bool = False
+    ) -> list[Job]:
         """The jobs of every pairing of ``cards`` (only those involving ``decks`` if given)."""
         base = self.seed if seed is None else seed
         return [
@@ -55,15 +56,18 @@ class Study:
             if decks is None or a in decks or b in decks
         ]
 
-    def play(self, variants: Sequence[CardSet], *, seed: int | None = None,
-             desc: str = "games") -> list[pl.DataFrame]:  # fmt: skip
+    def play(self, variants: Sequence[CardSet], *, seed: int | None = None, desc: str = "games") -> list[pl.DataFrame]:
         """The outcomes (:func:`outcomes`) of every version of the card set, same seeds."""
         per_variant = [self.jobs(cards, seed=seed) for cards in variants]
         flat = [job for jobs in per_variant for job in jobs]
         results = run_jobs(
-            flat, workers=self.workers, progress=self.progress, desc=desc, runner=self.runner,
+            flat,
+            workers=self.workers,
+            progress=self.progress,
+            desc=desc,
+            runner=self.runner,
             cache=self.cache,
-        )  # fmt: skip
+        )
         out, i = [], 0
         for jobs in per_variant:
             out.append(outcomes(jobs, results[i : i + len(jobs)]))
@@ -75,10 +79,9 @@ def outcomes(jobs: Sequence[Job], results: Sequence[JobResult]) -> pl.DataFrame:
     """One row per game: ``deck_a``, ``deck_b``, ``game``, ``first_player``, ``winner``,
     ``turns``."""
     frames = [
-        r.games.with_columns(pl.lit(j.deck_a, pl.Int8).alias("deck_a"), pl.lit(j.deck_b, pl.Int8)
-                             .alias("deck_b"))
+        r.games.with_columns(pl.lit(j.deck_a, pl.Int8).alias("deck_a"), pl.lit(j.deck_b, pl.Int8).alias("deck_b"))
         for j, r in zip(jobs, results, strict=True)
-    ]  # fmt: skip
+    ]
     return pl.concat(frames).select("deck_a", "deck_b", "game", "first_player", "winner", "turns")
 
 
@@ -93,12 +96,15 @@ def sides(games: pl.DataFrame) -> pl.DataFrame:
     keys = ["deck_a", "deck_b", "game"]
     return pl.concat(
         [
-            games.select(*keys, pl.lit(side).alias("side"), pl.col(f"deck_{side.lower()}")
-                         .alias("deck"), (pl.col("winner") == side).fill_null(False)
-                         .cast(pl.Float64).alias("win"))
+            games.select(
+                *keys,
+                pl.lit(side).alias("side"),
+                pl.col(f"deck_{side.lower()}").alias("deck"),
+                (pl.col("winner") == side).fill_null(False).cast(pl.Float64).alias("win"),
+            )
             for side in ("A", "B")
         ]
-    )  # fmt: skip
+    )
 
 
 def paired_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame:
@@ -111,10 +117,12 @@ def paired_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame:
     mean, low, high = mean_exprs(pl.col("win") - pl.col("was"))
     return (
         joined.group_by("deck")
-        .agg(mean.alias("change"), low.alias("change_low"), high.alias("change_high"),
-             (pl.col("win") - pl.col("was")).std().alias("sd"))
+        .agg(
+            mean.alias("change"),
+            low.alias("change_low"),
+            high.alias("change_high"),
+            (pl.col("win") - pl.col("was")).std().alias("sd"),
+        )
         .with_columns(((pl.col("change_low") > 0) | (pl.col("change_high") < 0)).alias("clear"))
         .sort("deck")
     )
-
-

@@ -43,11 +43,20 @@ class Sweep:
         for row in self.rows.iter_rows(named=True):
             values = {f: row[f] for f in self.fields}
             rows.append(
-                {"value": values[self.fields[0]] if one else [values[f] for f in self.fields],
-                 "values": values, "deck": row["deck"], "games": row["games"], "rate": row["rate"],
-                 "low": row["low"], "high": row["high"], "change": row["change"],
-                 "change_low": row["change_low"], "change_high": row["change_high"], "clear": row["clear"]}
-            )  # fmt: skip
+                {
+                    "value": values[self.fields[0]] if one else [values[f] for f in self.fields],
+                    "values": values,
+                    "deck": row["deck"],
+                    "games": row["games"],
+                    "rate": row["rate"],
+                    "low": row["low"],
+                    "high": row["high"],
+                    "change": row["change"],
+                    "change_low": row["change_low"],
+                    "change_high": row["change_high"],
+                    "clear": row["clear"],
+                }
+            )
         return {
             "card": self.card,
             "field": ",".join(self.fields),
@@ -136,8 +145,17 @@ def sweep(
     combos = list(itertools.product(*(values[f] for f in fields)))
     variants = [vary(base, name, **dict(zip(fields, combo, strict=True))) for combo in combos]
     _check_policy(policy)
-    study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
-                   progress=progress, runner=runner)  # fmt: skip
+    study = make_study(
+        n,
+        seed=seed,
+        policy=policy,
+        rules=rules,
+        engine=engine,
+        mirror=mirror,
+        jobs=jobs,
+        progress=progress,
+        runner=runner,
+    )
     played = study.play([base, *variants], desc=f"sweep {name}")
     shipped = tuple(field_value(shipped_card, f) for f in fields)
     rows, matrices = [], []
@@ -149,5 +167,3 @@ def sweep(
         change = paired_changes(played[0], games).drop("sd")
         rows.append(rates.join(change, on="deck").select(*labels, pl.all()))
     return Sweep(name, fields, shipped, pl.concat(rows), pl.concat(matrices), n, seed)
-
-

@@ -92,7 +92,7 @@ class Tuning:
             lines += [f"  {c}" for c in self.changes]
         else:
             lines.append("No change proposed: none improved the balance on fresh seeds.")
-        dropped = self.searched[len(self.changes):]
+        dropped = self.searched[len(self.changes) :]
         if dropped:
             lines.append("Found by the search but not confirmed on fresh seeds: " + "; ".join(map(str, dropped)))
         lines += [
@@ -111,8 +111,14 @@ class Tuning:
         return "\n".join(lines)
 
 
-def candidates(cards: CardSet, fields: Sequence[str], step: int, *, names: Sequence[str] | None = None,
-               done: Iterable[tuple[str, str]] = ()) -> list[Change]:  # fmt: skip
+def candidates(
+    cards: CardSet,
+    fields: Sequence[str],
+    step: int,
+    *,
+    names: Sequence[str] | None = None,
+    done: Iterable[tuple[str, str]] = (),
+) -> list[Change]:
     """Every single-field change of ±``step`` to a card of a starter deck that the card file
     allows (cost ≥ 0, health ≥ 1, …), fields already changed (``done``) left out."""
     done = set(done)
@@ -184,8 +190,17 @@ def tune(
             if name not in base:
                 raise OptionError(f"unknown card {name!r} (not in the card set)")
     _check_policy(policy)
-    study = make_study(n, seed=seed, policy=policy, rules=rules, engine=engine, mirror=mirror, jobs=jobs,
-                   progress=progress, runner=runner)  # fmt: skip
+    study = make_study(
+        n,
+        seed=seed,
+        policy=policy,
+        rules=rules,
+        engine=engine,
+        mirror=mirror,
+        jobs=jobs,
+        progress=progress,
+        runner=runner,
+    )
     check_seed = seed + CHECK_SEED_OFFSET if check_seed is None else check_seed
 
     def distance(games: pl.DataFrame) -> float:
@@ -216,8 +231,14 @@ def tune(
     keep = min(range(len(check)), key=lambda k: (round(check[k].distance, 12), k))
     games_played = sum(key[3] for key in study.cache)  # Job.key's n
     return Tuning(
-        tuple(found[:keep]), check[0], check[keep], prefixes[keep], tuple(found), tuple(distances),
-        tuple(c.distance for c in check), tried, games_played, check_seed,
-    )  # fmt: skip
-
-
+        tuple(found[:keep]),
+        check[0],
+        check[keep],
+        prefixes[keep],
+        tuple(found),
+        tuple(distances),
+        tuple(c.distance for c in check),
+        tried,
+        games_played,
+        check_seed,
+    )

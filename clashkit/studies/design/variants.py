@@ -68,5 +68,3 @@ def vanilla(card: Card) -> Card:
     """The stand-in of a removed card: a creature of cost 1, attack 0, health 1, no ability,
     in the same deck under the same name."""
     return Card(card.name, Kind.CREATURE, 1, 0, 1, deck=card.deck, notes="vanilla stand-in")
-
-
