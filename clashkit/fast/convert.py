@@ -47,8 +47,8 @@ from .state import (
     new_state,
 )
 
-#: The policies the fast engine plays, by name, as its policy codes (``fast.rules.RANDOM``,
-#: ``fast.rules.GREEDY``, ``fast.search.SEARCH``).
+#: The policies the fast engine plays, by name, as its policy codes (``fast.state.RANDOM``,
+#: ``fast.state.GREEDY``, ``fast.search.SEARCH``).
 FAST_POLICIES = {"random": 0, "greedy": 1, "search": 2}
 
 

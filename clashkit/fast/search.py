@@ -99,7 +99,7 @@ def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork | None
 
 @njit(cache=True, _nrt=False, inline="always")
 def same_action(a, b):
-    """Whether two rows of :func:`~clashkit.fast.rules.legal_actions` are one action (the reference's ``==``)."""
+    """Whether two rows of :func:`~clashkit.fast.legality.legal_actions` are one action (the reference's ``==``)."""
     kind = a[0]
     if kind != b[0]:
         return False
