@@ -79,6 +79,16 @@ def test_one_process_pool_in_the_package():
     assert pools == ["clashkit/runs/workers.py"]
 
 
+@pytest.mark.parametrize("package", ["clashkit.base", "clashkit.runs", "clashkit.studies", "clashkit.viz"])
+def test_no_name_an_entry_point_exports_is_the_name_of_one_of_its_modules(package):
+    """Once a submodule is imported its name on the package is the module: ``viz.siege_lab``
+    must stay the function."""
+    module = importlib.import_module(package)
+    folder = Path(module.__file__).parent
+    modules = {p.stem for p in folder.glob("*.py")} | {p.parent.name for p in folder.glob("*/__init__.py")}
+    assert sorted(set(module.__all__ if hasattr(module, "__all__") else dir(module)) & modules) == []
+
+
 @pytest.mark.parametrize("old", sorted(MOVED))
 def test_an_old_module_path_still_imports_and_says_where_it_went(old):
     name = f"clashkit.{old}"

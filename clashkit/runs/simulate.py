@@ -234,6 +234,8 @@ def simulate(
     (:mod:`clashkit.runs.cluster`): ``"local:N"``, ``"tcp://HOST:PORT"`` or a
     ``distributed.Client``; the frames are the same.
     """
+    if cluster is None and isinstance(jobs, int) and jobs > 1:
+        check_main_guard(jobs, "simulate")  # before anything starts
     matchup = Matchup.build(deck_a, deck_b, policy_a, policy_b, **options)
     return play_matchup(matchup, n, seed=seed, jobs=jobs, progress=progress, cluster=cluster)
 
@@ -489,11 +491,12 @@ def play_matchup_to(
     if resume and _finished_already(out, run):
         names = ("events", "turns", "games") if record_events else ("turns", "games")
         return [Path(out) / f"{name}.parquet" for name in names]
-    with RunWriter(out, run, events=record_events, resume=resume) as writer:
+    # SIGTERM is an interrupt from before the folder is opened: its lock is always let go.
+    with sigterm_as_interrupt(), RunWriter(out, run, events=record_events, resume=resume) as writer:
         skip = writer.done_parts()
         size = part_games(matchup.engine)
         finished = sum(min(size, n - p * size) for p in skip)
-        with _progress(n, progress, initial=finished) as bar, sigterm_as_interrupt(), _connected(cluster) as client:
+        with _progress(n, progress, initial=finished) as bar, _connected(cluster) as client:
             for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar, cluster=client):
                 trace = build_trace(records, card_set)
                 writer.write_part(part, {"games": trace.games, "turns": trace.turns, "events": trace.events})

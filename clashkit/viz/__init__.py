@@ -26,7 +26,7 @@ What it holds, loaded on first use:
 - :func:`~clashkit.viz.rules.rule` — a rule's text (``viz.rule("R6.7")``).
 
 Each lab is a controller module (plain Python, testable without a browser) beside
-its view module (``siege_lab`` and ``siege_lab_view``, …).
+its view module in :mod:`clashkit.viz.labs` (``siege_lab`` and ``siege_lab_view``, …).
 
 May import: :mod:`clashkit.show`, :mod:`clashkit.studies` and every layer below
 them; charts talk to the studies and runs layers through their public functions.

@@ -21,11 +21,11 @@ controller keeps a list of :meth:`~clashkit.engine.state.GameState.clone` snapsh
 
 from __future__ import annotations
 
-from .card_designer import CARD_FIELDS, CardDesigner, card_fields
-from .hand_builder import HandBuilder
-from .lab_common import RULE_OF_EVENT, action_label, events_table, menu_order, on_meant_side, rule_of
-from .rules_stepper import RulesStepper, example_scenario_path
-from .siege_lab import Side, SiegeLab, Slot
+from .labs.card_designer import CARD_FIELDS, CardDesigner, card_fields
+from .labs.hand_builder import HandBuilder
+from .labs.lab_common import RULE_OF_EVENT, action_label, events_table, menu_order, on_meant_side, rule_of
+from .labs.rules_stepper import RulesStepper, example_scenario_path
+from .labs.siege_lab import Side, SiegeLab, Slot
 
 __all__ = [
     "CARD_FIELDS",

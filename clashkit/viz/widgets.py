@@ -16,12 +16,12 @@ browser test can find them.
 
 from __future__ import annotations
 
-from .card_designer_view import CardDesignerView, card_designer
-from .hand_builder_view import HandBuilderView, hand_builder
-from .rules_stepper_view import RulesStepperView, rules_stepper
-from .siege_lab_view import SiegeLabView, siege_lab
+from .labs.card_designer_view import CardDesignerView, card_designer
+from .labs.hand_builder_view import HandBuilderView, hand_builder
+from .labs.rules_stepper_view import RulesStepperView, rules_stepper
+from .labs.siege_lab_view import SiegeLabView, siege_lab
+from .labs.view_common import NAME_WIDTH, events_html
 from .tables import table_html
-from .view_common import NAME_WIDTH, events_html
 
 __all__ = [
     "CardDesignerView",

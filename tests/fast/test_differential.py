@@ -301,7 +301,7 @@ def test_positions_from_state_play_out_the_same():
 
 
 def test_replay_gives_the_fast_games_events():
-    from clashkit.runs import replay
+    from clashkit import replay
 
     fast = simulate(20, "draft", "draft", "greedy", "random", seed=3, engine="fast", record_events=False)
     for row in fast.games.iter_rows(named=True):

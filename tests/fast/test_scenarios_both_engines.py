@@ -23,9 +23,11 @@ from clashkit.engine.scenario import load_scenario
 from clashkit.engine.siege import next_in_order, take_turn
 from clashkit.engine.state import SUMMON
 from clashkit.fast import from_state
-from clashkit.fast import rules as fast_rules
-from clashkit.fast.state import C_CARD, C_DAMAGE, G_FORT_A, G_FORT_B, G_MANA, G_WINNER
+from clashkit.fast.abilities import abilities as fast_abilities
+from clashkit.fast.legality import A_CREATURE, A_PROCEED, A_SPELL
+from clashkit.fast.state import C_CARD, C_DAMAGE, G_FORT_A, G_FORT_B, G_MANA, G_WINNER, GREEDY
 from clashkit.fast.tables import card_tables, rules_array
+from clashkit.fast.transition import apply_row
 from clashkit.policies import GreedyPolicy
 
 GREEDY_RETURNS = returns_asker((GreedyPolicy(), GreedyPolicy()))
@@ -50,7 +52,7 @@ def table(ref, fast, t, r) -> tuple[dict, dict]:
                         (
                             int(fast.cr[p, lane, pos, C_CARD]),
                             int(fast.cr[p, lane, pos, C_DAMAGE]),
-                            int(fast_rules.abilities(fast, t, r, p, lane, pos)),
+                            int(fast_abilities(fast, t, r, p, lane, pos)),
                         )
                         for pos in range(fast.ln[p, lane])
                     ]
@@ -70,11 +72,11 @@ def fast_row(action) -> np.ndarray:
     """An engine action as the fast engine's legal-action row."""
     row = np.zeros(5, np.int64)
     if action is BEGIN_SIEGE or action is ATTACK:
-        row[0] = fast_rules.A_PROCEED
+        row[0] = A_PROCEED
     elif action.target is None:
-        row[:3] = (fast_rules.A_CREATURE, action.index, action.lane)
+        row[:3] = (A_CREATURE, action.index, action.lane)
     else:
-        row[:5] = (fast_rules.A_SPELL, action.index, *action.target)
+        row[:5] = (A_SPELL, action.index, *action.target)
     return row
 
 
@@ -85,7 +87,7 @@ def play_both(path) -> int:
     fast = from_state(ref)
     t = card_tables(ref.cards)
     r = rules_array(ref.rules, solo=ref.solo)
-    codes = np.array([fast_rules.GREEDY, fast_rules.GREEDY], np.int64)
+    codes = np.array([GREEDY, GREEDY], np.int64)
     steps = 0
 
     def step(action, what: str) -> None:
@@ -94,7 +96,7 @@ def play_both(path) -> int:
             take_turn(ref, order_returns=GREEDY_RETURNS)
         else:
             apply(ref, action, GREEDY_RETURNS)
-        fast_rules.apply_row(fast, t, r, codes, fast_row(action))
+        apply_row(fast, t, r, codes, fast_row(action))
         steps += 1
         left, right = table(ref, fast, t, r)
         assert left == right, f"{path.name}: after step {steps} ({what}) the engines differ"

@@ -1,4 +1,5 @@
-"""The siege lab as ipywidgets (:class:`~clashkit.viz.siege_lab.SiegeLab` draws and steps; this wires its buttons)."""
+"""The siege lab as ipywidgets: :class:`~clashkit.viz.labs.siege_lab.SiegeLab` draws and steps, this
+wires its buttons."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import TYPE_CHECKING
 import ipywidgets as w
 from IPython.display import display
 
-from ..base import PLAYERS, ClashkitError
-from ..show import board_html
+from ...base import PLAYERS, ClashkitError
+from ...show import board_html
 from .rules_stepper import RulesStepper
 from .rules_stepper_view import RulesStepperView
 from .siege_lab import SiegeLab
@@ -280,8 +281,8 @@ class SiegeLabView(_View):
         elif done:
             self.status.value = _message("The siege is over: every creature has had its turn (R3.9).")
         else:
-            from ..base import LANES
-            from ..engine import next_in_order
+            from ...base import LANES
+            from ...engine import next_in_order
 
             place = next_in_order(state)
             assert place is not None, "the siege is not over: a creature has its turn to take"
@@ -293,7 +294,7 @@ class SiegeLabView(_View):
                 f"{LANES[lane]}.{position}</span>"
             )
         if self.chart is not None:
-            from .charts import chart_hand_health_track
+            from ..charts import chart_hand_health_track
 
             self.last_chart = chart_hand_health_track(self.lab.trace().events, width=320, height=130)
             _show_chart(self.chart, self.last_chart)

@@ -1,6 +1,6 @@
 """Learn the rules: a scenario's turn played one step at a time, each step explained with the rules it applies.
 
-Plain Python, no ipywidgets: :mod:`clashkit.viz.rules_stepper_view` draws it.
+Plain Python, no ipywidgets: :mod:`clashkit.viz.labs.rules_stepper_view` draws it.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 
-from ..base import LANES, PLAYERS
-from ..engine import (
+from ...base import LANES, PLAYERS
+from ...engine import (
     ATTACK,
     BEGIN_SIEGE,
     END_TURN,

@@ -1,4 +1,4 @@
-"""Learn the rules as ipywidgets: a view of :class:`~clashkit.viz.rules_stepper.RulesStepper`."""
+"""Learn the rules as ipywidgets: a view of :class:`~clashkit.viz.labs.rules_stepper.RulesStepper`."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from html import escape
 
 import ipywidgets as w
 
-from ..show import board_html
-from .rules import rule_link
+from ...show import board_html
+from ..rules import rule_link
 from .rules_stepper import RulesStepper
 from .siege_lab import SiegeLab
 from .view_common import _LI, _button, _View

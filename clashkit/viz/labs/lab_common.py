@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from ..base import LANES, PLAYERS, CardSet, TargetSide
-from ..engine import EVENT_FIELDS, GameState, NoEffect, Play, Proceed, format_place, no_effect
-from ..show import describe_event, event_dicts
+from ...base import LANES, PLAYERS, CardSet, TargetSide
+from ...engine import EVENT_FIELDS, GameState, NoEffect, Play, Proceed, format_place, no_effect
+from ...show import describe_event, event_dicts
 
 #: The rule each kind of event applies (the field table of :mod:`clashkit.engine.events`).
 RULE_OF_EVENT = {kind.value: spec.rule for kind, spec in EVENT_FIELDS.items()}

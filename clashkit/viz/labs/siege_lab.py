@@ -1,7 +1,7 @@
 """The siege lab's controller: set up both sides' lanes, then step the siege attack by
 attack (R3.9-R3.11), back, or run it out.
 
-Plain Python, no ipywidgets: :mod:`clashkit.viz.siege_lab_view` draws it.
+Plain Python, no ipywidgets: :mod:`clashkit.viz.labs.siege_lab_view` draws it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..base import (
+from ...base import (
     KEEP,
     KEEP_NAMES,
     LANES,
@@ -26,7 +26,7 @@ from ..base import (
     ScenarioError,
     starter_set,
 )
-from ..engine import (
+from ...engine import (
     ATTACK,
     BEGIN_SIEGE,
     SUMMON,
@@ -45,7 +45,7 @@ from ..engine import (
     parse_action,
     parse_scenario,
 )
-from ..show import describe_event, event_dicts
+from ...show import describe_event, event_dicts
 from .lab_common import _card_names, _History, _log_len, action_label, events_table, menu_order, on_meant_side
 
 
@@ -372,7 +372,7 @@ class SiegeLab:
 
     def trace(self):
         """The siege so far as trace frames (``events, turns, games = lab.trace()``)."""
-        from ..runs import game_frames
+        from ...runs import game_frames
 
         return game_frames(self._need_state())
 

@@ -10,8 +10,8 @@ import ipywidgets as w
 import polars as pl
 from IPython.display import display
 
-from .rules import rule_link
-from .tables import table_html
+from ..rules import rule_link
+from ..tables import table_html
 
 #: Wide enough for the longest card name (ANNIHILATION) in JupyterLab's dropdown font.
 NAME_WIDTH = "150px"

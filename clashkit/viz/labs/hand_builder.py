@@ -2,7 +2,7 @@
 (R3.2), the mana each turn would bring (R3.1) and the hand-health (R1.5); play the first
 turns against a deck and a bot.
 
-Plain Python, no ipywidgets: :mod:`clashkit.viz.hand_builder_view` draws it.
+Plain Python, no ipywidgets: :mod:`clashkit.viz.labs.hand_builder_view` draws it.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from ..base import KEEP, CardSet, ClashkitError, hand_health_of, starter_set
-from ..engine import (
+from ...base import KEEP, CardSet, ClashkitError, hand_health_of, starter_set
+from ...engine import (
     SUMMON,
     Action,
     GameState,
@@ -27,8 +27,8 @@ from ..engine import (
     proceed_action,
     run,
 )
-from ..policies import Policy, get_policy
-from ..show import describe_event, event_dicts
+from ...policies import Policy, get_policy
+from ...show import describe_event, event_dicts
 from .lab_common import _card_names, _History, _log_len, action_label, events_table, menu_order
 
 
@@ -270,7 +270,7 @@ class HandBuilder:
 
     def trace(self):
         """The game so far as trace frames (``events, turns, games = builder.trace()``)."""
-        from ..runs import game_frames
+        from ...runs import game_frames
 
         return game_frames(self._need_game(), policy_a="you", policy_b=str(self.bot))
 

@@ -1,4 +1,4 @@
-"""The hand builder as ipywidgets: a view of :class:`~clashkit.viz.hand_builder.HandBuilder`."""
+"""The hand builder as ipywidgets: a view of :class:`~clashkit.viz.labs.hand_builder.HandBuilder`."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from functools import partial
 
 import ipywidgets as w
 
-from ..base import ClashkitError
-from ..policies import POLICIES
-from ..show import board_html, hand_html
+from ...base import ClashkitError
+from ...policies import POLICIES
+from ...show import board_html, hand_html
+from ..tables import table_html
 from .hand_builder import HandBuilder
-from .tables import table_html
 from .view_common import NAME_WIDTH, _button, _message, _View, events_html
 
 
@@ -147,7 +147,7 @@ class HandBuilderView(_View):
             self.redraw_hand()
 
     def on_shuffle(self) -> None:
-        from ..base import Rng
+        from ...base import Rng
 
         order = list(self.builder.order)
         Rng(self.seed.value).shuffle(order)

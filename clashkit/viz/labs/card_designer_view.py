@@ -1,4 +1,4 @@
-"""The card designer as ipywidgets: a view of :class:`~clashkit.viz.card_designer.CardDesigner`."""
+"""The card designer as ipywidgets: a view of :class:`~clashkit.viz.labs.card_designer.CardDesigner`."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from html import escape
 import ipywidgets as w
 import polars as pl
 
-from ..base import Ability, Direction, Effect, TargetSide
-from ..policies import POLICIES
-from ..show import card_html
+from ...base import Ability, Direction, Effect, TargetSide
+from ...policies import POLICIES
+from ...show import card_html
+from ..runs import default_policy
+from ..tables import table_html
 from .card_designer import CardDesigner
-from .runs import default_policy
-from .tables import table_html
 from .view_common import _LI, _button, _message, _show_chart, _View
 
 _EFFECTS_WITH_AMOUNT = {"damage", "weaken", "empower"}
@@ -283,7 +283,7 @@ class CardDesignerView(_View):
     def on_run(self) -> None:
         import time
 
-        from .charts import chart_win_rate_shift
+        from ..charts import chart_win_rate_shift
 
         d = self.designer
         self._settings()

@@ -1,6 +1,6 @@
 """The card designer's controller: edit or add a card, play the change on the same seeds, compare win rates (R9.3).
 
-Plain Python, no ipywidgets: :mod:`clashkit.viz.card_designer_view` draws it.
+Plain Python, no ipywidgets: :mod:`clashkit.viz.labs.card_designer_view` draws it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..base import Card, CardSet, card_from_fields, starter_set
+from ...base import Card, CardSet, card_from_fields, starter_set
 
 #: The card fields a designer edits (``docs/cards.md``), in order.
 CARD_FIELDS = ("name", "kind", "cost", "attack", "health", "abilities", "aura", "effect", "target")
@@ -164,7 +164,7 @@ class CardDesigner:
     # -- Simulating ----------------------------------------------------------------------
 
     def _policy(self) -> str:
-        from .runs import default_policy
+        from ..runs import default_policy
 
         return self.policy or default_policy()
 
@@ -174,7 +174,7 @@ class CardDesigner:
         engine was asked for."""
         if self.engine is not None:
             return self.engine
-        from ..runs import choose_engine
+        from ...runs import choose_engine
 
         policy = self._policy()
         return choose_engine(None, False, policy, policy)[0]
@@ -183,7 +183,7 @@ class CardDesigner:
         """Play before and after on the same seeds; returns :meth:`comparison`.  Games
         already played (the set before the change, pairings the change does not touch) are
         not played again."""
-        from ..studies import HALF_WIDTH, compare, games_for_half_width
+        from ...studies import HALF_WIDTH, compare, games_for_half_width
 
         options = dict(
             policy=self._policy(),
@@ -243,7 +243,7 @@ class CardDesigner:
 
     def matrices(self) -> pl.DataFrame:
         """The row deck's rate against the column deck, both seats, before and after."""
-        from ..studies import balance_matrix
+        from ...studies import balance_matrix
 
         result = self._need_result()
         return pl.concat(
@@ -258,7 +258,7 @@ class CardDesigner:
         :attr:`STATS_GAMES` games a pairing on the reference engine (they need events), the
         removal impact from the last run's game count (``games_per_pairing`` if given) on
         the designer's engine, reusing the games already played."""
-        from ..studies import card_stats
+        from ...studies import card_stats
 
         n = games_per_pairing or (self.games if self.result is not None else None)
         n = n or self.games_per_pairing or self.MIN_GAMES
