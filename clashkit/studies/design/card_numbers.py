@@ -16,7 +16,7 @@ from ...base.errors import OptionError
 from ...base.rules import Rules
 from ...base.stats import mean_exprs, wilson_exprs
 from .jobs import Runner, _plays_of, run_jobs
-from .matrix import _check_policy, card_set_of, make_study, on_cluster
+from .matrix import card_set_of, make_study, on_cluster
 from .study import Study, outcomes, paired_changes, sides
 from .variants import replace_card, vanilla
 
@@ -64,7 +64,6 @@ def card_stats(
         if base.card(name).deck is None:
             raise OptionError(f"{name} is in no starter deck: it is never played (R7.1)")
     measured = chosen or [c.name for c in base if c.deck is not None]
-    _check_policy(policy)
     study = make_study(
         n,
         seed=seed,
@@ -75,9 +74,8 @@ def card_stats(
         jobs=jobs,
         progress=progress,
         runner=runner,
+        cache=cache,
     )
-    if cache is not None:
-        study = dataclasses.replace(study, cache=cache)
     plays_study = study if plays_n is None else dataclasses.replace(study, n=plays_n)
     jobs_events = plays_study.jobs(base, events=True)
     results = run_jobs(

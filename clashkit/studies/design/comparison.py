@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ from ...base.cards import CardSet
 from ...base.rules import Rules
 from ...base.stats import Z95
 from .jobs import Runner
-from .matrix import Balance, _check_policy, make_study, on_cluster
+from .matrix import Balance, make_study, on_cluster
 from .study import matchups, paired_changes
 
 #: The designer's rule: a change is measured to within this many rate units (±1.5 points).
@@ -75,7 +74,6 @@ def compare(
     the one it changes (:func:`vary`, :func:`replace_card`), so that the decks deal the
     same hands; otherwise the change is still measured, but less precisely.
     """
-    _check_policy(policy)
     study = make_study(
         n,
         seed=seed,
@@ -86,9 +84,8 @@ def compare(
         jobs=jobs,
         progress=progress,
         runner=runner,
+        cache=cache,
     )
-    if cache is not None:
-        study = dataclasses.replace(study, cache=cache)
     old, new = study.play([before, after], desc="before and after")
     return Comparison(
         Balance(matchups(old), n, seed, str(policy)),

@@ -8,7 +8,7 @@ import inspect
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
@@ -141,10 +141,14 @@ def on_cluster(study):
     return wrapper
 
 
-def make_study(n, *, seed, policy, rules, engine, mirror, jobs, progress, runner) -> Study:
+def make_study(n, *, seed, policy, rules, engine, mirror, jobs, progress, runner, cache=None) -> Study:
+    """The :class:`Study` a study function's options describe; an unknown policy or rules option
+    is refused before any game.  ``cache`` (a dict) keeps results between calls."""
+    _check_policy(policy)
     if rules is not None and not isinstance(rules, Rules):
         rules = Rules.from_mapping(rules, where="rules")
-    return Study(n, seed, Settings(str(policy), rules, engine), mirror, jobs, progress, runner)
+    study = Study(n, seed, Settings(str(policy), rules, engine), mirror, jobs, progress, runner)
+    return study if cache is None else replace(study, cache=cache)
 
 
 def card_set_of(cards: CardSet | str | os.PathLike | None) -> CardSet:
@@ -177,7 +181,6 @@ def balance(
     ``policy``: the matrix, each deck's overall rate and the first player's, with 95%
     intervals.  Without mirrors it equals :func:`clashkit.studies.analysis.deck_matchups`."""
     cards = card_set_of(cards)
-    _check_policy(policy)
     study = make_study(
         n,
         seed=seed,

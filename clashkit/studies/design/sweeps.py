@@ -17,7 +17,7 @@ from ...base.limits import whole_number
 from ...base.rules import Rules
 from ..analysis import deck_rates
 from .jobs import Runner
-from .matrix import _check_policy, card_set_of, make_study, on_cluster, percent_text, points_text
+from .matrix import card_set_of, make_study, on_cluster, percent_text, points_text
 from .study import matchups, paired_changes
 from .variants import field_value, vary
 
@@ -144,7 +144,6 @@ def sweep(
             raise OptionError(f"sweep of {name}: no values for {f}")
     combos = list(itertools.product(*(values[f] for f in fields)))
     variants = [vary(base, name, **dict(zip(fields, combo, strict=True))) for combo in combos]
-    _check_policy(policy)
     study = make_study(
         n,
         seed=seed,
