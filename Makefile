@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml uv.lock
 	touch $@
 
 $(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
-	@echo "make: compiling the fast engine with numba into its cache (about a minute, once)"
+	@echo "make: compiling the fast engine with numba into its cache (once; measured 6-10 min of CPU on 2 cores)"
 	rm -f clashkit/fast/__pycache__/*.nbi clashkit/fast/__pycache__/*.nbc
 	$(VENV)/bin/python -m clashkit.runs.warm
 	touch $@

@@ -45,7 +45,7 @@ def _compiled():
 
     if not _WARM:
         if not _cache_present(game):
-            print("clashkit: compiling the fast engine (once, about a minute)…", file=sys.stderr, flush=True)
+            print("clashkit: compiling the fast engine (once, several minutes)…", file=sys.stderr, flush=True)
         _WARM.add(True)
     return game
 
@@ -145,7 +145,7 @@ class Engine:
         if "deal" not in _WARM:
             if not _cache_present(setup, "play_dealt_batch"):
                 print(
-                    "clashkit: compiling the fast engine's deals (once, about ten seconds)…",
+                    "clashkit: compiling the fast engine's deals (once, about a minute)…",
                     file=sys.stderr,
                     flush=True,
                 )
