@@ -9,9 +9,9 @@ STAMP  := $(VENV)/.stamp
 # update check, so nothing asks to fetch from the internet (the browser test does the same).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
-# The fast engine compiled by numba into its cache once (clashkit/runs/warm.py),
-# again whenever its sources change (from scratch: numba's cache of a function does
-# not notice a change in the functions it calls); without it the first fast run compiles.
+# The fast engine compiled by numba into its cache once (clashkit/runs/warm.py: one
+# line a compiled part with its time; a lock, so two builds here wait for each other),
+# again from scratch whenever its sources change; without it the first fast run compiles.
 WARM := $(VENV)/.fast-warm
 
 .PHONY: venv lab test test-long bench figures lint strip clean
@@ -21,17 +21,16 @@ venv: $(STAMP) $(WARM)
 # Rebuilt only when the dependencies change; uv sync leaves the venv exactly
 # as the lock file says (it keeps pip and uv itself).
 $(STAMP): pyproject.toml uv.lock
-	@echo "make: building $(VENV) from uv.lock (about 30 s the first time; again when the lock changes)"
-	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --upgrade uv
-	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen
-	touch $@
+	@echo "make: building $(VENV) from uv.lock (once, again when the lock changes)"
+	@started=$$(date +%s); \
+	  (test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)) && \
+	  $(VENV)/bin/python -m pip install --quiet --upgrade uv && \
+	  UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen && \
+	  echo "make: $(VENV) built in $$(( $$(date +%s) - started )) s"
+	@touch $@
 
 $(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
-	@echo "make: compiling the fast engine with numba into its cache (once; measured 6-10 min of CPU on 2 cores)"
-	rm -f clashkit/fast/__pycache__/*.nbi clashkit/fast/__pycache__/*.nbc
-	$(VENV)/bin/python -m clashkit.runs.warm
-	touch $@
+	$(VENV)/bin/python -m clashkit.runs.warm --stamp $@
 
 $(LAB_OVERRIDES): $(STAMP)
 	@echo "make: JupyterLab settings: no news prompt, no update check ($@)"

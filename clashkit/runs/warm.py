@@ -1,19 +1,138 @@
-"""``python -m clashkit.runs.warm``: compile the fast engine into numba's cache ahead of time (``make venv``)."""
+"""``python -m clashkit.runs.warm``: compile the fast engine into numba's cache ahead of time (``make venv``).
+
+Each compiled part is one line with its measured time, so a first build never
+looks hung.  A lock file beside the stamp makes two builds in one checkout wait
+for each other (the second finds the cache made and stops) instead of deleting
+each other's cache mid-compile.  The stamp holds a hash of the fast engine's
+sources and numba's version: the cache is remade, from scratch, only when one
+of them changes (numba's cache of a function does not notice a change in the
+functions it calls, so a stale file is never trusted).
+"""
 
 from __future__ import annotations
 
+import argparse
+import fcntl
+import hashlib
+import resource
+import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+FAST = Path(__file__).resolve().parent.parent / "fast"
 
 
-def main() -> None:
-    started = time.perf_counter()
-    from .simulate import simulate
+@dataclass(frozen=True)
+class Part:
+    """One compiled variant of the fast engine, compiled by playing a game or two with it."""
 
-    simulate(2, "1", "2", "greedy", "random", engine="fast", record_events=False, progress=False)
-    simulate(2, "draft", "draft", "greedy", "random", engine="fast", record_events=False, progress=False)
-    # The game loop with a search player is compiled apart (clashkit.fast.game.play).
-    simulate(1, "1", "2", "search:budget=1", "greedy", engine="fast", record_events=False, progress=False)
-    print(f"fast engine ready ({time.perf_counter() - started:.1f} s)")
+    title: str
+    play: Callable[[], object]
+
+
+def _simulate(*args, **options) -> Callable[[], object]:
+    def run() -> object:
+        from .simulate import simulate
+
+        return simulate(*args, engine="fast", record_events=False, progress=False, **options)
+
+    return run
+
+
+def parts() -> list[Part]:
+    """The fast engine's compiled parts, in the order a first build compiles them."""
+    duel = ("1", "2")
+    drafts = ("draft", "draft")
+    return [
+        Part("the game loop (greedy and random players)", _simulate(2, *duel, "greedy", "random")),
+        Part("the deals of the draft and solo formats", _simulate(2, *drafts, "greedy", "random")),
+        Part("the game loop with a search player", _simulate(1, *duel, "search:budget=1", "greedy")),
+    ]
+
+
+def fingerprint() -> str:
+    """What the cache depends on: the fast engine's sources and numba's version."""
+    digest = hashlib.sha256(version("numba").encode())
+    for source in sorted(FAST.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()
+
+
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+@contextmanager
+def _locked(stamp: Path) -> Iterator[None]:
+    """Hold ``<stamp>.lock``; say so when another build holds it first."""
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    with open(stamp.with_name(stamp.name + ".lock"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("make: another build is compiling the fast engine here; waiting for it", flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _remove_cache() -> int:
+    removed = 0
+    for stale in (FAST / "__pycache__").glob("*.nb[ic]"):
+        stale.unlink(missing_ok=True)
+        removed += 1
+    return removed
+
+
+def warm(stamp: Path | None = None) -> bool:
+    """Compile every part unless ``stamp`` says the cache is current; returns whether it compiled."""
+    if stamp is None:
+        return _compile()
+    with _locked(stamp):
+        wanted = fingerprint()
+        if stamp.is_file() and stamp.read_text().strip() == wanted:
+            stamp.touch()  # the sources' times moved (a checkout), not their contents
+            return False
+        _remove_cache()
+        stamp.unlink(missing_ok=True)
+        _compile()
+        stamp.write_text(wanted + "\n")
+    return True
+
+
+def _compile() -> bool:
+    print("make: compiling the fast engine with numba into its cache (once, again when its sources change)", flush=True)
+    started, cpu = time.perf_counter(), _cpu()
+    from . import simulate  # noqa: F401  (numba and the engine's modules, timed apart from the parts)
+
+    print(f"  loading numba and the engine {time.perf_counter() - started:6.1f} s", flush=True)
+    for part in parts():
+        began, cpu_began = time.perf_counter(), _cpu()
+        part.play()
+        print(
+            f"  {part.title:<45} {time.perf_counter() - began:6.1f} s ({_cpu() - cpu_began:.1f} s of CPU)",
+            flush=True,
+        )
+    print(
+        f"make: fast engine compiled in {time.perf_counter() - started:.1f} s ({_cpu() - cpu:.1f} s of CPU)",
+        flush=True,
+    )
+    return True
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m clashkit.runs.warm", description=__doc__.splitlines()[0])
+    parser.add_argument("--stamp", type=Path, help="skip when this file records the current sources; write it after")
+    args = parser.parse_args(argv)
+    try:
+        warm(args.stamp)
+    except KeyboardInterrupt:
+        print("make: compiling interrupted; the next build starts it again", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":

@@ -1,0 +1,55 @@
+"""The first build's compile step (``python -m clashkit.runs.warm``): its stamp and its lock.
+
+The compile itself is exercised by every fast-engine test; these check that a
+current cache is never remade and that a second build waits for the first
+instead of deleting its cache mid-compile.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import subprocess
+import sys
+import time
+
+from clashkit.runs import warm
+
+
+def test_a_current_stamp_skips_the_compile(tmp_path, capsys):
+    stamp = tmp_path / ".fast-warm"
+    stamp.write_text(warm.fingerprint() + "\n")
+    assert warm.warm(stamp) is False
+    assert capsys.readouterr().out == ""
+
+
+def test_the_fingerprint_follows_the_fast_engines_sources(tmp_path, monkeypatch):
+    before = warm.fingerprint()
+    copy = tmp_path / "fast"
+    copy.mkdir()
+    for source in warm.FAST.glob("*.py"):
+        (copy / source.name).write_bytes(source.read_bytes())
+    monkeypatch.setattr(warm, "FAST", copy)
+    assert warm.fingerprint() == before
+    (copy / "lanes.py").write_text((copy / "lanes.py").read_text() + "\n# changed\n")
+    assert warm.fingerprint() != before
+
+
+def test_a_second_build_waits_for_the_first(tmp_path):
+    stamp = tmp_path / ".fast-warm"
+    stamp.write_text(warm.fingerprint() + "\n")
+    with open(tmp_path / ".fast-warm.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        second = subprocess.Popen(
+            [sys.executable, "-m", "clashkit.runs.warm", "--stamp", str(stamp)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert second.stdout is not None
+        line = second.stdout.readline()  # blocks until the second build says it waits (no time assumed)
+        assert line == "make: another build is compiling the fast engine here; waiting for it\n"
+        time.sleep(0.2)
+        assert second.poll() is None, "the second build went on while the lock was held"
+    # Released: it finds the cache current (the first build's stamp) and compiles nothing.
+    rest, _ = second.communicate(timeout=120)
+    assert second.returncode == 0
+    assert rest == ""
