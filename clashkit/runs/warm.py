@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import fcntl
 import hashlib
+import os
 import resource
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -43,14 +45,21 @@ def _simulate(*args, **options) -> Callable[[], object]:
     return run
 
 
-def parts() -> list[Part]:
-    """The fast engine's compiled parts, in the order a first build compiles them."""
+def chains() -> list[list[Part]]:
+    """The fast engine's compiled parts, in chains that compile side by side on a machine of several cores.
+
+    A chain's parts share compiled functions (the deals play games with the loop
+    compiled just before them), so they compile one after the other in one process;
+    the search variant shares little with the rest and compiles beside them.
+    """
     duel = ("1", "2")
     drafts = ("draft", "draft")
     return [
-        Part("the game loop (greedy and random players)", _simulate(2, *duel, "greedy", "random")),
-        Part("the deals of the draft and solo formats", _simulate(2, *drafts, "greedy", "random")),
-        Part("the game loop with a search player", _simulate(1, *duel, "search:budget=1", "greedy")),
+        [
+            Part("the game loop (greedy and random players)", _simulate(2, *duel, "greedy", "random")),
+            Part("the deals of the draft and solo formats", _simulate(2, *drafts, "greedy", "random")),
+        ],
+        [Part("the game loop with a search player", _simulate(1, *duel, "search:budget=1", "greedy"))],
     ]
 
 
@@ -105,32 +114,63 @@ def warm(stamp: Path | None = None) -> bool:
 
 
 def _compile() -> bool:
+    """Every chain, side by side in its own process when the machine has the cores; a line a part."""
     print("make: compiling the fast engine with numba into its cache (once, again when its sources change)", flush=True)
-    started, cpu = time.perf_counter(), _cpu()
-    from . import simulate  # noqa: F401  (numba and the engine's modules, timed apart from the parts)
+    started = time.perf_counter()
+    count = len(chains())
+    side_by_side = min(count, os.cpu_count() or 1)
+    if side_by_side > 1:
+        print(f"  ({count} chains of parts, {side_by_side} at a time, one process each)", flush=True)
+    running: list[subprocess.Popen] = []
+    cpu = 0.0
+    try:
+        for index in range(count):
+            if len(running) == side_by_side:
+                cpu += _finished(running.pop(0))
+            running.append(subprocess.Popen([sys.executable, "-m", "clashkit.runs.warm", "--chain", str(index)]))
+        while running:
+            cpu += _finished(running.pop(0))
+    finally:
+        for child in running:
+            child.kill()
+            child.wait()
+    print(f"make: fast engine compiled in {time.perf_counter() - started:.1f} s ({cpu:.1f} s of CPU)", flush=True)
+    return True
 
-    print(f"  loading numba and the engine {time.perf_counter() - started:6.1f} s", flush=True)
-    for part in parts():
+
+def _finished(child: subprocess.Popen) -> float:
+    """Wait for one chain's process; its CPU time (raise if it failed)."""
+    _, status, used = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"make: compiling the fast engine failed (status {child.returncode}); see above")
+    return used.ru_utime + used.ru_stime
+
+
+def compile_chain(index: int) -> None:
+    """Compile one chain's parts here, one line each with its wall and CPU time."""
+    for part in chains()[index]:
         began, cpu_began = time.perf_counter(), _cpu()
         part.play()
         print(
             f"  {part.title:<45} {time.perf_counter() - began:6.1f} s ({_cpu() - cpu_began:.1f} s of CPU)",
             flush=True,
         )
-    print(
-        f"make: fast engine compiled in {time.perf_counter() - started:.1f} s ({_cpu() - cpu:.1f} s of CPU)",
-        flush=True,
-    )
-    return True
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m clashkit.runs.warm", description=__doc__.splitlines()[0])
     parser.add_argument("--stamp", type=Path, help="skip when this file records the current sources; write it after")
+    parser.add_argument("--chain", type=int, help=argparse.SUPPRESS)  # one chain, in a process of its own
     args = parser.parse_args(argv)
     try:
-        warm(args.stamp)
+        if args.chain is not None:
+            compile_chain(args.chain)
+        else:
+            warm(args.stamp)
     except KeyboardInterrupt:
+        if args.chain is not None:
+            raise SystemExit(130) from None  # the build that started this chain says it
         print("make: compiling interrupted; the next build starts it again", file=sys.stderr)
         raise SystemExit(130) from None
 
