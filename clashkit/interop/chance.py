@@ -81,7 +81,9 @@ class Setup:
         if solo:
             formats.check_first_player(rule_set, "", solo=True)
             if text_a.lower() == "draft":
-                raise DeckError("deck A: the adapters deal fixed decks; the solo draft (R8.1) is not a chance event here")
+                raise DeckError(
+                    "deck A: the adapters deal fixed decks; the solo draft (R8.1) is not one of their chance events"
+                )
             _, mine, ai = split_cards(text_a, None, card_set, Rng(0))
             return cls(card_set, rule_set, True, tuple(mine), tuple(ai), seed)
         spec_a = formats.parse_deck(text_a, card_set, side="A")

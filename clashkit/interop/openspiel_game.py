@@ -58,14 +58,12 @@ from ..base.errors import ClashkitError
 from ..base.rng import Rng
 from ..base.rules import Rules, SoloSettings
 from ..base.vocab import PLAYERS
-from ..engine.legality import legal_actions, legal_cards, proceed_action
-from ..engine.loop import run_siege_through
-from ..engine.state import OVER, SIEGE, GameState
-from ..engine.transition import apply_unchecked
+from ..engine.state import GameState
 from ..policies import sight
 from . import encoding
 from .chance import Setup
 from .encoding import Table
+from .match import Match
 
 NAME = "python_clash_of_decks"
 #: R10.1 and R3: at most this many decisions in one turn (plays, and moving on between them).
@@ -158,14 +156,13 @@ class ClashGame(pyspiel.Game):
 
     def state_from(self, state: GameState, seen: tuple[set[int], set[int]] | None = None) -> ClashState:
         """A decision node holding a copy of a clashkit state in play (for bots playing in
-        clashkit's loop); ``seen``: what each player has seen of the other's cards."""
+        clashkit's loop); ``seen``: what each player has seen of the other's cards.  Its
+        history starts there: the deal is behind it."""
         out = ClashState(self)
-        out._c.drawn = [0] * self.setup.draws  # the deal is behind it (not in this state's history)
-        out._c.gs = state.clone(record=False)
-        out._c.gs.turn_log = None
-        out._c.seen = (set(seen[0]), set(seen[1])) if seen is not None else (set(), set())
-        encoding.note_sightings(out._c.gs, out._c.seen)
-        out._advance()
+        out._c.drawn = [0] * self.setup.draws
+        copy = state.clone(record=False)
+        copy.turn_log = None
+        out._c.match = Match(self.table, copy, seen)
         return out
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> ClashObserver:
@@ -174,7 +171,7 @@ class ClashGame(pyspiel.Game):
 
 
 class ClashState(pyspiel.State):
-    """A state: the chance outcomes drawn, then the clashkit :class:`~clashkit.engine.state.GameState`."""
+    """A state: the chance outcomes drawn, then the game in play (a :class:`~clashkit.interop.match.Match`)."""
 
     def __init__(self, game: ClashGame) -> None:
         super().__init__(game)
@@ -185,82 +182,66 @@ class ClashState(pyspiel.State):
     @property
     def game_state(self) -> GameState | None:
         """The clashkit state (``None`` while the deal is drawn); read it, do not change it."""
-        return self._c.gs
+        match = self._c.match
+        return match.state if match is not None else None
 
     def seen(self, player: int) -> set[int]:
         """The opponent's cards ``player`` has seen played or in play (a copy)."""
-        return set(self._c.seen[player])
+        match = self._c.match
+        return set(match.seen[player]) if match is not None else set()
 
     def current_player(self) -> int:
-        if self._c.gs is None:
+        match = self._c.match
+        if match is None:
             return pyspiel.PlayerId.CHANCE
-        if self._c.gs.phase == OVER:
+        if match.over:
             return pyspiel.PlayerId.TERMINAL
-        return self._c.gs.active
+        return match.state.active
 
     def is_terminal(self) -> bool:
-        return self._c.gs is not None and self._c.gs.phase == OVER
+        return self._c.match is not None and self._c.match.over
 
     def returns(self) -> list[float]:
-        gs = self._c.gs
-        if gs is None or gs.winner is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if gs.winner == 0 else [-1.0, 1.0]
+        match = self._c.match
+        return list(match.returns()) if match is not None else [0.0, 0.0]
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(self._c.ids) if self._c.gs is not None and player == self._c.gs.active else []
+        match = self._c.match
+        return list(match.ids) if match is not None and player == match.to_act else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._c.setup.outcomes(self._c.drawn)
 
     def clashkit_action(self, action: int):
         """The clashkit :class:`~clashkit.engine.actions.Action` a legal integer stands for."""
-        return self._c.legal[self._c.ids.index(action)]
+        assert self._c.match is not None, "the deal is still being drawn"
+        return self._c.match.action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE or self._c.gs is None:
+        match = self._c.match
+        if player == pyspiel.PlayerId.CHANCE or match is None:
             return self._c.setup.describe(len(self._c.drawn), action)
-        if action in self._c.ids:
-            return str(self.clashkit_action(action))
-        return str(encoding.action_of(self._c.table, self._c.gs, action))
+        if action in match.ids:
+            return str(match.action(action))
+        return str(encoding.action_of(self._c.table, match.state, action))
 
     def __str__(self) -> str:
         from ..show.render import describe_state
 
-        if self._c.gs is None:
+        if self._c.match is None:
             return "dealing: " + ", ".join(self._c.setup.describe(i, c) for i, c in enumerate(self._c.drawn))
-        return describe_state(self._c.gs)
+        return describe_state(self._c.match.state)
 
     # --- Changing it ----------------------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
-        if self._c.gs is None:
-            self._c.drawn.append(int(action))
-            if len(self._c.drawn) == self._c.setup.draws:
-                self._c.gs = self._c.setup.start(self._c.drawn)
-                encoding.note_sightings(self._c.gs, self._c.seen)
-                self._advance()
+        core = self._c
+        if core.match is None:
+            core.drawn.append(int(action))
+            if len(core.drawn) == core.setup.draws:
+                core.match = Match(core.table, core.setup.start(core.drawn))
             return
-        move = self.clashkit_action(action)
-        self._c.moves.append(f"{PLAYERS[self._c.gs.active].value}: {move}")
-        encoding.note_play(self._c.gs, move, self._c.seen)
-        apply_unchecked(self._c.gs, move)
-        encoding.note_sightings(self._c.gs, self._c.seen)
-        self._advance()
-
-    def _advance(self) -> None:
-        """Move the turn on while the active player has no choice (as the game loop does), then
-        read the legal actions of the next decision."""
-        gs = self._c.gs
-        assert gs is not None
-        while gs.phase != OVER and not legal_cards(gs):
-            if gs.phase == SIEGE:
-                run_siege_through(gs)
-            else:
-                apply_unchecked(gs, proceed_action(gs))
-            encoding.note_sightings(gs, self._c.seen)
-        self._c.legal = legal_actions(gs) if gs.phase != OVER else []
-        self._c.ids = encoding.legal_ids(self._c.table, self._c.legal)
+        core.match.apply(action)
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> ClashState:
         """A state ``player_id`` cannot tell from this one: the hidden slots of the opponent's
@@ -269,16 +250,17 @@ class ClashState(pyspiel.State):
         this state's (its chance outcomes are those of the world sampled from)."""
         out = self.clone()
         rng = Rng(int(probability_sampler() * 2**62))
-        gs = out._c.gs
-        if gs is None:  # still dealing: the other player's draws so far
-            mine = len(self._c.setup.deck_a)
-            lo, hi = (mine, len(out._c.drawn)) if player_id == 0 else (0, min(mine, len(out._c.drawn)))
-            part = out._c.drawn[lo:hi]
+        core = out._c
+        if core.match is None:  # still dealing: the other player's draws so far
+            mine = len(core.setup.deck_a)
+            lo, hi = (mine, len(core.drawn)) if player_id == 0 else (0, min(mine, len(core.drawn)))
+            part = core.drawn[lo:hi]
             rng.shuffle(part)
-            out._c.drawn[lo:hi] = part
+            core.drawn[lo:hi] = part
             return out
+        gs = core.match.state
         if not (gs.solo and player_id == 1):
-            slots = encoding.hidden_slots(gs, player_id, out._c.seen[player_id])
+            slots = encoding.hidden_slots(gs, player_id, core.match.seen[player_id])
             sight.sample(gs, player_id, slots, rng)
         gs.rng.seed(rng.getrandbits(63))
         return out
@@ -286,27 +268,20 @@ class ClashState(pyspiel.State):
 
 class _Core:
     """What a :class:`ClashState` holds, copied cheaply when OpenSpiel clones the state (the
-    card set, the rules and the setup are shared, the clashkit state cloned)."""
+    card set, the rules and the setup are shared, the game in play copied)."""
 
-    __slots__ = ("setup", "table", "drawn", "gs", "seen", "moves", "legal", "ids")
+    __slots__ = ("setup", "table", "drawn", "match")
 
     def __init__(self, setup: Setup, table: Table) -> None:
         self.setup = setup
         self.table = table
         self.drawn: list[int] = []
-        self.gs: GameState | None = None
-        self.seen: tuple[set[int], set[int]] = (set(), set())
-        self.moves: list[str] = []
-        self.legal: list = []
-        self.ids: list[int] = []
+        self.match: Match | None = None
 
     def __deepcopy__(self, memo) -> _Core:
         other = _Core(self.setup, self.table)
         other.drawn = list(self.drawn)
-        other.gs = self.gs.clone(record=False) if self.gs is not None else None
-        other.seen = (set(self.seen[0]), set(self.seen[1]))
-        other.moves = list(self.moves)
-        other.legal, other.ids = self.legal, self.ids  # replaced, never changed
+        other.match = self.match.copy() if self.match is not None else None
         return other
 
 
@@ -322,23 +297,25 @@ class ClashObserver:
         self.dict = {"fair_view": self.tensor}
 
     def set_from(self, state: ClashState, player: int) -> None:
-        if state._c.gs is None:
+        match = state._c.match
+        if match is None:
             self.tensor[:] = 0.0
             return
-        encoding.fill_vector(self.table, state._c.gs, player, state._c.seen[player], self.tensor)
+        encoding.fill_vector(self.table, match.state, player, match.seen[player], self.tensor)
 
     def string_from(self, state: ClashState, player: int) -> str:
         setup = state._c.setup
         n_a = len(setup.deck_a)
         mine = state._c.drawn[:n_a] if player == 0 else state._c.drawn[n_a : n_a + len(setup.deck_b)]
-        if state._c.gs is None:
+        match = state._c.match
+        if match is None:
             dealt = " ".join(setup.cards.names[c] for c in mine) if (player == 0 or not setup.solo) else ""
             return f"you are {PLAYERS[player].value}; dealing; your cards so far: {dealt or '-'}"
-        text = encoding.observation_text(state._c.gs, player, state._c.seen[player])
+        text = encoding.observation_text(match.state, player, match.seen[player])
         if not self.perfect_recall:
             return text
         deal = " ".join(setup.cards.names[c] for c in mine) if (player == 0 or not setup.solo) else "-"
-        moves = "; ".join(state._c.moves) or "-"
+        moves = "; ".join(match.moves) or "-"
         return f"{text}\nyour deal: {deal}\nmoves: {moves}"
 
 
