@@ -37,6 +37,7 @@ from ..engine import formats
 from ..engine.setup import begin, deal_hand
 from ..engine.solo_setup import split_cards
 from ..engine.state import GameState
+from .encoding import Table
 
 #: The coin's outcomes (R2.3).
 COIN = (0, 1)
@@ -170,9 +171,13 @@ class Setup:
         return self._dealt_by_seed[1]
 
     @cached_property
-    def positions(self) -> int:
-        """The most creatures one side of one lane can hold: the most cards a player owns."""
-        return max(len(self.deck_a), len(self.deck_b), 1)
+    def table(self) -> Table:
+        """The sizes of the game's encodings: ``P`` is the most cards a player owns (the most
+        creatures one side of one lane can hold); the opponent's row is a hand of 9 or the
+        AI pile with its keep."""
+        positions = max(len(self.deck_a), len(self.deck_b), 1)
+        row = max(9, len(self.deck_b) + 1) if self.solo else 9
+        return Table(self.cards, self.solo, positions, row, self.rules.turn_limit)
 
 
 __all__ = ["COIN", "Setup"]

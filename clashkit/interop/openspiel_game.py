@@ -124,12 +124,6 @@ def setup_of(params: Mapping[str, Any]) -> Setup:
     )
 
 
-def table_of(setup: Setup) -> Table:
-    positions = setup.positions
-    row = max(9, len(setup.deck_b) + 1) if setup.solo else 9
-    return Table(setup.cards, setup.solo, positions, row, setup.rules.turn_limit)
-
-
 class ClashGame(pyspiel.Game):
     """The game: its :class:`~clashkit.interop.chance.Setup` and :class:`~clashkit.interop.encoding.Table`."""
 
@@ -139,7 +133,7 @@ class ClashGame(pyspiel.Game):
             self.setup = setup_of(params)
         except ClashkitError as e:
             raise ValueError(f"{NAME}: {e}") from None
-        self.table = table_of(self.setup)
+        self.table = self.setup.table
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.num_actions,
             max_chance_outcomes=max(len(self.setup.cards), 2),
