@@ -127,10 +127,12 @@ def setup_of(params: Mapping[str, Any]) -> Setup:
 class ClashGame(pyspiel.Game):
     """The game: its :class:`~clashkit.interop.chance.Setup` and :class:`~clashkit.interop.encoding.Table`."""
 
-    def __init__(self, params: dict | None = None) -> None:
+    def __init__(self, params: Mapping[str, Any] | None = None, *, setup: Setup | None = None) -> None:
+        """From OpenSpiel's parameters, or (for bots playing in clashkit's loop) from a
+        :class:`~clashkit.interop.chance.Setup` made from a game in play."""
         params = {**DEFAULTS, **(params or {})}
         try:
-            self.setup = setup_of(params)
+            self.setup = setup if setup is not None else setup_of(params)
         except ClashkitError as e:
             raise ValueError(f"{NAME}: {e}") from None
         self.table = self.setup.table
@@ -153,7 +155,6 @@ class ClashGame(pyspiel.Game):
         clashkit's loop); ``seen``: what each player has seen of the other's cards.  Its
         history starts there: the deal is behind it."""
         out = ClashState(self)
-        out._c.drawn = [0] * self.setup.draws
         copy = state.clone(record=False)
         copy.turn_log = None
         out._c.match = Match(self.table, copy, seen)
