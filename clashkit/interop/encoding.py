@@ -27,7 +27,6 @@ deal, nor the order of the solo AI pile (the *hidden slots*).
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,8 +42,7 @@ from ..policies import sight
 INDICES = 5
 #: The actions that move the turn on, after every play.
 PROCEEDS: tuple[Proceed, ...] = (BEGIN_SIEGE, ATTACK, END_TURN)
-#: Per creature in the vector: present, card one-hot, 7 ability bits, then the numbers below.
-_NUMBERS = ("damage", "health", "attack", "attack_mod", "new", "protection_used", "took_turn", "sprint_bonus")
+#: The header's length (:attr:`Table.pieces`).
 _HEADER = 20
 
 
@@ -74,19 +72,34 @@ class Table:
         return 9
 
     @property
-    def creature_width(self) -> int:
-        return 1 + len(self.cards) + 7 + len(_NUMBERS)
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        """The vector's parts in order, each with its shape (OpenSpiel's observer shows them by name)."""
+        n, sides = len(self.cards), (4, self.positions)
+        return [
+            ("header", (_HEADER,)),  # phase, whose turn, clock, mana, keeps, hand-health, siege lane, solo marks
+            ("hand", (self.hand_slots, n + 1)),  # own hand left to right: card one-hot, keep
+            ("opponent", (self.row, n + 2)),  # the opponent's hand or AI pile: card one-hot, keep, hidden
+            ("hidden_cards", (n,)),  # how many of each card the hidden slots hold (a public set)
+            ("discard", (n,)),  # R8.5: the AI discard, face up
+            # own upper, own lower, their upper, their lower; bridge outward: present, card one-hot
+            ("creatures", (*sides, n + 1)),
+            ("abilities", (*sides, 7)),  # printed and granted abilities (R6), rulebook order
+            ("marks", (*sides, 3)),  # new, protection used, has had its turn in this siege
+            ("numbers", (*sides, 5)),  # damage, health, attack, attack modifier, Sprint's bonus (tenths)
+        ]
 
     @property
     def vector_size(self) -> int:
-        n = len(self.cards)
-        return (
-            _HEADER
-            + self.hand_slots * (n + 1)
-            + self.row * (n + 2)
-            + 2 * n
-            + 2 * 2 * self.positions * self.creature_width
-        )
+        return sum(int(np.prod(shape)) for _, shape in self.pieces)
+
+    def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """The named, shaped views of a flat vector of :attr:`vector_size`."""
+        out, at = {}, 0
+        for name, shape in self.pieces:
+            size = int(np.prod(shape))
+            out[name] = vector[at : at + size].reshape(shape)
+            at += size
+        return out
 
 
 # --- Actions ---------------------------------------------------------------------------------
@@ -197,82 +210,67 @@ def observation_text(state: GameState, player: int, seen: set[int]) -> str:
 
 def observation_vector(table: Table, state: GameState, player: int, seen: set[int]) -> np.ndarray:
     """The fair view of ``player`` as a flat ``float32`` vector of :attr:`Table.vector_size`,
-    ``player``'s side first (the layout is in ``docs/interop.md``)."""
+    ``player``'s side first (the parts: :attr:`Table.pieces`)."""
     out = np.zeros(table.vector_size, dtype=np.float32)
     fill_vector(table, state, player, seen, out)
     return out
 
 
 def fill_vector(table: Table, state: GameState, player: int, seen: set[int], out: np.ndarray) -> None:
-    """:func:`observation_vector` written into ``out`` (zeroed first)."""
+    """:func:`observation_vector` written into ``out`` (zeroed first); :attr:`Table.pieces` is the layout."""
     out[:] = 0.0
+    v = table.views(out)
     n = len(table.cards)
     me, them = player, 1 - player
-    # Header: phase, whose turn, the clock, mana, keeps and hand-health, the siege's lane, solo marks
-    out[0] = state.phase == SUMMON
-    out[1] = state.phase == SIEGE
-    out[2] = state.phase == OVER
-    out[3] = state.active == me
-    out[4] = state.turn / table.turn_limit
-    out[5] = state.mana / 10.0
-    out[6] = state.forts[me]
-    out[7] = state.forts[them]
-    out[8] = state.hand_health(me) / 10.0
-    out[9] = state.hand_health(them) / 10.0
-    out[10 + min(state.siege_lane, 2)] = state.phase == SIEGE
-    out[13] = state.first_player == me
-    out[14] = state.solo
-    out[15 + state.ai_last_turn] = state.solo
-    out[18] = state.winner == me
-    out[19] = state.winner == them
-    at = _HEADER
-    # Own hand, left to right: card one-hot, keep
+    header = v["header"]
+    header[0] = state.phase == SUMMON
+    header[1] = state.phase == SIEGE
+    header[2] = state.phase == OVER
+    header[3] = state.active == me
+    header[4] = state.turn / table.turn_limit
+    header[5] = state.mana / 10.0
+    header[6] = state.forts[me]
+    header[7] = state.forts[them]
+    header[8] = state.hand_health(me) / 10.0
+    header[9] = state.hand_health(them) / 10.0
+    header[10 + min(state.siege_lane, 2)] = state.phase == SIEGE
+    header[13] = state.first_player == me
+    header[14] = state.solo
+    header[15 + state.ai_last_turn] = state.solo
+    header[18] = state.winner == me
+    header[19] = state.winner == them
+    hand = v["hand"]
     for i, card in enumerate(state.hands[me][: table.hand_slots]):
-        out[at + i * (n + 1) + (n if card == KEEP else card)] = 1.0
-    at += table.hand_slots * (n + 1)
-    # The opponent's row: card one-hot, keep, hidden
+        hand[i, n if card == KEEP else card] = 1.0
     if state.solo and me == 1:
         row, hidden = state.hands[them], set()
     else:
         row, hidden = sight.hidden_row(state, me), set(hidden_slots(state, me, seen))
-    counts: Counter[int] = Counter()
+    opponent, hidden_cards = v["opponent"], v["hidden_cards"]
     for i, card in enumerate(row[: table.row]):
-        base = at + i * (n + 2)
         if i in hidden:
-            out[base + n + 1] = 1.0
-            counts[card] += 1
+            opponent[i, n + 1] = 1.0
+            hidden_cards[card] += 1.0
         else:
-            out[base + (n if card == KEEP else card)] = 1.0
-    at += table.row * (n + 2)
-    for card, count in counts.items():  # the hidden cards as a set (public, R1.7)
-        out[at + card] = count
-    at += n
-    for card in state.discard:  # R8.5: the AI discard, face up
-        out[at + card] += 1.0
-    at += n
-    # The lanes: own side, then the opponent's; upper, lower; bridge outward
-    width = table.creature_width
-    for p in (me, them):
-        for lane in (0, 1):
-            for k, creature in enumerate(state.lanes[p][lane][: table.positions]):
-                base = at + k * width
-                out[base] = 1.0
-                out[base + 1 + creature.card] = 1.0
-                bits = creature.mask | creature.granted
-                for b in range(7):
-                    out[base + 1 + n + b] = (bits >> b) & 1
-                numbers = base + 1 + n + 7
-                out[numbers : numbers + len(_NUMBERS)] = [
-                    creature.damage / 10.0,
-                    creature.health / 10.0,
-                    creature.attack / 10.0,
-                    creature.attack_mod / 10.0,
-                    creature.new,
-                    creature.protection_used,
-                    creature.took_turn,
-                    creature.sprint_bonus / 10.0,
-                ]
-            at += table.positions * width
+            opponent[i, n if card == KEEP else card] = 1.0
+    for card in state.discard:
+        v["discard"][card] += 1.0
+    creatures, abilities, marks, numbers = v["creatures"], v["abilities"], v["marks"], v["numbers"]
+    for side, (p, lane) in enumerate(((me, 0), (me, 1), (them, 0), (them, 1))):
+        for k, creature in enumerate(state.lanes[p][lane][: table.positions]):
+            creatures[side, k, 0] = 1.0
+            creatures[side, k, 1 + creature.card] = 1.0
+            bits = creature.mask | creature.granted
+            for b in range(7):
+                abilities[side, k, b] = (bits >> b) & 1
+            marks[side, k] = (creature.new, creature.protection_used, creature.took_turn)
+            numbers[side, k] = (
+                creature.damage / 10.0,
+                creature.health / 10.0,
+                creature.attack / 10.0,
+                creature.attack_mod / 10.0,
+                creature.sprint_bonus / 10.0,
+            )
 
 
 __all__ = [

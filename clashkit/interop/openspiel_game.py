@@ -289,7 +289,7 @@ class ClashObserver:
         self.table = table
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(table.vector_size, dtype=np.float32)
-        self.dict = {"fair_view": self.tensor}
+        self.dict = table.views(self.tensor)
 
     def set_from(self, state: ClashState, player: int) -> None:
         match = state._c.match
