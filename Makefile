@@ -19,12 +19,14 @@ WARM := $(VENV)/.fast-warm
 venv: $(STAMP) $(WARM)
 
 # Rebuilt only when the dependencies change; uv sync leaves the venv exactly
-# as the lock file says (it keeps pip and uv itself).
+# as the lock file says (it keeps pip and uv itself).  --compile-bytecode writes the
+# packages' .pyc files once, so imports stay quick where Python may not write them
+# (PYTHONDONTWRITEBYTECODE): scipy, pulled in by open_spiel, takes seconds to compile.
 $(STAMP): pyproject.toml uv.lock
 	@echo "make: building $(VENV) from uv.lock (about 30 s the first time; again when the lock changes)"
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade uv
-	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen
+	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen --compile-bytecode
 	touch $@
 
 $(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
