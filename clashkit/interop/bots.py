@@ -32,7 +32,6 @@ Format choices (draft picks, bans, R4.6 returns) are the base policy's.
 from __future__ import annotations
 
 import numpy as np
-import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from ..base.errors import OptionError
@@ -117,6 +116,7 @@ class OpenSpielPolicy(Policy):
         copy = root.game_state
         assert copy is not None
         sight.canonical(copy, player, sight.hidden_slots(copy, player, seen[player]))
+        root.forget_texts()
         random_state = np.random.RandomState(state.rng.getrandbits(32))
         legal = root.legal_actions()
         if len(legal) == 1:
@@ -127,10 +127,12 @@ class OpenSpielPolicy(Policy):
             else mcts.RandomRolloutEvaluator(1, random_state)
         )
         if self.bot == "ismcts":
-            bot: pyspiel.Bot = ismcts.ISMCTSBot(root.get_game(), leaf, UCT_C, self.budget, random_state=random_state)
-            action = bot.step(root)
+            searcher = ismcts.ISMCTSBot(root.get_game(), leaf, UCT_C, self.budget, random_state=random_state)
+            # worlds drawn from the bot's generator (OpenSpiel's default sampler seeds itself)
+            searcher.set_resampler(lambda s, p: s.resample_from_infostate(p, random_state.uniform))
+            action = searcher.step(root)
         else:
-            world = root.resample_from_infostate(player, lambda: random_state.uniform())
+            world = root.resample_from_infostate(player, random_state.uniform)
             bot = mcts.MCTSBot(root.get_game(), UCT_C, self.budget, leaf, solve=False, random_state=random_state)
             action = bot.step(world)
         return root.clashkit_action(int(action))

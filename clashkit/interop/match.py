@@ -24,7 +24,7 @@ class Match:
     """A game in play: the state, each player's sightings of the other's cards, the moves
     so far (every move is public, R3.3) and the legal actions of the decision now."""
 
-    __slots__ = ("table", "state", "seen", "moves", "legal", "ids")
+    __slots__ = ("table", "state", "seen", "moves", "legal", "ids", "texts")
 
     def __init__(self, table: Table, state: GameState, seen: tuple[set[int], set[int]] | None = None) -> None:
         self.table = table
@@ -33,6 +33,8 @@ class Match:
         self.moves: list[str] = []
         self.legal: list[Action] = []
         self.ids: list[int] = []
+        #: Strings already written for this position, by (player, perfect recall); emptied by every change.
+        self.texts: dict[tuple[int, bool], str] = {}
         encoding.note_sightings(state, self.seen)
         self.advance()
 
@@ -69,6 +71,7 @@ class Match:
     def advance(self) -> None:
         """Move the turn on while the active player has no choice, then read the legal actions."""
         state = self.state
+        self.texts = {}
         while state.phase != OVER and not legal_cards(state):
             if state.phase == SIEGE:
                 run_siege_through(state)
@@ -85,6 +88,7 @@ class Match:
         other.seen = (set(self.seen[0]), set(self.seen[1]))
         other.moves = list(self.moves)
         other.legal, other.ids = self.legal, self.ids  # replaced, never changed
+        other.texts = dict(self.texts)
         return other
 
 

@@ -238,6 +238,11 @@ class ClashState(pyspiel.State):
             return
         core.match.apply(action)
 
+    def forget_texts(self) -> None:
+        """Drop the strings written for this position (after changing its clashkit state in place)."""
+        if self._c.match is not None:
+            self._c.match.texts = {}
+
     def resample_from_infostate(self, player_id: int, probability_sampler) -> ClashState:
         """A state ``player_id`` cannot tell from this one: the hidden slots of the opponent's
         row (its hand's unseen cards, or the solo AI pile) shuffled, the generator of the solo
@@ -254,6 +259,7 @@ class ClashState(pyspiel.State):
             core.drawn[lo:hi] = part
             return out
         gs = core.match.state
+        core.match.texts = {}  # the opponent's own view changes with its hand
         if not (gs.solo and player_id == 1):
             slots = encoding.hidden_slots(gs, player_id, core.match.seen[player_id])
             sight.sample(gs, player_id, slots, rng)
@@ -306,12 +312,15 @@ class ClashObserver:
         if match is None:
             dealt = " ".join(setup.cards.names[c] for c in mine) if (player == 0 or not setup.solo) else ""
             return f"you are {PLAYERS[player].value}; dealing; your cards so far: {dealt or '-'}"
-        text = encoding.observation_text(match.state, player, match.seen[player])
-        if not self.perfect_recall:
-            return text
-        deal = " ".join(setup.cards.names[c] for c in mine) if (player == 0 or not setup.solo) else "-"
-        moves = "; ".join(match.moves) or "-"
-        return f"{text}\nyour deal: {deal}\nmoves: {moves}"
+        key = (player, self.perfect_recall)
+        text = match.texts.get(key)
+        if text is None:
+            text = encoding.observation_text(match.state, player, match.seen[player])
+            if self.perfect_recall:
+                deal = " ".join(setup.cards.names[c] for c in mine) if (player == 0 or not setup.solo) else "-"
+                text += f"\nyour deal: {deal or '-'}\nmoves: {'; '.join(match.moves) or '-'}"
+            match.texts[key] = text
+        return text
 
 
 def deal_as_clashkit(state: ClashState) -> ClashState:
