@@ -40,11 +40,13 @@ from . import encoding
 from .chance import Setup
 from .match import Match
 
+RENDER_MODES = ("ansi",)
+
 
 class ClashEnv(AECEnv):
     """The AEC environment; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi"], "name": "clash_of_decks_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "clash_of_decks_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -58,7 +60,7 @@ class ClashEnv(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode {render_mode!r}: the environment renders 'ansi' only")
         self.render_mode = render_mode
         self.setup = Setup.build(deck_a, deck_b, mode=mode, cards=cards, rules=rules, mirror=mirror)

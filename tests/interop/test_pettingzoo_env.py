@@ -94,3 +94,16 @@ def test_solo_has_one_agent():
     e = env(2, mode="solo")
     e.reset(seed=1)
     assert e.possible_agents == ["A"] and e.agent_selection == "A"
+
+
+def test_the_examples_of_docs_interop_run(capsys):
+    """Both ten-line examples of docs/interop.md, as they are."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "interop.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "docs/interop.md", "exec"), {})
+    assert "turn " in capsys.readouterr().out
