@@ -3,7 +3,7 @@
 **Parameters** (all optional): ``deck_a``, ``deck_b`` (starter decks ``1``–``4``,
 R7.1) or ``names_a``, ``names_b`` (8 card names joined by ``+``), ``mode``
 (``duel`` or ``solo``; in solo B is the AI, R8, and deck B is unused),
-``cards`` (a card file, §1 of the interfaces; empty: the shipped set),
+``cards`` (a card file, ``docs/cards.md``; empty: the shipped set),
 ``mirror`` (the same starter deck twice), ``seed`` (clashkit's generator,
 R10.2), and each rules option of R10.3–R10.4 and solo setting of R8.9 under
 its own name (``turn_limit=30``, ``protection=first_damage``,
