@@ -1,6 +1,11 @@
 """Policies (bots): :class:`Policy` and the shipped ones, by name.
 
-``get_policy("greedy")`` makes one; :data:`POLICIES` lists the names.
+``get_policy("greedy")`` makes one; :data:`POLICIES` lists the names.  Other
+packages add policies under names of their own through the ``clashkit.policies``
+entry point group (a name and the policy class, as ``openspiel`` =
+``clashkit.interop.bots:OpenSpielPolicy`` in ``pyproject.toml``): a name not in
+:data:`POLICIES` is looked up there, so a policy from a higher layer is found
+without this layer importing it.
 
 The policies layer: bots decide from a state they are shown and return an action.
 May import: :mod:`clashkit.engine`, :mod:`clashkit.base`.
@@ -29,9 +34,9 @@ def get_policy(spec: str | Policy) -> Policy:
     if isinstance(spec, Policy):
         return spec
     name, _, options = str(spec).partition(":")
-    cls = POLICIES.get(name.strip().lower())
+    cls = POLICIES.get(name.strip().lower()) or _registered(name.strip().lower())
     if cls is None:
-        raise OptionError(f"unknown policy {spec!r} (one of {', '.join(POLICIES)})")
+        raise OptionError(f"unknown policy {spec!r} (one of {', '.join([*POLICIES, *registered_names()])})")
     kwargs: dict[str, int | str] = {}
     for part in filter(None, options.split(",")):
         key, sep, value = part.partition("=")
@@ -61,6 +66,30 @@ def get_policy(spec: str | Policy) -> Policy:
         raise OptionError(f"policy {name!r}: {e}") from None
 
 
+#: The entry point group where other packages register policies by name.
+ENTRY_POINTS = "clashkit.policies"
+
+
+def registered_names() -> list[str]:
+    """The policy names registered through the :data:`ENTRY_POINTS` group (not loaded)."""
+    from importlib.metadata import entry_points
+
+    return sorted({ep.name for ep in entry_points(group=ENTRY_POINTS)} - set(POLICIES))
+
+
+def _registered(name: str) -> type[Policy] | None:
+    """The policy class registered as ``name`` (loaded now), or None; a registered policy
+    whose package is missing is one clear line."""
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINTS, name=name):
+        try:
+            return ep.load()
+        except ImportError as e:
+            raise OptionError(f"policy {name!r} needs a package that is not installed ({e.name}): {e}") from None
+    return None
+
+
 def _is_flag(cls: type[Policy], key: str) -> bool:
     import inspect
 
@@ -68,4 +97,13 @@ def _is_flag(cls: type[Policy], key: str) -> bool:
     return parameter is not None and isinstance(parameter.default, bool)
 
 
-__all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "SearchPolicy", "get_policy"]
+__all__ = [
+    "ENTRY_POINTS",
+    "POLICIES",
+    "registered_names",
+    "GreedyPolicy",
+    "Policy",
+    "RandomPolicy",
+    "SearchPolicy",
+    "get_policy",
+]

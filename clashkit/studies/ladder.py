@@ -116,7 +116,7 @@ def parse_policies(text: str | Sequence[str], *, where: str = "--policies", leas
 
 
 #: On/off policy options that may follow another option without a ``:`` (``search:budget=4,fair``).
-_FLAGS = ("fair",)
+_FLAGS = ("fair", "ismcts", "mcts")
 
 
 def fit(scores: np.ndarray, games: np.ndarray, *, prior: float = 1.0, iterations: int = 10_000) -> np.ndarray:
