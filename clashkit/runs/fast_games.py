@@ -145,7 +145,7 @@ class Engine:
         if "deal" not in _WARM:
             if not _cache_present(setup, "play_dealt_batch"):
                 print(
-                    "clashkit: compiling the fast engine's deals (once, about a minute)…",
+                    "clashkit: compiling the fast engine's deals (once; make venv does it ahead)…",
                     file=sys.stderr,
                     flush=True,
                 )
