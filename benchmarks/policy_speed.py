@@ -15,7 +15,7 @@ import time
 
 from clashkit.runs.simulate import simulate
 
-POLICIES = ("random", "greedy", "search:budget=4", "search:budget=16", "search:fair")
+POLICIES = ("random", "greedy", "search:budget=4", "search:budget=16", "search:fair", "expert")
 
 
 def rate(policy: str, games: int, engine: str) -> float:

@@ -39,7 +39,10 @@ def test_balance_policies_json_shape():
 
 def test_balance_policies_bad_input_is_one_line():
     for policies, message in [
-        ("greedy,nobody", "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search)"),
+        (
+            "greedy,nobody",
+            "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search, expert)",
+        ),
         (
             "greedy",
             "clashkit: error: --policies: name at least 2 policies for balance by skill (e.g. greedy,search:fair)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..base.errors import OptionError
 from .base import Policy
+from .expert import ExpertPolicy
 from .greedy import GreedyPolicy
 from .random_policy import RandomPolicy
 from .search import SearchPolicy
@@ -18,6 +19,7 @@ POLICIES: dict[str, type[Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "search": SearchPolicy,
+    "expert": ExpertPolicy,
 }
 
 
@@ -68,4 +70,4 @@ def _is_flag(cls: type[Policy], key: str) -> bool:
     return parameter is not None and isinstance(parameter.default, bool)
 
 
-__all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "SearchPolicy", "get_policy"]
+__all__ = ["POLICIES", "ExpertPolicy", "GreedyPolicy", "Policy", "RandomPolicy", "SearchPolicy", "get_policy"]
