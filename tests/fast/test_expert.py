@@ -9,11 +9,13 @@ evaluation itself is compared feature by feature.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from test_differential import OPTIONS, assert_played_out_the_same, assert_same, random_cards, random_positions
 
+from clashkit.base.cards import CardSet, starter_set
 from clashkit.base.rules import Rules
 from clashkit.engine.setup import new_solo
 from clashkit.fast import from_state, search_params
@@ -24,6 +26,9 @@ from clashkit.fast.search import S_WEIGHTS, S_WIDTH
 from clashkit.fast.tables import card_tables
 from clashkit.policies.expert import FEATURES, ExpertPolicy, features, shipped_weights, value
 from clashkit.runs.game import new_game, play
+from clashkit.runs.simulate import simulate
+
+CARDS = starter_set()
 
 # (policy A, policy B, deck A, deck B, games, seed, rules options)
 DUELS = [
@@ -122,3 +127,39 @@ def test_expert_params():
     assert params[2, :S_WEIGHTS].tolist() == [5.0, 1.0, 0.0, 1.0, 1.0]
     assert params[1, S_WEIGHTS:].tolist() == list(ExpertPolicy().weights)
     assert not params[0].any()
+
+
+def shifted_cards():
+    """The shipped set with every value moved: creatures alternately tougher and cheaper, or
+    harder-hitting, frailer and dearer; incantations one mana dearer."""
+    out = []
+    for i, c in enumerate(CARDS):
+        if c.is_creature and i % 2:
+            c = replace(c, health=c.health + 1, cost=max(0, c.cost - 1))
+        elif c.is_creature:
+            c = replace(c, attack=c.attack + 1, health=max(1, c.health - 1), cost=c.cost + 1)
+        else:
+            c = replace(c, cost=c.cost + 1)
+        out.append(c)
+    return CardSet(out)
+
+
+def dealt_random_cards(seed: int) -> CardSet:
+    """A random card file of 32 cards in four decks of eight (R7.1)."""
+    cards = random_cards(random.Random(seed), n=32)
+    return CardSet([replace(c, deck=1 + i // 8) for i, c in enumerate(cards)])
+
+
+@pytest.mark.parametrize("which", ["shifted", "random"])
+def test_it_beats_greedy_on_card_sets_it_was_not_fitted_on(which):
+    """Both seats, four deck pairings, 20 games each: the expert wins clearly more than half."""
+    cards = shifted_cards() if which == "shifted" else dealt_random_cards(501)
+    won = games = 0
+    for a, b in (("1", "2"), ("3", "4"), ("2", "3"), ("4", "1")):
+        for seat, (pa, pb) in enumerate((("expert", "greedy"), ("greedy", "expert"))):
+            run = simulate(20, a, b, pa, pb, seed=7, cards=cards, engine="fast", record_events=False, progress=False)
+            winners = run.games["winner"].to_list()
+            won += sum(1 for w in winners if w == "AB"[seat])
+            games += len(winners)
+    assert games == 160
+    assert won / games > 0.65
