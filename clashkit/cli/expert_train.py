@@ -8,7 +8,7 @@ from .numbers import Whole
 
 
 @click.command("expert-train")
-@click.option("--games", type=Whole("games", low=1), default=1000, show_default=True, help="Self-play games a round.")
+@click.option("--games", type=Whole("games", low=1), default=3000, show_default=True, help="Self-play games a round.")
 @click.option(
     "--rounds",
     type=Whole("rounds", low=1),

@@ -75,7 +75,7 @@ def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return w
 
 
-def fit(games: int = 1000, rounds: int = 1, seed: int = 1, log=None) -> dict:
+def fit(games: int = 3000, rounds: int = 1, seed: int = 1, log=None) -> dict:
     """The weights file's contents (see the module docstring)."""
     weights = None
     started = time.perf_counter()
