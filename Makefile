@@ -14,7 +14,7 @@ LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 # again from scratch whenever its sources change; without it the first fast run compiles.
 WARM := $(VENV)/.fast-warm
 
-.PHONY: venv lab test test-long bench figures lint strip clean
+.PHONY: venv lab test test-long bench figures lint strip clean expert
 
 # Bytecode written ahead (uv's --compile-bytecode, compileall for the project's own code): an
 # environment with PYTHONDONTWRITEBYTECODE would otherwise compile every module in every process.
@@ -70,6 +70,12 @@ bench: venv
 FIGURES ?=
 figures: venv
 	$(VENV)/bin/python benchmarks/figures.py $(FIGURES)
+
+# expert's evaluation weights (data/expert.json), fitted on self-play positions with the
+# defaults of `clashkit expert-train` (seeded: the same file, byte for byte; tests/test_expert.py
+# checks its hash).
+expert: venv
+	$(VENV)/bin/clashkit expert-train --out data/expert.json
 
 # Style, formatting, types (every package numba does not compile) and the layers' import order.
 lint: venv

@@ -75,13 +75,13 @@ FIGURES: dict[str, Figure] = {
             "clashkit",
             "balance",
             "--policies",
-            "greedy,search:budget=16,search:fair",
+            "greedy,search:budget=16,search:fair,search:budget=64,fair,expert",
             "-n",
             "200",
             "--no-progress",
         ),
         True,
-        "about 2 min",
+        "about 5 min",
     ),
     "ogre-sweep": Figure(
         (

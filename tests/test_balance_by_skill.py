@@ -41,7 +41,7 @@ def test_balance_policies_bad_input_is_one_line():
     for policies, message in [
         (
             "greedy,nobody",
-            "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search, openspiel)",
+            "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search, expert, openspiel)",
         ),
         (
             "greedy",

@@ -58,7 +58,7 @@ def states(n: int, seed: int = 0):
 
 
 def test_the_registry_names_the_three_bots():
-    assert {"random", "greedy", "search"} <= set(POLICIES)
+    assert {"random", "greedy", "search", "expert"} <= set(POLICIES)
     assert isinstance(get_policy("greedy"), GreedyPolicy)
     search = get_policy("search:budget=7")
     assert isinstance(search, SearchPolicy) and search.budget == 7

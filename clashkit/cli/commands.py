@@ -5,7 +5,19 @@ from __future__ import annotations
 import importlib
 
 #: Command modules; each defines ``command`` (a click command).
-MODULES = ("siege", "solo_levels", "simulate", "play", "rules", "balance", "sweep", "card_stats", "tune", "ladder")
+MODULES = (
+    "siege",
+    "solo_levels",
+    "simulate",
+    "play",
+    "rules",
+    "balance",
+    "sweep",
+    "card_stats",
+    "tune",
+    "ladder",
+    "expert_train",
+)
 
 
 def register(group) -> None:

@@ -7,7 +7,7 @@ import click
 from .design_options import cluster_option, emit, study_output, timed
 from .numbers import Whole
 
-DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair"
+DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair,expert"
 
 
 @click.command("ladder")

@@ -48,8 +48,9 @@ from .state import (
 )
 
 #: The policies the fast engine plays, by name, as its policy codes (``fast.state.RANDOM``,
-#: ``fast.state.GREEDY``, ``fast.search.SEARCH``).
-FAST_POLICIES = {"random": 0, "greedy": 1, "search": 2}
+#: ``fast.state.GREEDY``, ``fast.search.SEARCH``); an expert is a search player with its own
+#: options (:func:`search_params`, :mod:`clashkit.fast.expert`).
+FAST_POLICIES = {"random": 0, "greedy": 1, "search": 2, "expert": 2}
 
 
 def _fast_policy(spec):
@@ -75,15 +76,18 @@ def policy_code(spec) -> int:
 
 
 def search_params(specs) -> np.ndarray:
-    """Each player's search options (``fast.search.S_*``: budget, horizon, noise, fair), zeros for a
-    player that does not search."""
-    from .search import S_WIDTH
+    """Each player's search options (``fast.search.S_*``: budget, horizon, noise, fair, expert, then an
+    expert's weights), zeros for a player that does not search."""
+    from .search import S_WEIGHTS, S_WIDTH
 
     out = np.zeros((len(specs), S_WIDTH), np.float64)
     for i, spec in enumerate(specs):
         policy, name = _fast_policy(spec)
-        if name == "search":
-            out[i] = (policy.budget, policy.horizon, policy.noise, float(policy.fair))
+        if name in ("search", "expert"):
+            out[i, :S_WEIGHTS] = (policy.budget, policy.horizon, policy.noise, float(policy.fair), 0.0)
+        if name == "expert":
+            out[i, S_WEIGHTS - 1] = 1.0
+            out[i, S_WEIGHTS:] = policy.weights
     return out
 
 

@@ -30,6 +30,8 @@ import numpy as np
 from numba import njit
 
 from . import rng as R
+from .expert import N_FEATURES
+from .expert import score as expert_score
 from .greedy import decide, leaves_loop
 from .hand import hand_health
 from .lanes import copy_row, fill
@@ -60,13 +62,29 @@ from .transition import apply_row
 
 #: The policy code of ``search`` (:data:`clashkit.fast.FAST_POLICIES`).
 SEARCH = 2
-#: A search player's options in its row of :func:`clashkit.fast.search_params`.
-S_BUDGET, S_HORIZON, S_NOISE, S_FAIR = range(4)
-S_WIDTH = 4
+#: A search player's options in its row of :func:`clashkit.fast.search_params`; an expert player
+#: (:mod:`clashkit.fast.expert`) has ``S_EXPERT`` set and its weights from ``S_WEIGHTS`` on.
+S_BUDGET, S_HORIZON, S_NOISE, S_FAIR, S_EXPERT = range(5)
+S_WEIGHTS = 5
+S_WIDTH = S_WEIGHTS + N_FEATURES
 
 SearchWork = namedtuple(
     "SearchWork",
-    ["params", "sim", "legal", "codes", "cand", "choice", "step", "scores", "counts", "slots", "was", "cards"],
+    [
+        "params",
+        "sim",
+        "legal",
+        "codes",
+        "cand",
+        "choice",
+        "step",
+        "scores",
+        "counts",
+        "slots",
+        "was",
+        "cards",
+        "features",
+    ],
 )
 
 
@@ -91,6 +109,7 @@ def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork | None
         np.zeros(cap, np.int64),
         np.zeros(cap, np.int64),
         np.zeros(cap, np.int64),
+        np.zeros(N_FEATURES, np.int64),
     )
 
 
@@ -348,6 +367,8 @@ def rollout(s, t, r, w, action, seed, noisy, fair, k, p):
     play_until(sim, t, r, w.codes, w.legal, until, noisy, w.params[p, S_NOISE], w.step)
     if sim.g[G_ERROR] != 0:
         s.g[G_ERROR] = sim.g[G_ERROR]
+    if w.params[p, S_EXPERT] != 0.0:  # ExpertPolicy.score
+        return expert_score(sim, t, p, w.params[p], S_WEIGHTS, w.features)
     winner = sim.g[G_WINNER]
     if winner >= 0:
         return 1.0 if winner == p else 0.0
@@ -376,7 +397,8 @@ def choose(s, t, r, legal, w, p, fair, k):
     for j in range(tried):
         scores[j] = 0.0
         counts[j] = 0
-    for i in range(budget):
+    rollouts = budget if w.params[p, S_EXPERT] == 0.0 else tried  # an expert: no spare rollouts
+    for i in range(rollouts):
         j = i % tried
         scores[j] += rollout(s, t, r, w, cand[j], seed + np.uint64(i // tried), i >= tried, fair, k, p)
         counts[j] += 1

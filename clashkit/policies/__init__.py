@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..base.errors import OptionError
 from .base import Policy
+from .expert import ExpertPolicy
 from .greedy import GreedyPolicy
 from .random_policy import RandomPolicy
 from .search import SearchPolicy
@@ -23,6 +24,7 @@ POLICIES: dict[str, type[Policy]] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "search": SearchPolicy,
+    "expert": ExpertPolicy,
 }
 
 
@@ -100,10 +102,11 @@ def _is_flag(cls: type[Policy], key: str) -> bool:
 __all__ = [
     "ENTRY_POINTS",
     "POLICIES",
-    "registered_names",
+    "ExpertPolicy",
     "GreedyPolicy",
     "Policy",
     "RandomPolicy",
     "SearchPolicy",
     "get_policy",
+    "registered_names",
 ]

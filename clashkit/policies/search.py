@@ -162,7 +162,7 @@ class SearchPolicy(GreedyPolicy):
         seed = state.rng.getrandbits(64)
         scores = [0.0] * len(tried)
         counts = [0] * len(tried)
-        for k in range(budget):
+        for k in range(budget if self.spare_rollouts() else len(tried)):
             j = k % len(tried)
             noisy = k >= len(tried)
             scores[j] += self.rollout(state, tried[j], seed + k // len(tried), noisy, slots)
@@ -226,9 +226,17 @@ class SearchPolicy(GreedyPolicy):
         players = (player, player)
         apply_unchecked(sim, action, returns_asker(players))
         run(sim, *players, until_turn=state.turn + self.horizon)
-        if sim.winner is not None:
-            return 1.0 if sim.winner == me else 0.0
-        return evaluate(sim, me)
+        return self.score(sim, me)
+
+    def spare_rollouts(self) -> bool:
+        """Whether rollouts beyond one a candidate replay the candidates with noise (step 4)."""
+        return True
+
+    def score(self, state: GameState, player: int) -> float:
+        """A rollout's score: 1 or 0 for a game won or lost, else :func:`evaluate`."""
+        if state.winner is not None:
+            return 1.0 if state.winner == player else 0.0
+        return evaluate(state, player)
 
 
 def _flag(value, name: str) -> bool:

@@ -217,7 +217,14 @@ def round_robin(
 
 @on_cluster
 def ladder(
-    policies: str | Sequence[str] = ("random", "greedy", "search:budget=4", "search:budget=16", "search:fair"),
+    policies: str | Sequence[str] = (
+        "random",
+        "greedy",
+        "search:budget=4",
+        "search:budget=16",
+        "search:fair",
+        "expert",
+    ),
     n: int = 2,
     *,
     cards: CardSet | str | os.PathLike | None = None,

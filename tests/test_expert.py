@@ -1,0 +1,152 @@
+"""``expert``: fair (R1.7), read by attributes, reproducibly fitted.
+
+The information test is fair search's (:mod:`test_fair_search`): a copy of a
+position with the hidden slots permuted gets the same decision and the same
+draws from the game's generator.  Renaming every card changes no game.  The
+shipped weights are what ``clashkit expert-train`` writes (their hash is
+recorded here; ``make expert`` makes them again), and a short fit gives the
+same bytes twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+
+import pytest
+from test_fair_search import decision_points, permuted
+
+from clashkit.base.cards import CardSet, starter_set
+from clashkit.base.errors import OptionError
+from clashkit.base.shipped import shipped_file
+from clashkit.base.vocab import KEEP
+from clashkit.engine.legality import legal_actions
+from clashkit.engine.loop import run
+from clashkit.engine.setup import new_solo
+from clashkit.policies import ExpertPolicy, GreedyPolicy, get_policy
+from clashkit.policies.expert import FEATURES, SHIPPED, WIN, features, shipped_weights, value
+from clashkit.policies.sight import hidden_row, hidden_slots
+from clashkit.runs.game import new_game
+from clashkit.studies import expert_fit
+
+CARDS = starter_set()
+#: sha256 of ``data/expert.json`` as ``make expert`` writes it.
+SHIPPED_SHA256 = "9da39fffbb6afb505a642826a91aaefe2557141898fa81d16e99f22118944359"
+
+
+def expert(seen=None, state=None, player=0) -> ExpertPolicy:
+    policy = ExpertPolicy()
+    if seen is not None:
+        policy.sightings.of(state, player).update(seen)
+    return policy
+
+
+def same_decision(state, player: int, seen: set[int]) -> bool:
+    slots = hidden_slots(state, player, seen)
+    if len(slots) < 2:
+        return False
+    one, two = state.clone(record=False), permuted(state, player, slots)
+    assert hidden_row(two, player) != hidden_row(one, player)
+    before = [h[:] for h in one.hands], [h[:] for h in two.hands], one.pile[:], two.pile[:]
+    a = expert(seen, one, player).decide(one)
+    b = expert(seen, two, player).decide(two)
+    assert a == b
+    assert one.rng.random() == two.rng.random()  # the same draws from the game's generator
+    assert before == ([h[:] for h in one.hands], [h[:] for h in two.hands], one.pile, two.pile)
+    return True
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_duel_decisions_ignore_the_opponents_hidden_order(seed):
+    state, _ = new_game("2", "4", seed=seed, record=False)
+    policy = ExpertPolicy()
+    players = (policy, GreedyPolicy())
+    checked = 0
+    for point in decision_points(state, players, 0, every=1):
+        checked += same_decision(point, 0, set(policy.sightings.of(point, 0)))
+        if checked >= 6:
+            break
+    assert checked >= 3
+
+
+def test_solo_decisions_ignore_the_ai_pile_order():
+    decks = CARDS.decks
+    state = new_solo(decks[1], [name for d in (2, 3, 4) for name in decks[d]], seed=5, record=False)
+    players = (ExpertPolicy(), GreedyPolicy())
+    checked = 0
+    for point in decision_points(state, players, 0, every=2):
+        checked += same_decision(point, 0, set())
+        if checked >= 3:
+            break
+    assert checked >= 3
+
+
+def test_features_read_only_what_both_players_see():
+    """Permuting the opponent's hand changes no feature of either view."""
+    state, _ = new_game("1", "3", seed=4, record=False)
+    run(state, GreedyPolicy(), GreedyPolicy(), until_turn=7)
+    other = state.clone(record=False)
+    keep_at = state.hands[1].index(KEEP)
+    rest = [c for c in state.hands[1] if c != KEEP][::-1]
+    other.hands[1] = [*rest[:keep_at], KEEP, *rest[keep_at:]]
+    assert other.hands[1] != state.hands[1]
+    assert features(other, 0) == features(state, 0) and features(other, 1) == features(state, 1)
+    assert len(features(state, 0)) == len(FEATURES)
+
+
+def test_a_won_game_outscores_any_position():
+    state, _ = new_game("1", "2", seed=1, record=False)
+    run(state, ExpertPolicy(), GreedyPolicy())
+    assert state.winner is not None
+    policy = ExpertPolicy()
+    assert policy.score(state, state.winner) == WIN
+    assert policy.score(state, 1 - state.winner) == -WIN
+
+
+def test_names_are_never_read():
+    """Every card renamed (and so every deck list): the same games."""
+    renamed = CardSet([replace(c, name=f"CARD{i}") for i, c in enumerate(CARDS)])
+    for seed in (1, 2):
+        games = []
+        for cards in (CARDS, renamed):
+            state, _ = new_game("1", "4", "expert", "greedy", cards=cards, seed=seed, record=False)
+            run(state, ExpertPolicy(), GreedyPolicy())
+            games.append((state.winner, state.turn, [len(h) for h in state.hands]))
+        assert games[0] == games[1]
+
+
+def test_every_candidate_is_tried_once():
+    state, _ = new_game("3", "2", seed=6, record=False)
+    policy = ExpertPolicy()
+    run(state, policy, GreedyPolicy(), until_turn=5)
+    assert 0 < policy.rollouts
+    limited = ExpertPolicy(budget=2)
+    state, _ = new_game("3", "2", seed=6, record=False)
+    while state.turn < 5 and len(legal_actions(state)) < 3:
+        run(state, GreedyPolicy(), GreedyPolicy(), max_steps=1)
+    limited.decide(state)
+    assert limited.rollouts == 2
+
+
+def test_options():
+    assert get_policy("expert").name == "expert"
+    assert get_policy("expert:budget=8").name == "expert:budget=8"
+    assert get_policy("expert").fair and get_policy("expert").horizon == 1
+    with pytest.raises(OptionError):
+        get_policy("expert:horizon=3")
+    with pytest.raises(OptionError):
+        ExpertPolicy(weights=[1.0])
+    assert value(new_game("1", "2", seed=1)[0], 0, [0.0] * len(FEATURES)) == 0.0
+
+
+def test_the_shipped_weights_are_what_the_command_writes():
+    text = shipped_file(SHIPPED).read_text()
+    assert hashlib.sha256(text.encode()).hexdigest() == SHIPPED_SHA256
+    assert len(shipped_weights()) == len(FEATURES)
+
+
+def test_fitting_is_reproducible():
+    one = expert_fit.dumps(expert_fit.fit(games=6, rounds=2, seed=3))
+    two = expert_fit.dumps(expert_fit.fit(games=6, rounds=2, seed=3))
+    assert one == two
+    assert expert_fit.dumps(expert_fit.fit(games=6, rounds=1, seed=4)) != one
