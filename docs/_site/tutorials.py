@@ -1,0 +1,107 @@
+"""Regenerate the site's tutorials: each notebook of ``notebooks/`` run whole, outputs kept.
+
+    make tutorials                         # all six (a few minutes on two cores)
+    python docs/_site/tutorials.py 03      # the notebooks whose names start with 03
+
+``notebooks/*.ipynb`` are committed clean (no outputs); the site shows them with their
+outputs from the copies in ``docs/tutorials/``, which this script writes: the same cells,
+run top to bottom in a fresh kernel, then made fit for a static page:
+
+- a chart (Vega compiled in the kernel, ``application/vnd.vega.v5+json``) gets an HTML
+  twin that the site draws with the Vega shipped in ``vl-convert`` (no CDN);
+- a widget, which needs a live kernel, is replaced by a line saying so;
+- the run's metadata (timings, widget state) is dropped, and the commit it ran at is kept
+  (``metadata.clashkit.commit``), which the page shows.
+
+``tests/test_docs_tutorials.py`` checks that every copy holds its notebook's cells
+unchanged, so a copy out of date fails the tests until this script is run again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+TUTORIALS = ROOT / "docs" / "tutorials"
+VEGA = "application/vnd.vega.v5+json"
+WIDGET = "application/vnd.jupyter.widget-view+json"
+#: What a reader of the site sees where the notebook shows a widget.
+WIDGET_NOTE = (
+    '<p class="clashkit-widget"><em>An interactive widget is shown here when the notebook runs '
+    "in JupyterLab (<code>make lab</code>).</em></p>"
+)
+
+
+def commit() -> str:
+    """The commit the tutorials run at, ``-dirty`` when the tree has changes."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", "notebooks", "clashkit")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return f"{head}-dirty" if dirty else head
+
+
+def chart_html(spec: dict) -> str:
+    """A chart for the static page: its Vega spec in a script tag that ``charts.js`` draws."""
+    text = json.dumps(spec, separators=(",", ":")).replace("</", "<\\/")
+    return f'<div class="clashkit-vega"><script type="application/json">{text}</script></div>'
+
+
+def for_the_site(output: dict) -> dict:
+    """One output of a run, as the static page shows it."""
+    data = output.get("data")
+    if data is None:
+        return output
+    if WIDGET in data:
+        return {**output, "data": {"text/html": WIDGET_NOTE, "text/plain": "(an interactive widget)"}}
+    if VEGA in data:
+        output = {**output, "data": {**data, "text/html": chart_html(data[VEGA])}}
+    return output
+
+
+def run(path: Path, at: str) -> Path:
+    """Run one notebook in a fresh kernel and write its copy for the site."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=1800, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = [nbformat.from_dict(for_the_site(dict(o))) for o in cell.outputs]
+    nb.metadata.pop("widgets", None)
+    nb.metadata["clashkit"] = {"commit": at, "source": f"notebooks/{path.name}"}
+    target = TUTORIALS / path.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, target)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("prefixes", nargs="*", help="run only the notebooks whose names start so")
+    args = parser.parse_args(argv)
+    paths = sorted(NOTEBOOKS.glob("*.ipynb"))
+    if args.prefixes:
+        paths = [p for p in paths if p.name.startswith(tuple(args.prefixes))]
+    at = commit()
+    for path in paths:
+        print(f"tutorial {path.name}: running it", file=sys.stderr, flush=True)
+        target = run(path, at)
+        print(f"  wrote {target.relative_to(ROOT)} ({target.stat().st_size:,} bytes)", file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
