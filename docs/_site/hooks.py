@@ -4,6 +4,7 @@ outside.
 
 - **Rules** (``rules.md``): every numbered heading gets its number as its anchor, so
   ``rules.md#R6.5`` is Indestructible; the file itself stays as ``clashkit rules`` reads it.
+  Every rule number in the prose of a page (not in code, a heading or a link) links there.
 - **Figures** (``figures.md``): ``<!-- figures index -->`` becomes a table of every figure
   between ``<!-- figure NAME -->`` markers in the pages, with its page and its stamp.
 - **Tutorials**: a note saying which notebook the page is and the commit it ran at; the
@@ -88,14 +89,38 @@ def viz_api() -> str:
     return "\n".join(blocks)
 
 
+RULE_NUMBER = re.compile(r"(?<![\w#.\[-])R\d+(?:\.\d+[a-z]?)?(?![\w-]|\.\d)")
+CODE = re.compile(r"(^```.*?^```[ \t]*$|`[^`\n]+`|\[[^\]\n]*\]\([^)\n]*\)|<!--.*?-->|<[^>\n]+>)", re.S | re.M)
+
+
+def link_rules(markdown: str, src_path: str) -> str:
+    """Every rule number in the prose (``R6.5``, not in code, a link or a heading) as a link to
+    its anchor on the rules page."""
+    from clashkit.base.rulebook import parse_rules
+
+    known = parse_rules((DOCS / "rules.md").read_text(encoding="utf-8"))
+    rules = Path(*([".."] * len(Path(src_path).parent.parts)), "rules.md").as_posix()
+
+    def prose(text: str) -> str:
+        lines = []
+        for line in text.split("\n"):
+            if not line.startswith("#"):
+                line = RULE_NUMBER.sub(lambda m: f"[{m[0]}]({rules}#{m[0]})" if m[0] in known else m[0], line)
+            lines.append(line)
+        return "\n".join(lines)
+
+    pieces = CODE.split(markdown)
+    return "".join(piece if i % 2 else prose(piece) for i, piece in enumerate(pieces))
+
+
 def on_page_markdown(markdown, page, config, files):
     if "<!-- viz api -->" in markdown:
         return markdown.replace("<!-- viz api -->", viz_api())
     if page.file.src_uri == "rules.md":
-        return rule_anchors(markdown)
+        return link_rules(rule_anchors(markdown), page.file.src_uri)
     if "<!-- figures index -->" in markdown:
-        return markdown.replace("<!-- figures index -->", figures_index(page.file.src_uri))
-    return markdown
+        markdown = markdown.replace("<!-- figures index -->", figures_index(page.file.src_uri))
+    return link_rules(markdown, page.file.src_uri)
 
 
 def _tutorial_note(page) -> str:
