@@ -33,4 +33,4 @@ def test_the_copy_holds_the_notebooks_cells_run(notebook):
     assert not [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert "widgets" not in nb["metadata"] and nb["metadata"]["clashkit"]["source"] == f"notebooks/{notebook.name}"
     charts = [o for o in outputs if "application/vnd.vega.v5+json" in o.get("data", {})]
-    assert all('class="clashkit-vega"' in o["data"]["text/html"] for o in charts)
+    assert all('class="clashkit-vega"' in "".join(o["data"]["text/html"]) for o in charts)

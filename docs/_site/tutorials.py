@@ -9,7 +9,8 @@ run top to bottom in a fresh kernel, then made fit for a static page:
 
 - a chart (Vega compiled in the kernel, ``application/vnd.vega.v5+json``) gets an HTML
   twin that the site draws with the Vega shipped in ``vl-convert`` (no CDN);
-- a widget, which needs a live kernel, is replaced by a line saying so;
+- a widget, which needs a live kernel, is replaced by a line saying so, and a progress
+  bar is left out;
 - the run's metadata (timings, widget state) is dropped, and the commit it ran at is kept
   (``metadata.clashkit.commit``), which the page shows.
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,12 +59,20 @@ def chart_html(spec: dict) -> str:
     return f'<div class="clashkit-vega"><script type="application/json">{text}</script></div>'
 
 
-def for_the_site(output: dict) -> dict:
-    """One output of a run, as the static page shows it."""
+def is_progress_bar(data: dict) -> bool:
+    """A tqdm progress bar (a widget whose text is the bar: ``games:   0%|          | 0/24000``)."""
+    text = "".join(data.get("text/plain", ""))
+    return bool(re.search(r"\d+%\|", text))
+
+
+def for_the_site(output: dict) -> dict | None:
+    """One output of a run, as the static page shows it (``None``: left out)."""
     data = output.get("data")
     if data is None:
         return output
     if WIDGET in data:
+        if is_progress_bar(data):
+            return None  # a finished progress bar says nothing on a page
         return {**output, "data": {"text/html": WIDGET_NOTE, "text/plain": "(an interactive widget)"}}
     if VEGA in data:
         output = {**output, "data": {**data, "text/html": chart_html(data[VEGA])}}
@@ -79,7 +89,8 @@ def run(path: Path, at: str) -> Path:
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
-            cell.outputs = [nbformat.from_dict(for_the_site(dict(o))) for o in cell.outputs]
+            outputs = [for_the_site(dict(o)) for o in cell.outputs]
+            cell.outputs = [nbformat.from_dict(o) for o in outputs if o is not None]
     nb.metadata.pop("widgets", None)
     nb.metadata["clashkit"] = {"commit": at, "source": f"notebooks/{path.name}"}
     target = TUTORIALS / path.name
