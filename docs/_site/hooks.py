@@ -38,6 +38,7 @@ const options = {mode: "vega", renderer: "svg",
   actions: {export: true, source: false, compiled: false, editor: false}};
 for (const element of document.querySelectorAll("div.clashkit-vega")) {
   const spec = JSON.parse(element.querySelector("script").textContent);
+  delete spec.$schema;  // compiled for JupyterLab's Vega 5; the bundle's newer Vega draws it the same
   const target = document.createElement("div");
   element.appendChild(target);
   vegaEmbed(target, spec, options).catch((error) => console.error(error));
