@@ -10,6 +10,7 @@ import functools
 import http.server
 import sys
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -114,10 +115,21 @@ def test_the_command_reference_shows_every_command(served, offline):
 def test_the_search_finds_indestructible(served, offline):
     page, blocked, errors = offline
     page.goto(f"{served}/", wait_until="load", timeout=WAIT_MS)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.locator("label.md-search__icon, .md-search__input").first.click()
-    page.locator("input.md-search__input").fill("Indestructible")
-    results = page.locator(".md-search-result__item")
-    results.first.wait_for(timeout=WAIT_MS)
+    search, results = page.locator("input.md-search__input"), page.locator(".md-search-result__item")
+    # The search index loads in a worker: a query typed before it is ready is typed again.
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        search.fill("")
+        search.press_sequentially("Indestructible")
+        try:
+            results.first.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            if time.monotonic() > deadline:
+                raise
     assert "Indestructible" in page.locator(".md-search-result").inner_text()
     links = [a.get_attribute("href") or "" for a in page.locator(".md-search-result a").all()]
     assert any("/rules/" in link and link.endswith("#R6.5") for link in links), links  # the rule itself
