@@ -11,6 +11,7 @@ run top to bottom in a fresh kernel, then made fit for a static page:
   twin that the site draws with the Vega shipped in ``vl-convert`` (no CDN);
 - a widget, which needs a live kernel, is replaced by a line saying so, and a progress
   bar is left out;
+- paths of this checkout are written relative to it (``data/cards.csv``);
 - the run's metadata (timings, widget state) is dropped, and the commit it ran at is kept
   (``metadata.clashkit.commit``), which the page shows.
 
@@ -65,11 +66,22 @@ def is_progress_bar(data: dict) -> bool:
     return bool(re.search(r"\d+%\|", text))
 
 
+def without_checkout_path(text):
+    """Paths of this checkout written relative to it (``data/cards.csv``), for any reader's checkout."""
+    if isinstance(text, list):
+        return [without_checkout_path(t) for t in text]
+    return text.replace(f"{ROOT}/", "") if isinstance(text, str) else text
+
+
 def for_the_site(output: dict) -> dict | None:
     """One output of a run, as the static page shows it (``None``: left out)."""
+    if "text" in output:
+        output = {**output, "text": without_checkout_path(output["text"])}
     data = output.get("data")
     if data is None:
         return output
+    data = {kind: without_checkout_path(value) if kind.startswith("text/") else value for kind, value in data.items()}
+    output = {**output, "data": data}
     if WIDGET in data:
         if is_progress_bar(data):
             return None  # a finished progress bar says nothing on a page
