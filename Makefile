@@ -14,7 +14,11 @@ LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 # again from scratch whenever its sources change; without it the first fast run compiles.
 WARM := $(VENV)/.fast-warm
 
-.PHONY: venv lab test test-long bench figures lint strip clean expert
+# The documentation site's tools (pyproject.toml's `docs` group), added to the venv; done
+# again after the venv is rebuilt, since uv sync leaves only the groups it is given.
+DOCS_STAMP := $(VENV)/.docs-stamp
+
+.PHONY: venv lab test test-long bench figures lint strip clean docs docs-serve tutorials expert
 
 # Bytecode written ahead (uv's --compile-bytecode, compileall for the project's own code): an
 # environment with PYTHONDONTWRITEBYTECODE would otherwise compile every module in every process.
@@ -30,6 +34,11 @@ $(STAMP): pyproject.toml uv.lock
 	  $(VENV)/bin/python -m pip install --quiet --upgrade uv && \
 	  UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen --compile-bytecode && \
 	  echo "make: $(VENV) built in $$(( $$(date +%s) - started )) s"
+	@touch $@
+
+$(DOCS_STAMP): $(STAMP)
+	@echo "make: adding the docs group (mkdocs, Material, mkdocs-jupyter, mkdocs-click, mkdocstrings)"
+	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen --group docs --compile-bytecode
 	@touch $@
 
 $(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
@@ -55,7 +64,7 @@ strip: venv
 		--ClearMetadataPreprocessor.preserve_nb_metadata_mask=kernelspec \
 		--ClearMetadataPreprocessor.preserve_nb_metadata_mask=language_info notebooks/*.ipynb
 
-test: venv
+test: venv $(DOCS_STAMP)
 	$(VENV)/bin/python -m pytest -n 2
 
 # The two engines on 1,000,000 games (tests/fast, marker long).
@@ -65,7 +74,7 @@ test-long: venv
 bench: venv
 	$(VENV)/bin/python benchmarks/run.py
 
-# Every figure of the README, remade by its command and stamped with the commit
+# Every figure of the documentation (docs/), remade by its command and stamped with the commit
 # (benchmarks/figures.py; FIGURES="balance memory" for some of them).
 FIGURES ?=
 figures: venv
@@ -77,6 +86,21 @@ figures: venv
 expert: venv
 	$(VENV)/bin/clashkit expert-train --out data/expert.json
 
+# The documentation site (mkdocs.yml, docs/) into site/: strict (a broken link or reference
+# fails), offline (no web font, no CDN; docs/_site/hooks.py fails the build on any src or
+# href off the site). The tutorials are the committed copies in docs/tutorials/.
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
+# The site while writing, rebuilt on every save, on 127.0.0.1 only.
+docs-serve: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
+
+# The tutorials' copies (docs/tutorials/): every notebook run whole, with its outputs
+# (docs/_site/tutorials.py; a few minutes on two cores). Run it after changing a notebook.
+tutorials: venv
+	$(VENV)/bin/python docs/_site/tutorials.py
+
 # Style, formatting, types (every package numba does not compile) and the layers' import order.
 lint: venv
 	$(VENV)/bin/ruff check .
@@ -85,5 +109,5 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) dist build site .cache .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,6 +1,6 @@
 """The bots: how fast greedy plays, and how clearly search beats it.
 
-    python benchmarks/bots.py                    # the README's "Bots" figures
+    python benchmarks/bots.py                    # the "Bots" figures (docs/guide/bots.md)
     python benchmarks/bots.py --budget 8 --per-setting 5 --jobs 2
     python benchmarks/bots.py --json             # … then one JSON object as the last line
 

@@ -1,10 +1,10 @@
-"""Regenerate every figure of the README, each with the commit it was measured at.
+"""Regenerate every figure of the documentation site, each with the commit it was measured at.
 
     make figures                                   # every figure (hours: the search calibration is long)
     make figures FIGURES="balance memory"          # some of them
     python benchmarks/figures.py --list            # the figures, their commands and how long they take
 
-Each figure of the README sits between two markers::
+Each figure sits, on the page of ``docs/`` that discusses it, between two markers::
 
     <!-- figure NAME -->
     …
@@ -13,7 +13,8 @@ Each figure of the README sits between two markers::
 and comes from one command of :data:`FIGURES`.  This script runs the command,
 and puts its output between the markers, under a line naming the command,
 the commit (``-dirty`` when the working tree had changes) and the date.  A
-failing command leaves the README as it was.
+failing command leaves the page as it was.  The site's Figures page (``docs/figures.md``)
+lists every figure with its page and stamp, read from these markers when the site is built.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 
 
 @dataclass(frozen=True)
@@ -134,13 +135,25 @@ def block(name: str, figure: Figure, output: str, at: str) -> str:
     return f"*Measured at commit `{at}` on {today} with `{command}` (`make figures FIGURES={name}`).*\n\n{body}\n"
 
 
+def pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(<!-- figure {re.escape(name)} -->\n)(.*?)(<!-- /figure {re.escape(name)} -->)", re.S)
+
+
+def page_of(name: str) -> Path:
+    """The page of ``docs/`` that holds figure ``name`` (its markers must be there once, in one page)."""
+    found = [
+        (page, len(pattern(name).findall(page.read_text(encoding="utf-8")))) for page in sorted(DOCS.rglob("*.md"))
+    ]
+    found = [(page, n) for page, n in found if n]
+    if len(found) != 1 or found[0][1] != 1:
+        where = ", ".join(f"{page.relative_to(ROOT)} ({n})" for page, n in found) or "no page"
+        raise SystemExit(f"figure {name!r} needs one pair of markers in docs/, found: {where}")
+    return found[0][0]
+
+
 def replace(text: str, name: str, content: str) -> str:
-    """``text`` with figure ``name``'s block replaced by ``content`` (its markers must be there once)."""
-    pattern = re.compile(rf"(<!-- figure {re.escape(name)} -->\n)(.*?)(<!-- /figure {re.escape(name)} -->)", re.S)
-    found = pattern.findall(text)
-    if len(found) != 1:
-        raise SystemExit(f"README.md: figure {name!r} needs one pair of markers, found {len(found)}")
-    return pattern.sub(lambda m: m[1] + content + m[3], text)
+    """``text`` with figure ``name``'s block replaced by ``content``."""
+    return pattern(name).sub(lambda m: m[1] + content + m[3], text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,9 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in FIGURES]
     if unknown:
         parser.error(f"unknown figure {unknown[0]!r} (one of {', '.join(FIGURES)})")
-    text = README.read_text(encoding="utf-8")
-    for name in names:  # every marker is there before anything long runs
-        replace(text, name, "")
+    pages = {name: page_of(name) for name in names}  # every marker is there before anything long runs
     at = commit()
     for name in names:
         figure = FIGURES[name]
@@ -166,9 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         done = subprocess.run([sys.executable, *figure.command], cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
             sys.stderr.write(done.stderr)
-            raise SystemExit(f"figure {name}: the command failed (status {done.returncode}); README.md unchanged")
-        text = replace(text, name, block(name, figure, done.stdout, at))
-        README.write_text(text, encoding="utf-8")  # each figure kept as soon as it is made
+            raise SystemExit(f"figure {name}: the command failed (status {done.returncode}); its page unchanged")
+        page = pages[name]
+        text = replace(page.read_text(encoding="utf-8"), name, block(name, figure, done.stdout, at))
+        page.write_text(text, encoding="utf-8")  # each figure kept as soon as it is made
     return 0
 
 

@@ -1,6 +1,6 @@
 """Peak memory of ``clashkit simulate`` with events, and of the fast engine's frames in memory.
 
-    python benchmarks/memory.py                       # both parts, as the README shows them
+    python benchmarks/memory.py                       # both parts, as docs/guide/simulating.md shows them
     python benchmarks/memory.py -n 1000 4000 --json   # the last line is one JSON object
     python benchmarks/memory.py --turns-n 10000000    # the 10 million games measured, not extrapolated
 

@@ -1,6 +1,6 @@
 """Solo difficulty calibration (R8.9), reproduced in one command.
 
-    python benchmarks/solo_calibration.py                  # the README's tables
+    python benchmarks/solo_calibration.py                  # the tables of docs/guide/solo.md
     python benchmarks/solo_calibration.py -n 500 --combinations 0 --policy greedy
 
 Plays ``-n`` solo games (seeds ``--seed`` … ``--seed + n - 1``, the player
@@ -10,7 +10,7 @@ unless ``--combinations 0``, every one of the 720 combinations of the points
 table with that many games each (on other seeds, from ``--seed + 1_000_000``),
 to see how well the points order difficulty overall; ``--decks 1,2,3,4`` adds
 the quick game and the level defaults for those decks.  Prints the markdown
-tables of the README's "Solo difficulty" section; ``--out DIR`` also writes
+tables of the "Solo difficulty" page (docs/guide/solo.md); ``--out DIR`` also writes
 the frames as Parquet, ``--json`` prints one JSON object instead.
 """
 
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         "--table",
         choices=["all", "main", "combinations", "decks"],
         default="all",
-        help="print only this table (benchmarks/figures.py puts each in its place in the README)",
+        help="print only this table (benchmarks/figures.py puts each in its place in docs/guide/solo.md)",
     )
     parser.add_argument("--out", type=Path, default=None, help="write the frames as Parquet here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

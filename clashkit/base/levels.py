@@ -17,7 +17,7 @@ game) — and AI settings whose difficulty points add up to it::
 Settings that do not add up to the level are refused unless ``free=True``
 (the command line's free-form switch).  The default combinations of
 :data:`DEFAULT_LEVELS` were chosen from the calibration in
-:mod:`clashkit.studies.calibration` (README, "Solo difficulty") so that the player's
+:mod:`clashkit.studies.calibration` (docs/guide/solo.md, "Solo difficulty") so that the player's
 win rate falls as the level rises.
 """
 
@@ -65,7 +65,7 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
 #: measured a little harder than the quick game); the fixed mana climbs one a
 #: level from 7 to 10, the setting whose point moves the win rate least, so the
 #: levels fall in even steps; level 5 gives the AI its Bastion back.  Chosen
-#: from the calibration (README, "Solo difficulty"), where ladders that start
+#: from the calibration (docs/guide/solo.md, "Solo difficulty"), where ladders that start
 #: from the quick game fall to a win rate of about 0 by level 3 for weaker
 #: players and can no longer be told apart.
 DEFAULT_LEVELS: dict[int, dict[str, Any]] = {

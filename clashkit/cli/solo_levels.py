@@ -78,7 +78,7 @@ def command(as_json, calibrate, games, policy, deck, seed, jobs, out) -> None:
 
     With --calibrate, play N solo games per configuration (the quick game,
     each single setting at each value, each level's default) and print the
-    player's win rate with its 95% Wilson interval, as in the README.
+    player's win rate with its 95% Wilson interval, as in the documentation's "Solo difficulty".
     """
     if calibrate:
         _calibrate(games, policy, deck, seed, jobs, out, as_json)

@@ -8,7 +8,7 @@ cannot join it or run code in its workers.  ``tcp://HOST:PORT`` connects to a
 running ``dask scheduler``; ``tls://HOST:PORT`` to one secured with TLS, with the
 certificates of Dask's configuration (``distributed.comm.tls``: ``ca-file`` and
 ``client.cert`` / ``client.key``, e.g. ``DASK_DISTRIBUTED__COMM__TLS__CA_FILE``;
-see the README).  Python code passes ``cluster=`` to
+see docs/guide/cluster.md).  Python code passes ``cluster=`` to
 :func:`clashkit.runs.simulate.simulate`, :func:`~clashkit.runs.simulate.simulate_to` and
 the :mod:`clashkit.studies.design` studies: such an address, or a
 ``distributed.Client`` of its own (which clashkit then neither starts nor

@@ -15,7 +15,7 @@ interval::
 
 An unfinished game (R10.1) is never a win: it counts in every denominator.
 ``clashkit balance`` (:func:`clashkit.studies.design.balance`) prints the table of
-the README's "Balance of the starter set" section.
+the "Balance of the starter set" page of the documentation (docs/guide/balance.md).
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ Game ``i`` of every configuration uses seed ``seed + i``, so the
 configurations are compared on the same drafts and shuffles (common random
 numbers) and the whole table is reproducible; the number of worker processes
 changes nothing in it.  ``python benchmarks/solo_calibration.py`` and
-``clashkit solo-levels --calibrate`` print it; the README's "Solo difficulty"
-section shows a run.
+``clashkit solo-levels --calibrate`` print it; the documentation's "Solo difficulty"
+page (docs/guide/solo.md) shows a run.
 """
 
 from __future__ import annotations
@@ -307,7 +307,7 @@ def _kendall_tau(x: list[float], y: list[float]) -> float:
 
 
 def markdown_table(frame: pl.DataFrame) -> str:
-    """The calibration frame as the README's markdown table."""
+    """The calibration frame as the markdown table of the documentation (docs/guide/solo.md)."""
     measured = measured_points(frame).to_list()
     lines = [
         "| group | configuration | points | win rate | 95% interval | measured points | mean turns |",

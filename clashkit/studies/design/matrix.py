@@ -44,7 +44,7 @@ class Balance:
         return float((self.decks["rate"] - 0.5).abs().max())  # type: ignore[arg-type]
 
     def to_dict(self) -> dict[str, Any]:
-        """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and the README)."""
+        """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""
         decks = {
             str(row["deck"]): {
                 "rate": row["rate"],

@@ -37,7 +37,7 @@ class Sweep:
     seed: int
 
     def to_dict(self) -> dict[str, Any]:
-        """The object ``clashkit sweep --json`` prints (see ``clashkit COMMAND --help`` and the README)."""
+        """The object ``clashkit sweep --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""
         one = len(self.fields) == 1
         rows = []
         for row in self.rows.iter_rows(named=True):

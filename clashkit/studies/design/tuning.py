@@ -64,7 +64,7 @@ class Tuning:
     check_seed: int
 
     def to_dict(self) -> dict[str, Any]:
-        """The object ``clashkit tune --json`` prints (see ``clashkit COMMAND --help`` and the README)."""
+        """The object ``clashkit tune --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""
         return {
             "changes": [c.to_dict() for c in self.changes],
             "before": self.before.to_dict(),
