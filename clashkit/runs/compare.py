@@ -19,6 +19,7 @@ difference as its message.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,6 +53,8 @@ class Difference:
     position: str
     #: What differs when the events agree: the outcome or the turn rows.
     what: str = "events"
+    #: The run's master seed (:func:`~clashkit.runs.simulate.simulate`'s ``seed``), when known.
+    master_seed: int | None = None
 
     def __str__(self) -> str:
         def lines(events: tuple[str, ...]) -> str:
@@ -63,7 +66,8 @@ class Difference:
                 out.append(f"  {mark} {text}")
             return "\n".join(out)
 
-        head = f"seed {self.seed} (game {self.game}; {self.options}), step {self.step}: the {self.what} differ"
+        run = "" if self.master_seed is None else f" of master seed {self.master_seed}"
+        head = f"seed {self.seed} (game {self.game}{run}; {self.options}), step {self.step}: the {self.what} differ"
         first_ref = self.reference[self.at] if self.at < len(self.reference) else "no event"
         first_fast = self.fast[self.at] if self.at < len(self.fast) else "no event"
         return (
@@ -82,11 +86,34 @@ class Comparison:
     difference: Difference | None
 
 
-def describe(row, names) -> str:
+def rule_of(rows, i: int) -> str:
+    """The rule event ``rows[i]`` applies: its kind's (``clashkit.engine.events.EVENT_FIELDS``), made
+    precise where the rows before it say more — a hit beside or behind the attack's target is
+    Splash or Pierce damage (R6.1, R6.2), a move that passes nobody is a shift (R5.5)."""
+    row = rows[i]
+    kind = EVENT_KINDS[int(row[0])]
+    rule = EVENT_FIELDS[kind].rule
+    if kind is EventKind.CREATURE_MOVED and int(row[9]) == 0:
+        return "R5.5 shift"
+    if kind in (EventKind.DAMAGE, EventKind.PROTECTION_USED) and i > 0:
+        for j in range(i - 1, -1, -1):
+            before = EVENT_KINDS[int(rows[j][0])]
+            if before is EventKind.INCANTATION_RESOLVED:
+                return f"{rule}, R5.6 incantation damage"
+            if before is EventKind.ATTACK:
+                if int(row[5]) != int(rows[j][5]):
+                    return f"{rule}, R6.1 Splash"
+                if int(row[6]) > 0:
+                    return f"{rule}, R6.2 Pierce"
+                return rule
+    return rule
+
+
+def describe(row, names, rule: str | None = None) -> str:
     """One event row in words, with its rule: ``turn 3 A siege: attack BRUTE upper.1 -> B's TROLL amount 4 (R4.1; …)``.
 
     A ``card_played`` names the hand index it was played from (R3.2) and the lane it goes to
-    or aims at."""
+    or aims at.  ``rule``: the rule to name (default: the kind's; :func:`rule_of` is more precise)."""
     e = decode(tuple(int(x) for x in row), names)
     kind = EVENT_KINDS[int(row[0])]
     info = EVENT_FIELDS[kind]
@@ -105,7 +132,7 @@ def describe(row, names) -> str:
     if "amount" in info.fields:
         parts.append(f"amount {e['amount']}")
     tail = f"mana {e['mana_left']}, hand-health {e['hand_health_a']}/{e['hand_health_b']}"
-    return f"{' '.join(parts)} ({info.rule}; {tail})"
+    return f"{' '.join(parts)} ({rule or info.rule}; {tail})"
 
 
 def position_text(state: GameState) -> str:
@@ -172,8 +199,14 @@ def _difference(matchup, game, seed, step, ref_rows, fast_rows, what="events") -
         game=game,
         options=_options(matchup),
         step=step,
-        reference=tuple(describe(r, names) for r in ref_rows[lo : step + CONTEXT + 1]),
-        fast=tuple(describe(r, names) for r in fast_rows[lo : step + CONTEXT + 1]),
+        reference=tuple(
+            describe(ref_rows[i], names, rule_of(ref_rows, i))
+            for i in range(lo, min(len(ref_rows), step + CONTEXT + 1))
+        ),
+        fast=tuple(
+            describe(fast_rows[i], names, rule_of(fast_rows, i))
+            for i in range(lo, min(len(fast_rows), step + CONTEXT + 1))
+        ),
         at=step - lo,
         position=_position_before(matchup, seed, step),
         what=what,
@@ -239,8 +272,8 @@ def compare(
         found = first_difference(reference_matchup, game, game_seed, ref, one)
         events += len(fast_games[game])
         if found is not None:
-            return Comparison(game + 1, events, found)
+            return Comparison(game + 1, events, dataclasses.replace(found, master_seed=seed))
     return Comparison(n, events, None)
 
 
-__all__ = ["CONTEXT", "Comparison", "Difference", "compare", "describe", "first_difference", "position_text"]
+__all__ = ["CONTEXT", "Comparison", "Difference", "compare", "describe", "first_difference", "position_text", "rule_of"]

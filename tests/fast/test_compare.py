@@ -113,3 +113,32 @@ def test_describe_reads_a_row_with_its_rule():
     assert describe(hit, names) == (
         "turn 2 B siege: damage TROLL upper.0 -> A's BRUTE amount 0 (R4.3; mana 1, hand-health 8/8)"
     )
+
+
+def test_rule_of_names_splash_pierce_shift_and_incantation_damage():
+    from clashkit.engine.events import CREATURE_MOVED, INCANTATION_RESOLVED
+    from clashkit.runs.compare import rule_of
+
+    def row(kind, lane, position, amount=0):
+        return (kind, 1, 0, 3, 0, lane, position, 1, 1, amount, 0, 8, 8, 0, 0)
+
+    rows = [
+        row(ATTACK, 0, 0, 3),
+        row(DAMAGE, 0, 0, 3),
+        row(DAMAGE, 1, 0, 3),
+        row(DAMAGE, 0, 1, 3),
+        row(CREATURE_MOVED, 1, 2),
+        row(CREATURE_MOVED, 0, 0, 2),
+        row(INCANTATION_RESOLVED, 0, 0, 2),
+        row(DAMAGE, 0, 0, 2),
+    ]
+    assert [rule_of(rows, i) for i in range(len(rows))] == [
+        "R4.1",
+        "R4.3",
+        "R4.3, R6.1 Splash",
+        "R4.3, R6.2 Pierce",
+        "R5.5 shift",
+        "R6.7",
+        "R5.2",
+        "R4.3, R5.6 incantation damage",
+    ]

@@ -332,6 +332,22 @@ def test_replay_gives_the_fast_games_events():
         assert (-1 if state.winner is None else state.winner) == winner
 
 
+@pytest.mark.parametrize("deck", ["1", "draft"])
+def test_events_of_batches_that_fill_their_event_rows(monkeypatch, deck):
+    """Event rows too few for one game: each call stops at the game that fills them, the next goes
+    on from it (with twice the room when it was the call's first); the frames are the same."""
+    import clashkit.runs.fast_games as fast_games
+
+    args = (60, deck, "2" if deck == "1" else deck, "greedy", "random")
+    roomy = simulate(*args, seed=8, engine="fast", record_events=True)
+    monkeypatch.setattr(fast_games, "EVENT_ROWS", 64)
+    cramped = simulate(*args, seed=8, engine="fast", record_events=True)
+    assert roomy.events.height > 60 * 64
+    assert cramped.events.equals(roomy.events)
+    assert cramped.turns.equals(roomy.turns)
+    assert cramped.games.equals(roomy.games)
+
+
 def test_replay_frames_give_a_games_rows_in_either_engine():
     from clashkit import replay_frames
 
