@@ -120,7 +120,14 @@ class Engine:
             if s.g[G_ERROR] != ERR_EVENTS:
                 raise OptionError(f"game {first + done + stopped}: the fast engine's arrays are too small for it")
             if stopped:  # the games before it are played
-                part = _Outcomes(*(a[:stopped] for a in b[:4]), b.rows, b.events[:stopped])
+                part = _Outcomes(
+                    b.winner[:stopped],
+                    b.first[:stopped],
+                    b.turns[:stopped],
+                    b.counts[:stopped],
+                    b.rows,
+                    b.events[:stopped],
+                )
                 turn_rows = int(b.counts[:stopped].sum())
                 yield done, part, b.rows[:turn_rows], s.ev[: int(b.events[:stopped].sum())]
                 done += stopped
