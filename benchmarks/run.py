@@ -39,7 +39,13 @@ What it measures, each the best of ``--repeats`` runs:
   raw records), ``frames`` (the polars frames built chunk by chunk),
   ``parquet`` (the data files written) and ``manifest`` (rows counted, SHA-256,
   the swap into place); ``fast_bare_games_per_s`` is the rate of ``batch``
-  alone, beside ``fast_pipeline_games_per_s``, the rate of the whole pass.
+  alone, beside ``fast_pipeline_games_per_s``, the rate of the whole pass;
+- events, the two engines side by side: ``{reference,fast}_events_parquet_games_per_s``,
+  ``simulate(..., record_events=True, jobs=1)`` of greedy 1 vs 2 and its three frames
+  written as Parquet, wall clock (``-n`` reference games, ``--events-n`` fast ones), and
+  ``events_speed_ratio``, fast over reference (the floor is 20×, the target 40×); the same
+  per second of the process's CPU time (``…_per_cpu_s``, ``events_speed_ratio_cpu``), which a
+  busy machine disturbs less.
 """
 
 from __future__ import annotations
@@ -186,6 +192,35 @@ def fast_rates(n: int, n_fast: int, repeats: int) -> dict:
     return out
 
 
+def events_rates(n: int, n_fast: int, repeats: int) -> dict:
+    """Both engines with events, whole pipeline to Parquet, wall clock (see the module docstring)."""
+    import tempfile
+
+    out: dict = {}
+    for engine, games in (("reference", n), ("fast", n_fast)):
+        simulate(1, "1", "2", "greedy", engine=engine, record_events=True, progress=False)  # loads the engine
+        times, cpu = [], []
+        rows = 0
+        for k in range(repeats):
+            with tempfile.TemporaryDirectory() as directory:
+                started, started_cpu = time.perf_counter(), time.process_time()
+                trace = simulate(
+                    games, "1", "2", "greedy", seed=k, jobs=1, engine=engine, record_events=True, progress=False
+                )
+                trace.write_parquet(directory)
+                times.append(time.perf_counter() - started)
+                cpu.append(time.process_time() - started_cpu)
+                rows = trace.events.height
+        out[f"{engine}_events_parquet_games_per_s"] = games / best(times)
+        out[f"{engine}_events_parquet_games_per_cpu_s"] = games / best(cpu)
+        out[f"{engine}_events_rows_per_game"] = rows / games
+    out["events_speed_ratio"] = out["fast_events_parquet_games_per_s"] / out["reference_events_parquet_games_per_s"]
+    out["events_speed_ratio_cpu"] = (
+        out["fast_events_parquet_games_per_cpu_s"] / out["reference_events_parquet_games_per_cpu_s"]
+    )
+    return out
+
+
 #: The formats of the per-format table: (key, mode, the decks of its matchups).
 FORMATS = [
     ("preconstructed", "duel", PAIRINGS),
@@ -304,6 +339,21 @@ def fast_pipeline(n: int, repeats: int) -> dict:
     }
 
 
+def events_lines(r: dict) -> list[str]:
+    """The two engines with events, and their ratio against the floor (20×) and the target (40×)."""
+    ratio = r["events_speed_ratio"]
+    verdict = "meets the target" if ratio >= 40 else "above the floor" if ratio >= 20 else "BELOW THE FLOOR"
+    return [
+        "  with events, simulate() + Parquet, greedy 1 vs 2, games/s (wall clock):",
+        f"    reference {r['reference_events_parquet_games_per_s']:10,.0f}"
+        f"   fast {r['fast_events_parquet_games_per_s']:10,.0f}"
+        f"   ratio {ratio:.1f}x ({verdict}: floor 20x, target 40x)",
+        f"    the same per second of CPU (every thread of the process, polars' too):"
+        f" reference {r['reference_events_parquet_games_per_cpu_s']:,.0f}"
+        f"   fast {r['fast_events_parquet_games_per_cpu_s']:,.0f}   ratio {r['events_speed_ratio_cpu']:.1f}x",
+    ]
+
+
 def report(r: dict) -> str:
     lines = [
         f"clashkit speed — {r['policy']} vs {r['policy']}, {r['games']} preconstructed games a run,"
@@ -339,6 +389,8 @@ def report(r: dict) -> str:
                 f"    {key:<20} {r[f'reference_games_per_s_format_{key}']:10,.0f}"
                 f" {r[f'fast_games_per_s_format_{key}']:10,.0f}"
             )
+    if "events_speed_ratio" in r:
+        lines += events_lines(r)
     if "fast_pipeline" in r:
         steps = r["fast_pipeline"]
         shares = ", ".join(f"{step} {steps[step]:.3f}" for step in STEPS)
@@ -362,14 +414,25 @@ def main() -> None:
     parser.add_argument("--fast-n", type=int, default=100_000, help="fast-engine games a run (default 100000)")
     parser.add_argument("--no-fast", action="store_true", help="leave the two-engine comparison out")
     parser.add_argument(
+        "--events-n", type=int, default=50_000, help="fast-engine games a run with events (default 50000)"
+    )
+    parser.add_argument("--only-events", action="store_true", help="measure only the two engines with events")
+    parser.add_argument(
         "--format-n", type=int, default=20_000, help="fast-engine games a format, per-format table (default 20000)"
     )
     args = parser.parse_args()
+    if args.only_events:
+        result = {"events_n": args.events_n, "games": args.n, **events_rates(args.n, args.events_n, args.repeats)}
+        print("\n".join(events_lines(result)), flush=True)
+        if args.json:
+            print(json.dumps(result))
+        return
     result = measure(args.n, args.policy, args.repeats, args.jobs)
     if not args.no_fast:
         result.update(fast_rates(args.n, args.fast_n, args.repeats))
         result.update(format_rates(min(args.n, 1000), args.format_n, args.repeats))
         result.update(fast_pipeline(args.fast_n, args.repeats))
+        result.update(events_rates(args.n, args.events_n, args.repeats))
     print(report(result), flush=True)
     if args.json:
         print(json.dumps(result))

@@ -54,7 +54,7 @@ from .engine.actions import ATTACK, BEGIN_SIEGE, END_TURN, Play, Proceed, parse_
 from .engine.scenario import Scenario, load_scenario, parse_scenario, run_siege
 from .engine.state import Creature, GameState
 from .engine.transition import apply, legal_actions
-from .runs.replay import replay
+from .runs.replay import replay, replay_frames
 
 
 def _show_states_as_tables() -> None:
@@ -108,6 +108,7 @@ __all__ = [
     "parse_action",
     "parse_scenario",
     "replay",
+    "replay_frames",
     "run_siege",
     "starter_decks",
     "starter_set",

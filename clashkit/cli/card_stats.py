@@ -10,7 +10,7 @@ from .design_options import emit, policy_list, study_kwargs, study_options, stud
 @click.command("card-stats")
 @click.option("--card", "names", multiple=True, metavar="NAME", help="Only this card (repeatable).")
 @click.option("--no-impact", is_flag=True, help="Skip the removal games (the impact column).")
-@study_options(default_n=500)
+@study_options(default_n=2000)
 def command(names, no_impact, as_json, out, **options) -> None:
     """Per card of the starter decks, across every pairing.
 

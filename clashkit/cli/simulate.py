@@ -86,15 +86,15 @@ from .numbers import Whole
 @click.option(
     "--events/--no-events",
     default=None,
-    help="Record events (events.parquet; the reference engine only) or not. "
-    "Default: recorded whenever the reference engine plays.",
+    help="Record events (events.parquet; both engines record the same) or not. "
+    "Default: recorded when the reference engine plays, not when the fast one does.",
 )
 @click.option(
     "--engine",
     type=click.Choice(["fast", "reference"]),
     default=None,
-    help="fast (clashkit.fast: the same games, no events) or reference. "
-    "Default: fast when both policies exist there and --events is not given.",
+    help="fast (clashkit.fast: the same games and events, compiled) or reference. "
+    "Default: fast when both policies exist there.",
 )
 @click.option("--mode", type=click.Choice(["duel", "solo"]), default="duel", show_default=True)
 @click.option("--level", default=None, metavar="L", help="Solo difficulty level, 0-5 or its name (R8.9).")

@@ -4,9 +4,10 @@ Its contract: **the same games as the reference engine, much faster.**  Both
 engines draw every random number from the same generator (:mod:`clashkit.base.rng`,
 :mod:`clashkit.fast.rng`), list the legal actions in the same order, and ask
 the players at the same moments, so a seed gives the same game in both — the
-same ``games`` and ``turns`` frames (``tests/fast`` plays both and compares).
-The fast engine records no events; :func:`clashkit.runs.replay` replays any of its
-games in the reference engine to see them.
+same ``games``, ``turns`` and ``events`` frames (``tests/fast`` plays both and
+compares, step by step with :mod:`clashkit.runs.compare`).  Events are
+recorded by the same rule steps as the reference's (:mod:`~clashkit.fast.events`),
+only when asked for: the same compiled code runs with or without them.
 
 Modules mirror the reference engine's (:mod:`clashkit.engine`) module for
 module, with the same names and R-numbers: :mod:`~clashkit.fast.hand`,

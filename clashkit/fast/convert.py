@@ -20,9 +20,11 @@ from .state import (
     C_SPRINT_BONUS,
     C_TOOK_TURN,
     C_UID,
+    ERR_EVENTS,
     G_ACTIVE,
     G_AI_LAST_TURN,
     G_DISCARD,
+    G_ERROR,
     G_FIRST,
     G_FORT_A,
     G_FORT_B,
@@ -30,6 +32,7 @@ from .state import (
     G_MANA_GAINED,
     G_PHASE,
     G_PILE,
+    G_RECORD,
     G_SIEGE_LANE,
     G_SOLO,
     G_STAT_DESTROYED,
@@ -98,16 +101,18 @@ def capacity(state: GameState) -> int:
     return max(len(state.cards), held) + 2
 
 
-def from_state(state: GameState, *, cap: int | None = None, out: FastState | None = None) -> FastState:
+def from_state(state: GameState, *, cap: int | None = None, out: FastState | None = None, events: int = 0) -> FastState:
     """A reference position as the fast engine's arrays: hands, lanes, piles, marks, generator.
 
     The players' memories (greedy's casts this turn and positions seen) start
-    empty, as a fresh reference policy's do.
+    empty, as a fresh reference policy's do.  ``events``: room for that many event rows, and
+    the game records its events from here on (``s.ev``; none without).
     """
     cap = capacity(state) if cap is None else cap
-    s = out if out is not None else new_state(cap, state.rules.turn_limit)
+    s = out if out is not None else new_state(cap, state.rules.turn_limit, events)
     g = s.g
     g[:] = 0
+    g[G_RECORD] = int(events > 0)
     g[G_ACTIVE] = state.active
     g[G_TURN] = state.turn
     g[G_PHASE] = state.phase
@@ -176,12 +181,13 @@ def _creature_row(row: np.ndarray, c: Creature, uids: dict[int, int], gone: int)
     row[C_LOST : C_LOST + len(lost)] = lost
 
 
-def play_out(state: GameState, policy_a="greedy", policy_b=None) -> FastState:
+def play_out(state: GameState, policy_a="greedy", policy_b=None, *, events: bool = False) -> FastState:
     """Play a reference position to its end in the fast engine (the reference state is not changed).
 
     Returns the fast state at the end: ``s.g[G_WINNER]`` (-1: unfinished),
     ``s.g[G_TURN]`` and the turn rows ``s.tl[: s.g[G_TURNS_LOGGED]]`` (the
-    position's own rows first, when its state kept them).
+    position's own rows first, when its state kept them); with ``events``, the
+    events from the position on, ``s.ev[: s.g[G_EVENTS]]`` (``clashkit.engine.events.FIELDS``).
     """
     from . import game
     from .search import new_work
@@ -189,11 +195,16 @@ def play_out(state: GameState, policy_a="greedy", policy_b=None) -> FastState:
 
     specs = (policy_a, policy_b if policy_b is not None else policy_a)
     codes = np.array([policy_code(spec) for spec in specs], np.int64)
-    s = from_state(state)
-    cap = s.hands.shape[1]
-    work = new_work(cap, state.rules.turn_limit, search_params(specs))
-    game.play_from(s, card_tables(state.cards), rules_array(state.rules, solo=state.solo), codes, legal_rows(cap), work)
-    return s
+    rows = 1 << 12 if events else 0
+    tables, rules = card_tables(state.cards), rules_array(state.rules, solo=state.solo)
+    while True:
+        s = from_state(state, events=rows)
+        cap = s.hands.shape[1]
+        work = new_work(cap, state.rules.turn_limit, search_params(specs))
+        game.play_from(s, tables, rules, codes, legal_rows(cap), work)
+        if s.g[G_ERROR] != ERR_EVENTS:
+            return s
+        rows *= 2  # the events needed more room: the same game again
 
 
 __all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code", "search_params"]

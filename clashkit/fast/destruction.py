@@ -6,6 +6,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..base.vocab import PROTECTION
+from . import events as ev
 from . import rng as R
 from .abilities import abilities
 from .hand import return_to_hand
@@ -15,6 +16,7 @@ from .state import (
     C_DAMAGE,
     C_PROTECTION_USED,
     G_DISCARD,
+    G_RECORD,
     G_SOLO,
     G_STAT_DESTROYED,
     RANDOM,
@@ -38,8 +40,8 @@ def protection_cancels(reading, amount, attack, aimed):
 
 
 @njit(cache=True, _nrt=False)
-def hurt(s, t, r, p, lane, pos, amount, attack, aimed):
-    """Deal ``amount`` damage to one creature; returns the damage it really took."""
+def hurt(s, t, r, p, lane, pos, amount, source, attack, aimed):
+    """Deal ``amount`` damage from card ``source`` to one creature; returns the damage it really took."""
     c = s.cr[p, lane, pos]
     if (
         not c[C_PROTECTION_USED]
@@ -47,8 +49,12 @@ def hurt(s, t, r, p, lane, pos, amount, attack, aimed):
         and abilities(s, t, r, p, lane, pos) & PROTECTION
     ):
         c[C_PROTECTION_USED] = 1
+        if s.g[G_RECORD]:
+            ev.record(s, ev.PROTECTION_USED, source, lane, pos, p, c[C_CARD], amount)
         amount = 0
     c[C_DAMAGE] += amount
+    if s.g[G_RECORD]:
+        ev.record(s, ev.DAMAGE, source, lane, pos, p, c[C_CARD], amount)
     return amount
 
 
@@ -59,6 +65,8 @@ def to_owner(s, owner, card):
         n = s.g[G_DISCARD]
         s.discard[n] = card
         s.g[G_DISCARD] = n + 1
+        if s.g[G_RECORD]:
+            ev.record(s, ev.CARD_DISCARDED, -1, -1, -1, owner, card, n + 1)
     else:
         return_to_hand(s, owner, card)
 
@@ -73,6 +81,8 @@ def destroy(s, t, r, pol_codes, owner, uids, count):
         leave_play(s, t, r, owner, lane, pos, out, False)
         s.g[G_STAT_DESTROYED] += 1
         order[i] = out[C_CARD]
+        if s.g[G_RECORD]:
+            ev.record(s, ev.CREATURE_DESTROYED, -1, lane, pos, owner, out[C_CARD], 0)
     # R4.6: the owner's policy chooses (the solo AI keeps the default order).
     if count > 1 and not (s.g[G_SOLO] and owner == 1):
         if pol_codes[owner] == RANDOM:

@@ -22,8 +22,10 @@ from .state import (
     AI,
     G_ACTIVE,
     G_ERROR,
+    G_EVENTS,
     G_FIRST,
     G_PHASE,
+    G_RECORD,
     G_SOLO,
     G_TURN,
     G_TURNS_LOGGED,
@@ -100,8 +102,12 @@ def finish(s):
 
 @njit(cache=True, _nrt=False, inline="always")
 def reset(s, seed):
-    """A fresh game's arrays (R10.0: nothing in play), its generator seeded (R10.2)."""
+    """A fresh game's arrays (R10.0: nothing in play), its generator seeded (R10.2); the event rows
+    (``G_RECORD``, ``G_EVENTS``) are the batch's and stay."""
+    record, events = s.g[G_RECORD], s.g[G_EVENTS]
     fill(s.g, 0)
+    s.g[G_RECORD] = record
+    s.g[G_EVENTS] = events
     s.g[G_WINNER] = -1
     s.g[G_TURN] = 1
     fill(s.hlen, 0)
@@ -138,13 +144,16 @@ def begin(s, t, r, pol_codes, first_player):
 
 
 @njit(cache=True, _nrt=False)
-def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, first, turns, turn_counts, rows):
+def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, first, turns, turn_counts, rows, events):
     """Duels of two fixed decks (R7.1 or a custom list), one per seed; returns the rows written.
 
-    ``rows`` must hold every game's turns (``turn_limit`` rows a game at most).
+    ``rows`` must hold every game's turns (``turn_limit`` rows a game at most).  With
+    ``s.g[G_RECORD]`` set, the games' events follow one another in ``s.ev`` from ``s.g[G_EVENTS]``
+    on, ``events[i]`` rows for game ``i``.  A game that stops on an error returns ``-1 - i``.
     """
     k = 0
     for i in range(seeds.shape[0]):
+        start = s.g[G_EVENTS]
         reset(s, seeds[i])
         deal_hand(s, 0, deck_a)
         deal_hand(s, 1, deck_b)
@@ -152,6 +161,7 @@ def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, firs
         play(s, t, r, pol_codes, legal, w)
         if s.g[G_ERROR] != 0:
             return -1 - i
+        events[i] = s.g[G_EVENTS] - start
         winner[i] = s.g[G_WINNER]
         first[i] = s.g[G_FIRST]
         turns[i] = s.g[G_TURN]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from numba import njit
 
+from . import events as ev
 from .state import (
     ERR_FULL,
     G_ERROR,
     G_FORT_A,
     G_PHASE,
     G_PILE,
+    G_RECORD,
     G_SOLO,
     G_STAT_KEEP_DAMAGE,
     G_WINNER,
@@ -56,6 +58,8 @@ def return_to_hand(s, p, card):
         return
     s.hands[p, n] = card
     s.hlen[p] = n + 1
+    if s.g[G_RECORD]:
+        ev.record(s, ev.CARD_RETURNED, -1, -1, n, p, card, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -63,6 +67,8 @@ def win(s, p):
     """R4.9, R8.7, R8.8: the game ends at once and ``p`` wins."""
     s.g[G_WINNER] = p
     s.g[G_PHASE] = OVER
+    if s.g[G_RECORD]:
+        ev.record(s, ev.GAME_WON, -1, -1, -1, p, -1, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -77,6 +83,8 @@ def destroy_keep(s, p):
     for i in range(at, 0, -1):
         hand[i] = hand[i - 1]
     hand[0] = KEEP
+    if s.g[G_RECORD]:
+        ev.record(s, ev.KEEP_FLIPPED, -1, -1, -1, p, -1, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -98,5 +106,7 @@ def damage_keep(s, p, amount):
             hand[i] = hand[i + 1]
         hand[at + moved] = KEEP
     s.g[G_STAT_KEEP_DAMAGE] += moved
+    if s.g[G_RECORD]:
+        ev.record(s, ev.KEEP_MOVED, -1, -1, at + moved, p, -1, moved)
     if at + moved == n - 1:
         destroy_keep(s, p)

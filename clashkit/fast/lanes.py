@@ -6,6 +6,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..base.vocab import BEHIND, FRONT, SIDE
+from . import events as ev
 from .abilities import has_lost
 from .state import (
     C_CARD,
@@ -20,6 +21,7 @@ from .state import (
     G_ACTIVE,
     G_ERROR,
     G_PHASE,
+    G_RECORD,
     G_SIEGE_LANE,
     G_UID,
     MAX_LOST,
@@ -60,6 +62,8 @@ def enter_play(s, p, lane, card):
     s.g[G_UID] += 1
     c[C_SLOT] = -1
     s.ln[p, lane] = n + 1
+    if s.g[G_RECORD]:
+        ev.record(s, ev.CREATURE_ENTERED, card, lane, n, p, -1, 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -173,6 +177,8 @@ def shift(s, t, r, p, lane, pos):
     if lane == 1 and s.g[G_SIEGE_LANE] >= 1 and s.g[G_PHASE] == SIEGE and p == s.g[G_ACTIVE]:
         if not r[R_SIEGE_ORDER]:
             s.cr[p, 0, n, C_TOOK_TURN] = 1
+    if s.g[G_RECORD]:
+        ev.record(s, ev.CREATURE_MOVED, moved[C_CARD], 1 - lane, n, p, -1, 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -188,4 +194,6 @@ def sprint_forward(s, t, r, p, lane, pos):
             copy_row(side[i], side[i - 1])
         copy_row(side[0], moving)
         _lose_grants(s, p, grants, k, moving, False)
+        if s.g[G_RECORD]:
+            ev.record(s, ev.CREATURE_MOVED, moving[C_CARD], lane, 0, p, -1, pos)
     return pos

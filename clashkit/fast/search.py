@@ -44,6 +44,7 @@ from .state import (
     G_FORT_A,
     G_PHASE,
     G_PILE,
+    G_RECORD,
     G_SOLO,
     G_TURN,
     G_TURNS_LOGGED,
@@ -314,6 +315,7 @@ def copy_game(sim, s):
     for i in range(s.g.shape[0]):
         sim.g[i] = s.g[i]
     sim.g[G_TURNS_LOGGED] = 0
+    sim.g[G_RECORD] = 0  # a rollout is not the game: its events are not kept
     for p in range(2):
         sim.hlen[p] = s.hlen[p]
         for i in range(s.hlen[p]):

@@ -33,7 +33,7 @@ from ..engine.solo_setup import AI_CARDS, PLAYER_CARDS, REVEALED, split_cards, s
 from ..policies import GreedyPolicy, RandomPolicy, get_policy
 from . import rng as R
 from .game import begin, deal_hand, play, reset
-from .state import G_ERROR, G_FIRST, G_FORT_B, G_PILE, G_SOLO, G_TURN, G_TURNS_LOGGED, G_WINNER, KEEP
+from .state import G_ERROR, G_EVENTS, G_FIRST, G_FORT_B, G_PILE, G_SOLO, G_TURN, G_TURNS_LOGGED, G_WINNER, KEEP
 from .tables import R_AI_FIRST
 
 # --- What a matchup's deal is -------------------------------------------------------------
@@ -410,6 +410,7 @@ def play_dealt_batch(
     turns,
     turn_counts,
     rows,
+    events,
     dealt_a,
     dealt_b,
     status,
@@ -418,7 +419,8 @@ def play_dealt_batch(
     written; returns the rows written.  ``dealt_a[i]`` / ``dealt_b[i]`` are the cards game ``i`` dealt
     each player (the solo AI's before the pile's shuffle).  ``status`` says whether every game was
     played (``OK``) or which one stopped the batch (``TOO_SMALL``, ``REFUSED``).  ``w``: search's
-    arrays (:func:`clashkit.fast.search.new_work`).
+    arrays (:func:`clashkit.fast.search.new_work`).  ``events[i]``: game ``i``'s event rows in ``s.ev``,
+    as :func:`clashkit.fast.game.play_batch` writes them.
     """
     fmt = plan[D_FORMAT]
     n_pool = pool.shape[0]
@@ -433,6 +435,7 @@ def play_dealt_batch(
     status[0] = OK
     k = 0
     for i in range(seeds.shape[0]):
+        start = s.g[G_EVENTS]
         reset(s, seeds[i])
         if fmt == SOLO_FIXED:
             for j in range(8):
@@ -469,6 +472,7 @@ def play_dealt_batch(
             status[0] = TOO_SMALL
             status[1] = i
             return k
+        events[i] = s.g[G_EVENTS] - start
         winner[i] = s.g[G_WINNER]
         first[i] = s.g[G_FIRST]
         turns[i] = s.g[G_TURN]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..base.vocab import BLOODLUST, PIERCE, RAGE, SPLASH, SPRINT
+from . import events as ev
 from .abilities import abilities
 from .destruction import destroy, hurt
 from .hand import damage_keep
@@ -22,6 +23,7 @@ from .state import (
     C_UID,
     G_ACTIVE,
     G_PHASE,
+    G_RECORD,
     G_SIEGE_LANE,
     G_SOLO,
     SIEGE,
@@ -49,6 +51,8 @@ def begin_siege(s, r):
             for pos in range(s.ln[p, lane] - 1, -1, -1):
                 s.cr[p, lane, pos, C_SLOT] = slot
                 slot += 1
+    if s.g[G_RECORD]:
+        ev.record(s, ev.SIEGE_STARTED, -1, -1, -1, -1, -1, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -91,6 +95,8 @@ def take_turn(s, t, r, pol_codes, lane, pos):
     mask = abilities(s, t, r, p, lane, pos)
     # R3.10, R6.3: new creatures attack only with Rage, and then only creatures.
     if c[C_NEW] and not (mask & RAGE and s.ln[1 - p, lane]):
+        if s.g[G_RECORD]:
+            ev.record(s, ev.ATTACK_SKIPPED, c[C_CARD], lane, pos, p, -1, 0)
         return
     # R6.7 Sprint: forward to position 0 first; +1 damage per creature passed.
     if mask & SPRINT:
@@ -127,7 +133,7 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
         if not s.ln[enemy, lane]:
             if c[C_NEW]:  # R6.3, R6.6: in its entry turn it may hit only creatures
                 return
-            hit_keep(s, t, r, p, c, amount)
+            hit_keep(s, t, r, p, lane, pos, c, amount)
             return
         if reduced:  # R10.4 ai_reduced_scope = "all"
             amount = pile_damage(r, amount)
@@ -139,11 +145,14 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
             beside = s.cr[enemy, 1 - lane, 0, C_UID]
         if pierce and s.ln[enemy, lane] > 1:  # R6.2
             behind = s.cr[enemy, lane, 1, C_UID]
-        hurt(s, t, r, enemy, lane, 0, amount, True, True)
+        source = c[C_CARD]
+        if s.g[G_RECORD]:
+            ev.record(s, ev.ATTACK, source, lane, pos, enemy, s.cr[enemy, lane, 0, C_CARD], amount)
+        hurt(s, t, r, enemy, lane, 0, amount, source, True, True)
         if beside >= 0:
-            hurt(s, t, r, enemy, 1 - lane, 0, amount, True, False)
+            hurt(s, t, r, enemy, 1 - lane, 0, amount, source, True, False)
         if behind >= 0:
-            hurt(s, t, r, enemy, lane, 1, amount, True, False)
+            hurt(s, t, r, enemy, lane, 1, amount, source, True, False)
         # R4.3: every creature hit whose damage reached its health, in the order hit.
         count = 0
         front = s.cr[enemy, lane, 0]
@@ -172,12 +181,17 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def hit_keep(s, t, r, p, c, amount):
+def hit_keep(s, t, r, p, lane, pos, c, amount):
     """R4.2, R4.7: the attack hits the opposing keep (R8.6: in solo, the AI pile)."""
     enemy = 1 - p
-    if s.g[G_SOLO] and enemy == 1:
-        mill(s, r, pile_damage(r, amount))
-        return
-    if r[R_KEEP_DISTANCE]:
+    solo_pile = s.g[G_SOLO] and enemy == 1
+    if solo_pile:
+        amount = pile_damage(r, amount)
+    elif r[R_KEEP_DISTANCE]:
         amount = attack_damage(t, c, False)
-    damage_keep(s, enemy, amount)
+    if s.g[G_RECORD]:
+        ev.record(s, ev.ATTACK, c[C_CARD], lane, pos, enemy, -1, amount)
+    if solo_pile:
+        mill(s, r, amount)
+    else:
+        damage_keep(s, enemy, amount)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from . import events as ev
 from . import rng as R
 from .hand import win
 from .incantations import resolve
@@ -18,6 +19,7 @@ from .state import (
     G_FORT_A,
     G_MANA,
     G_PILE,
+    G_RECORD,
     G_STAT_KEEP_DAMAGE,
     G_WINNER,
     LAST_TURN_PENDING,
@@ -70,6 +72,8 @@ def check_pile(s, r):
         return
     if not s.g[G_FORT_A + AI]:
         s.g[G_FORT_A + AI] = 1
+        if s.g[G_RECORD]:
+            ev.record(s, ev.KEEP_FLIPPED, -1, -1, -1, AI, -1, 0)
         nd = s.g[G_DISCARD]
         R.shuffle(s.rng, s.discard, nd)
         n = s.g[G_PILE]
@@ -82,11 +86,15 @@ def check_pile(s, r):
             s.pile[i] = s.discard[i]
         s.g[G_PILE] = n + nd
         s.g[G_DISCARD] = 0
+        if s.g[G_RECORD]:
+            ev.record(s, ev.AI_RESHUFFLE, -1, -1, -1, AI, -1, nd)
         if s.g[G_PILE] > 1:
             return
     if s.g[G_AI_LAST_TURN] == NO_LAST_TURN:
         current = s.g[G_ACTIVE] == AI and r[R_AI_LAST_TURN]
         s.g[G_AI_LAST_TURN] = LAST_TURN_UNDER_WAY if current else LAST_TURN_PENDING
+        if s.g[G_RECORD]:
+            ev.record(s, ev.AI_LAST_TURN, -1, -1, -1, AI, -1, s.g[G_AI_LAST_TURN])
 
 
 @njit(cache=True, _nrt=False)
@@ -98,6 +106,8 @@ def mill(s, r, amount):
         s.discard[s.g[G_DISCARD]] = card
         s.g[G_DISCARD] += 1
         moved += 1
+        if s.g[G_RECORD]:
+            ev.record(s, ev.AI_MILL, -1, -1, -1, AI, card, s.g[G_PILE] - 1)
     s.g[G_STAT_KEEP_DAMAGE] += moved
     check_pile(s, r)
 
@@ -123,6 +133,8 @@ def ai_summon(s, t, r, pol_codes):
         card = _pop_pile(s)
         lane = slot & 1
         slot += 1
+        if s.g[G_RECORD]:
+            ev.record(s, ev.AI_REVEAL, card, lane, -1, AI, -1, total)
         # R8.3, R8.7: a reveal that leaves the Bastion alone flips it at once.
         check_pile(s, r)
         if t.card[card].is_creature:
@@ -133,8 +145,13 @@ def ai_summon(s, t, r, pol_codes):
             if tp >= 0:
                 resolve(s, t, r, pol_codes, card, tp, lane, tpos)
                 total += t.card[card].cost
+            elif s.g[G_RECORD]:  # R8.4: no target, no effect
+                side = AI if t.card[card].target == TARGET_ALLY else 0
+                ev.record(s, ev.NO_EFFECT, card, lane, -1, side, -1, ev.NO_EFFECT_NO_TARGET)
             s.discard[s.g[G_DISCARD]] = card
             s.g[G_DISCARD] += 1
+            if s.g[G_RECORD]:
+                ev.record(s, ev.CARD_DISCARDED, -1, -1, -1, AI, card, s.g[G_DISCARD])
         s.g[G_MANA] = mana - total if total < mana else 0
 
 
@@ -143,6 +160,8 @@ def begin_ai_turn(s):
     """R8.7: a pending last turn is now under way."""
     if s.g[G_AI_LAST_TURN] == LAST_TURN_PENDING:
         s.g[G_AI_LAST_TURN] = LAST_TURN_UNDER_WAY
+        if s.g[G_RECORD]:
+            ev.record(s, ev.AI_LAST_TURN, -1, -1, -1, AI, -1, LAST_TURN_UNDER_WAY)
 
 
 @njit(cache=True, _nrt=False)

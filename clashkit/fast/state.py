@@ -11,6 +11,8 @@ A :class:`FastState` holds:
 - ``pile[:g[G_PILE]]`` (top first, keep last) and ``discard[:g[G_DISCARD]]``: the solo AI's (R8.1, R8.5);
 - ``rng``: the game's generator (:mod:`clashkit.fast.rng`);
 - ``tl[:g[G_TURNS_LOGGED]]``: the turns frame's rows (``clashkit.engine.turn.TURN_FIELDS``);
+- ``ev[:g[G_EVENTS]]``: the events frame's rows (``clashkit.engine.events.FIELDS``), written while
+  ``g[G_RECORD]`` is set (:mod:`clashkit.fast.events`); a batch's games one after another;
 - ``pol``, ``seen``: the greedy players' memory (casts this turn, positions seen, R10.1's loops);
 - ``sight[p, card]``: the opponent's cards player ``p``'s fair search has seen in play (R1.7,
   :mod:`clashkit.policies.sight`).
@@ -25,6 +27,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..engine.events import WIDTH as EVENT_WIDTH
 from ..engine.turn import TURN_WIDTH
 
 # --- Scalars --------------------------------------------------------------------------
@@ -51,8 +54,10 @@ from ..engine.turn import TURN_WIDTH
     G_DISCARD,
     G_TURNS_LOGGED,
     G_ERROR,
-) = range(22)
-G_WIDTH = 22
+    G_RECORD,
+    G_EVENTS,
+) = range(24)
+G_WIDTH = 24
 
 #: Phase codes, as :data:`clashkit.engine.state.PHASES`.
 SETUP, MANA, SUMMON, SIEGE, END, OVER = range(6)
@@ -78,8 +83,9 @@ MAX_LOST = 8
 ) = range(12)
 C_WIDTH = C_LOST + MAX_LOST
 
-#: Error codes in ``g[G_ERROR]``: a position the arrays cannot hold.
-ERR_FULL, ERR_LOST = 1, 2
+#: Error codes in ``g[G_ERROR]``: a position the arrays cannot hold; ``ERR_EVENTS``: the event rows
+#: are full (the caller plays the game again with room for them).
+ERR_FULL, ERR_LOST, ERR_EVENTS = 1, 2, 3
 
 # --- Greedy's memory, per player (clashkit.policies.greedy) -----------------------------
 P_CAST_TURN, P_CASTS, P_TURN, P_SEEN = range(4)
@@ -103,6 +109,7 @@ FastState = namedtuple(
         "moved",
         "grants",
         "sight",
+        "ev",
     ],
 )
 #: ``work`` regions (scratch space, so that no rule step allocates): an attack's victims, greedy's playable
@@ -115,8 +122,9 @@ def key_width(cap: int) -> int:
     return 1 + 2 * (1 + cap) + 4 * (1 + cap) + 2
 
 
-def new_state(cap: int, turn_limit: int) -> FastState:
-    """Empty arrays for games whose hands, lanes and piles hold at most ``cap`` cards."""
+def new_state(cap: int, turn_limit: int, events: int = 0) -> FastState:
+    """Empty arrays for games whose hands, lanes and piles hold at most ``cap`` cards, with room
+    for ``events`` event rows (0: the games keep none)."""
     return FastState(
         np.zeros(G_WIDTH, np.int64),
         np.full((2, cap), KEEP, np.int32),
@@ -133,6 +141,7 @@ def new_state(cap: int, turn_limit: int) -> FastState:
         np.zeros((2, C_WIDTH), np.int32),
         np.zeros((2, 3 * (cap + 1), 2), np.int64),
         np.zeros((2, cap), np.int8),
+        np.zeros((max(events, 1), EVENT_WIDTH), np.int32),
     )
 
 

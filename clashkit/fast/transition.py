@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from numba import njit
 
+from . import events as ev
 from .hand import check_keep, return_to_hand, take_from_hand
 from .incantations import resolve
 from .lanes import enter_play
 from .legality import A_CREATURE, A_SPELL
 from .siege import begin_siege, next_in_order, take_turn
 from .state import (
+    C_CARD,
     G_ACTIVE,
     G_MANA,
     G_PHASE,
+    G_RECORD,
     G_STAT_PLAYED,
     SUMMON,
 )
@@ -26,6 +29,8 @@ def play_creature(s, t, r, index, lane):
     card = take_from_hand(s, p, index)
     s.g[G_MANA] -= t.card[card].cost
     s.g[G_STAT_PLAYED] += 1
+    if s.g[G_RECORD]:
+        ev.record(s, ev.CARD_PLAYED, card, lane, index, p, -1, 0)
     enter_play(s, p, lane, card)
     check_keep(s, p)
 
@@ -37,6 +42,8 @@ def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     card = take_from_hand(s, caster, index)
     s.g[G_MANA] -= t.card[card].cost
     s.g[G_STAT_PLAYED] += 1
+    if s.g[G_RECORD]:
+        ev.record(s, ev.CARD_PLAYED, card, tl, index, tp, s.cr[tp, tl, tpos, C_CARD], 0)
     resolve(s, t, r, pol_codes, card, tp, tl, tpos)
     return_to_hand(s, caster, card)
     check_keep(s, caster)

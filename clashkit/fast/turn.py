@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..base.limits import TURN_COUNTS
+from . import events as ev
 from .hand import hand_health
 from .siege import begin_siege
 from .solo import ai_mana, ai_summon, begin_ai_turn, end_ai_turn
@@ -28,6 +29,7 @@ from .state import (
     G_MANA_GAINED,
     G_PHASE,
     G_PILE,
+    G_RECORD,
     G_SOLO,
     G_STAT_DESTROYED,
     G_STAT_HAND_HEALTH,
@@ -106,11 +108,15 @@ def start_turn(s, t, r, pol_codes):
     s.g[G_STAT_DESTROYED] = 0
     s.g[G_STAT_HAND_SIZE] = size
     s.g[G_STAT_HAND_HEALTH] = health
+    if s.g[G_RECORD]:
+        ev.record(s, ev.TURN_STARTED, -1, -1, -1, -1, -1, 0)
     if s.g[G_SOLO] and p == 1:
         begin_ai_turn(s)
         mana = ai_mana(s, r)
         s.g[G_MANA] = mana
         s.g[G_MANA_GAINED] = mana
+        if s.g[G_RECORD]:
+            ev.record(s, ev.MANA_GAINED, -1, -1, -1, -1, -1, mana)
         s.g[G_PHASE] = SUMMON
         ai_summon(s, t, r, pol_codes)
         if s.g[G_WINNER] < 0:
@@ -119,6 +125,8 @@ def start_turn(s, t, r, pol_codes):
     mana = FIRST_TURN_MANA if first_turn_of_six(s, r) else s.hlen[p]
     s.g[G_MANA] = mana
     s.g[G_MANA_GAINED] = mana
+    if s.g[G_RECORD]:
+        ev.record(s, ev.MANA_GAINED, -1, -1, -1, -1, -1, mana)
     s.g[G_PHASE] = SUMMON
 
 
@@ -139,6 +147,8 @@ def regenerate(s):
                 c[C_LOST_COUNT] = 0
                 c[C_SLOT] = -1
     s.g[G_MANA] = 0
+    if s.g[G_RECORD]:
+        ev.record(s, ev.REGENERATION, -1, -1, -1, -1, -1, 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -151,8 +161,10 @@ def end_turn(s, t, r, pol_codes):
         end_ai_turn(s)
         if s.g[G_WINNER] >= 0:
             return
-    if s.g[G_TURN] >= r[R_TURN_LIMIT]:
+    if s.g[G_TURN] >= r[R_TURN_LIMIT]:  # R10.1: unfinished, never a win
         s.g[G_PHASE] = OVER
+        if s.g[G_RECORD]:
+            ev.record(s, ev.GAME_UNFINISHED, -1, -1, -1, -1, -1, 0)
         return
     s.g[G_TURN] += 1
     s.g[G_ACTIVE] = 1 - s.g[G_ACTIVE]

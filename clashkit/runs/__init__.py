@@ -4,7 +4,8 @@ One game with policies by name (:mod:`~clashkit.runs.game`), many seeded games o
 every core or a Dask cluster (:mod:`~clashkit.runs.simulate`,
 :mod:`~clashkit.runs.fast_games`, :mod:`~clashkit.runs.cluster`), the frames
 (:mod:`~clashkit.runs.trace`), run folders (:mod:`~clashkit.runs.output`) and
-replays (:mod:`~clashkit.runs.replay`).
+replays (:mod:`~clashkit.runs.replay`) and the two engines compared step by step
+(:mod:`~clashkit.runs.compare`).
 
 May import: :mod:`clashkit.fast`, :mod:`clashkit.policies`, :mod:`clashkit.engine`,
 :mod:`clashkit.base`.

@@ -2,8 +2,8 @@
 
 :func:`play_games` plays the games of one :class:`~clashkit.runs.simulate.Matchup`
 with the given seeds and returns their :class:`~clashkit.engine.records.GameRecords`
-(turns, outcomes; no events) — the same records the reference engine makes
-for the same seeds.  Every format is dealt and played in one compiled call
+(turns, outcomes, and the events when the matchup records them) — the same
+records the reference engine makes for the same seeds.  Every format is dealt and played in one compiled call
 per batch: two fixed decks by :func:`clashkit.fast.game.play_batch`; drafts,
 the constructed format and solo games by :func:`clashkit.fast.setup.play_dealt_batch`.
 A policy whose format choices are not compiled (:func:`clashkit.fast.setup.compiled_deal`
@@ -24,18 +24,34 @@ from ..base.errors import OptionError
 from ..base.rules import RULES_VERSION
 from ..base.vocab import Mode
 from ..engine import formats
+from ..engine.events import WIDTH
 from ..engine.outcome import termination_of
 from ..engine.records import TERMINATIONS, GameRecords, Setup
 from ..engine.turn import TURN_WIDTH
 from ..fast.convert import capacity, from_state, policy_code, search_params
 from ..fast.search import new_work
-from ..fast.state import G_ERROR, G_FIRST, G_TURN, G_TURNS_LOGGED, G_WINNER, legal_rows, new_state
+from ..fast.state import (
+    ERR_EVENTS,
+    G_ERROR,
+    G_EVENTS,
+    G_FIRST,
+    G_RECORD,
+    G_TURN,
+    G_TURNS_LOGGED,
+    G_WINNER,
+    FastState,
+    legal_rows,
+    new_state,
+)
 from ..fast.tables import card_tables, rules_array
 from ..policies import get_policy
 from .game import new_game
 
 #: Games per compiled call (their turn rows are held at once).
 BATCH = 2048
+#: Event rows a compiled call holds at first (a call that fills them stops at that game, and
+#: the next call goes on from it; a single game that fills them gets twice the room).
+EVENT_ROWS = 1 << 17
 _WARM: set = set()
 
 
@@ -76,7 +92,49 @@ class Engine:
         self.search = search_params(specs)  # search's options per player (fast.search)
         self.labels = matchup.labels
         self.rules_text = matchup.rules.changes()
+        self.events = bool(matchup.record_events)
         self.game = _compiled()
+
+    def new_state(self, cap: int, limit: int) -> FastState:
+        """A game's arrays, with room for event rows when the games record events."""
+        s = new_state(cap, limit, EVENT_ROWS if self.events else 0)
+        s.g[G_RECORD] = int(self.events)
+        return s
+
+    def batches(self, s: FastState, first: int, seeds: np.ndarray, limit: int, call):
+        """Play ``seeds`` with ``call(s, seeds, outcomes)`` (a compiled batch) until every game is
+        played; yields ``(first index, outcomes, turn rows, event rows)`` for each call's games.
+
+        A call that finds the event rows full stops at that game (``ERR_EVENTS``); the next
+        call plays it again from its seed, with twice the room if it was the call's first game.
+        """
+        done = 0
+        n = len(seeds)
+        while done < n:
+            b = _outcomes(n - done, limit)
+            s.g[G_EVENTS] = 0
+            k, stopped = call(s, seeds[done:], b)
+            if stopped is None:
+                yield done, b, b.rows[:k], s.ev[: s.g[G_EVENTS]]
+                return
+            if s.g[G_ERROR] != ERR_EVENTS:
+                raise OptionError(f"game {first + done + stopped}: the fast engine's arrays are too small for it")
+            if stopped:  # the games before it are played
+                part = _Outcomes(
+                    b.winner[:stopped],
+                    b.first[:stopped],
+                    b.turns[:stopped],
+                    b.counts[:stopped],
+                    b.rows,
+                    b.events[:stopped],
+                )
+                turn_rows = int(b.counts[:stopped].sum())
+                yield done, part, b.rows[:turn_rows], s.ev[: int(b.events[:stopped].sum())]
+                done += stopped
+            else:
+                s = s._replace(ev=np.zeros((2 * s.ev.shape[0], s.ev.shape[1]), np.int32))
+                s.g[G_RECORD] = 1
+            self._state = s
 
     def play(self, first: int, seeds) -> GameRecords:
         """Games ``first, first+1, …`` with these seeds (a list, or a ``uint64`` array)."""
@@ -97,34 +155,37 @@ class Engine:
         sorted_b = tuple(names[c] for c in sorted(deck_b.tolist()))
         cap = len(cards) + 2
         limit = m.rules.turn_limit
-        s = new_state(cap, limit)
+        self._state = self.new_state(cap, limit)
         legal = legal_rows(cap)
         work = new_work(cap, limit, self.search)
         records = GameRecords()
+
+        def call(s, chunk, b):
+            k = self.game.play_batch(s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work, *b)
+            return (k, None) if k >= 0 else (0, -1 - k)
+
         for start in range(0, len(seeds), BATCH):
             chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
-            n = len(chunk)
-            b = _outcomes(n, limit)
-            k = self.game.play_batch(s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work, *b)
-            if k < 0:
-                raise OptionError(f"game {first + start - 1 - k}: the fast engine's arrays are too small for it")
-            _add_bulk(
-                records,
-                first + start,
-                chunk,
-                b.rows[:k],
-                b.counts,
-                b.winner,
-                b.first,
-                b.turns,
-                mode="duel",
-                fmt=fmt,
-                deck_a=sorted_a,
-                deck_b=sorted_b,
-                labels=self.labels,
-                rules=self.rules_text,
-                level=-1,
-            )
+            for done, b, rows, events in self.batches(self._state, first + start, chunk, limit, call):
+                _add_bulk(
+                    records,
+                    first + start + done,
+                    chunk[done : done + len(b.winner)],
+                    rows,
+                    b.counts,
+                    b.winner,
+                    b.first,
+                    b.turns,
+                    events=events,
+                    event_counts=b.events,
+                    mode="duel",
+                    fmt=fmt,
+                    deck_a=sorted_a,
+                    deck_b=sorted_b,
+                    labels=self.labels,
+                    rules=self.rules_text,
+                    level=-1,
+                )
         return records
 
     # --- Drafts, constructed, solo: dealt and played compiled -----------------------------
@@ -152,19 +213,19 @@ class Engine:
             _WARM.add("deal")
         m, names = self.matchup, np.array(self.cards.names, dtype=object)
         limit = m.rules.turn_limit
-        s = new_state(deal.cap, limit)
+        self._state = self.new_state(deal.cap, limit)
         legal = legal_rows(deal.cap)
         work = deal.work()
         search_work = new_work(deal.cap, limit, self.search)
         level = -1 if m.level is None else m.level
         shown: dict[bytes, tuple[str, ...]] = {}
         records = GameRecords()
-        for start in range(0, len(seeds), BATCH):
-            chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
+        dealt: dict[str, np.ndarray] = {}
+
+        def call(s, chunk, b):
             n = len(chunk)
-            b = _outcomes(n, limit)
-            dealt_a = np.empty((n, 8), np.int64)
-            dealt_b = np.empty((n, deal.width_b), np.int64)
+            dealt["a"] = np.empty((n, 8), np.int64)
+            dealt["b"] = np.empty((n, deal.width_b), np.int64)
             status = np.zeros(2, np.int64)
             k = setup.play_dealt_batch(
                 s,
@@ -180,34 +241,40 @@ class Engine:
                 legal,
                 search_work,
                 *b,
-                dealt_a,
-                dealt_b,
+                dealt["a"],
+                dealt["b"],
                 status,
             )
-            if status[0] != setup.OK:
+            if status[0] == setup.REFUSED:
                 game = first + start + int(status[1])
-                if status[0] == setup.TOO_SMALL:
-                    raise OptionError(f"game {game}: the fast engine's arrays are too small for it")
                 # The reference deal refuses this game's choices: let it say why.
                 self._dealt_by_reference(game, [int(chunk[status[1]])])
                 raise AssertionError(f"game {game}: the fast deal refused what the reference deal accepts")
-            _add_bulk(
-                records,
-                first + start,
-                chunk,
-                b.rows[:k],
-                b.counts,
-                b.winner,
-                b.first,
-                b.turns,
-                mode=m.mode,
-                fmt=deal.format,
-                deck_a=_deck_names(dealt_a, names, shown),
-                deck_b=_deck_names(dealt_b, names, shown),
-                labels=self.labels,
-                rules=self.rules_text,
-                level=level,
-            )
+            return k, (None if status[0] == setup.OK else int(status[1]))
+
+        for start in range(0, len(seeds), BATCH):
+            chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
+            for done, b, rows, events in self.batches(self._state, first + start, chunk, limit, call):
+                n = len(b.winner)
+                _add_bulk(
+                    records,
+                    first + start + done,
+                    chunk[done : done + n],
+                    rows,
+                    b.counts,
+                    b.winner,
+                    b.first,
+                    b.turns,
+                    events=events,
+                    event_counts=b.events,
+                    mode=m.mode,
+                    fmt=deal.format,
+                    deck_a=_deck_names(dealt["a"][:n], names, shown),
+                    deck_b=_deck_names(dealt["b"][:n], names, shown),
+                    labels=self.labels,
+                    rules=self.rules_text,
+                    level=level,
+                )
         return records
 
     # --- Policies whose format choices are not compiled: the reference deals, the fast engine plays
@@ -222,7 +289,7 @@ class Engine:
         for i, seed in enumerate(seeds):
             policy_a, policy_b = get_policy(m.policy_a), get_policy(m.policy_b)
             if self.solo:
-                setup = solo_setup(m.deck_a, policy_a, rules=m.rules, cards=m.cards, seed=seed, record=False)
+                setup = solo_setup(m.deck_a, policy_a, rules=m.rules, cards=m.cards, seed=seed, record=self.events)
                 state, fmt = setup.state, setup.format
                 deck_a = cards.sorted_names(cards.ids(setup.player_deck))
                 deck_b = cards.sorted_names(cards.ids(setup.ai_cards))
@@ -235,21 +302,23 @@ class Engine:
                     cards=m.cards,
                     rules=m.rules,
                     seed=seed,
-                    record=False,
+                    record=self.events,
                     mirror=m.mirror,
                 )
                 deck_a, deck_b = cards.sorted_names(state.hands[0]), cards.sorted_names(state.hands[1])
             state.turn_log = array("h")
             cap = capacity(state)
             if s is None or s.hands.shape[1] < cap:
-                s = new_state(cap, m.rules.turn_limit)
+                s = self.new_state(cap, m.rules.turn_limit)
                 legal = legal_rows(cap)
                 work = new_work(cap, m.rules.turn_limit, self.search)
-            from_state(state, out=s)
-            self.game.play_from(s, self.tables, self.rules, self.policies, legal, work)
+            s = play_position(self.game, state, s, self.tables, self.rules, self.policies, legal, work)
             if s.g[G_ERROR]:
                 raise OptionError(f"game {first + i}: the fast engine's arrays are too small for it")
             n_rows = int(s.g[G_TURNS_LOGGED])
+            # The events of the deal (the first turn's start) come from the reference, the rest from here.
+            setup_events = np.frombuffer(state.log.buffer, np.int32) if state.log is not None else np.empty(0, np.int32)
+            events = np.concatenate([setup_events, s.ev[: s.g[G_EVENTS]].reshape(-1)])
             _add_bulk(
                 records,
                 first + i,
@@ -259,6 +328,8 @@ class Engine:
                 np.array([s.g[G_WINNER]]),
                 np.array([s.g[G_FIRST]]),
                 np.array([s.g[G_TURN]]),
+                events=events,
+                event_counts=np.array([len(events) // WIDTH]),
                 mode=m.mode,
                 fmt=fmt,
                 deck_a=deck_a,
@@ -268,6 +339,21 @@ class Engine:
                 level=-1 if m.level is None else m.level,
             )
         return records
+
+
+def play_position(game, state, s: FastState, tables, rules, policies, legal, work) -> FastState:
+    """Play a reference position (:func:`clashkit.fast.from_state`) to its end in ``s``, recording its
+    events when ``s.g[G_RECORD]`` is set; returns the arrays played in (given more room for events
+    when the game needed it)."""
+    record = int(s.g[G_RECORD])
+    while True:
+        from_state(state, out=s)
+        s.g[G_RECORD] = record
+        s.g[G_EVENTS] = 0
+        game.play_from(s, tables, rules, policies, legal, work)
+        if s.g[G_ERROR] != ERR_EVENTS:
+            return s
+        s = s._replace(ev=np.zeros((2 * s.ev.shape[0], s.ev.shape[1]), np.int32))
 
 
 def _deck_names(dealt: np.ndarray, names: np.ndarray, shown: dict) -> list[tuple[str, ...]]:
@@ -292,6 +378,7 @@ class _Outcomes(NamedTuple):
     turns: np.ndarray
     counts: np.ndarray
     rows: np.ndarray  # the turns frame's rows, ``turn_limit`` a game at most
+    events: np.ndarray  # each game's event rows (``FastState.ev``)
 
 
 def _outcomes(n: int, limit: int) -> _Outcomes:
@@ -302,11 +389,29 @@ def _outcomes(n: int, limit: int) -> _Outcomes:
         np.empty(n, np.int64),
         np.empty(n, np.int64),
         np.empty((n * limit, TURN_WIDTH), np.int16),
+        np.zeros(n, np.int64),
     )
 
 
 def _add_bulk(
-    records, first, seeds, rows, counts, winner, first_player, turns, *, mode, fmt, deck_a, deck_b, labels, rules, level
+    records,
+    first,
+    seeds,
+    rows,
+    counts,
+    winner,
+    first_player,
+    turns,
+    *,
+    events,
+    event_counts,
+    mode,
+    fmt,
+    deck_a,
+    deck_b,
+    labels,
+    rules,
+    level,
 ) -> None:
     """Append a batch's games to ``records`` at once (as :meth:`GameRecords.add` would, game by game).
 
@@ -315,7 +420,8 @@ def _add_bulk(
     """
     n = len(seeds)
     records.turns.frombytes(np.ascontiguousarray(rows, dtype=np.int16).tobytes())
-    records.event_counts.frombytes(bytes(8 * n))
+    records.events.frombytes(np.ascontiguousarray(events, dtype=np.int32).tobytes())
+    records.event_counts.frombytes(np.asarray(event_counts, np.int64).tobytes())
     records.turn_counts.frombytes(np.asarray(counts, np.int64).tobytes())
     records.game.frombytes(np.arange(first, first + n, dtype=np.int64).tobytes())
     records.seed.frombytes(np.asarray(seeds, np.uint64).tobytes())

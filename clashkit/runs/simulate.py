@@ -47,6 +47,7 @@ from ..base.limits import check, shown
 from ..base.vocab import Mode
 from ..engine.records import GameRecords
 from ..engine.solo_setup import solo_setup
+from ..engine.state import GameState
 from ..policies import Policy, get_policy
 from .game import new_game, play
 from .spec import Matchup, choose_engine
@@ -129,35 +130,8 @@ def game_seeds(seed: int, n: int, start: int = 0) -> list[int]:
 
 def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> None:
     """Set up game ``game`` of ``matchup`` with ``seed``, play it to its end, record it."""
-    cards = matchup.card_set
+    state, fmt, deck_a, deck_b = setup_game(matchup, seed)
     policy_a, policy_b = get_policy(matchup.policy_a), get_policy(matchup.policy_b)
-    record = matchup.record_events
-    if matchup.mode == Mode.SOLO:
-        setup = solo_setup(
-            matchup.deck_a,
-            policy_a,
-            rules=matchup.rules,
-            cards=matchup.cards,
-            seed=seed,
-            record=record,
-        )
-        state, fmt = setup.state, setup.format
-        deck_a = cards.sorted_names(cards.ids(setup.player_deck))
-        deck_b = cards.sorted_names(cards.ids(setup.ai_cards))
-    else:
-        state, fmt = new_game(
-            matchup.deck_a,
-            matchup.deck_b,
-            policy_a,
-            policy_b,
-            cards=matchup.cards,
-            rules=matchup.rules,
-            seed=seed,
-            record=record,
-            mirror=matchup.mirror,
-        )
-        # The dealt hands (a draft's picks vary by game).
-        deck_a, deck_b = cards.sorted_names(state.hands[0]), cards.sorted_names(state.hands[1])
     if state.turn_log is None:  # the turns frame is kept even without events
         state.turn_log = array("h")
     play(state, policy_a, policy_b)
@@ -173,6 +147,43 @@ def play_game(matchup: Matchup, game: int, seed: int, records: GameRecords) -> N
         policy_b=label_b,
         level=matchup.level,
     )
+
+
+def setup_game(matchup: Matchup, seed: int) -> tuple[GameState, str, tuple[str, ...], tuple[str, ...]]:
+    """A game of ``matchup`` set up with ``seed`` in the reference engine (R2, R7, R8.1): its state
+    in the first turn, its format and the two decks as the games frame lists them."""
+    cards = matchup.card_set
+    policy_a, policy_b = get_policy(matchup.policy_a), get_policy(matchup.policy_b)
+    record = matchup.record_events
+    if matchup.mode == Mode.SOLO:
+        setup = solo_setup(
+            matchup.deck_a,
+            policy_a,
+            rules=matchup.rules,
+            cards=matchup.cards,
+            seed=seed,
+            record=record,
+        )
+        state, fmt = setup.state, setup.format
+        return (
+            state,
+            fmt,
+            cards.sorted_names(cards.ids(setup.player_deck)),
+            cards.sorted_names(cards.ids(setup.ai_cards)),
+        )
+    state, fmt = new_game(
+        matchup.deck_a,
+        matchup.deck_b,
+        policy_a,
+        policy_b,
+        cards=matchup.cards,
+        rules=matchup.rules,
+        seed=seed,
+        record=record,
+        mirror=matchup.mirror,
+    )
+    # The dealt hands (a draft's picks vary by game).
+    return state, fmt, cards.sorted_names(state.hands[0]), cards.sorted_names(state.hands[1])
 
 
 # --- One chunk of games, in whichever process plays it ------------------------------------
@@ -214,12 +225,12 @@ def simulate(
     one per core; ``1``: this process).  ``record_events=False`` leaves the
     events frame empty (turns and games are always recorded).
 
-    ``engine``: ``"reference"`` (the readable engine, the only one that records
-    events) or ``"fast"`` (:mod:`clashkit.fast`: the same games, no events, for
-    the policies it has).  ``None`` picks ``fast`` when both policies exist there
-    and events are not asked for (``record_events`` false, or ``None``: no
-    preference), else ``reference``; ``record_events=None`` records events
-    whenever the reference engine plays.  The games frame's ``engine`` column says which played.
+    ``engine``: ``"reference"`` (the readable engine) or ``"fast"``
+    (:mod:`clashkit.fast`: the same games and the same events, compiled, for the
+    policies it has).  ``None`` picks ``fast`` when both policies exist there,
+    else ``reference`` (:func:`~clashkit.runs.spec.choose_engine`);
+    ``record_events=None`` (no preference) records events when the reference
+    engine plays and not when the fast one does.  The games frame's ``engine`` column says which played.
 
     Solo mode (``mode="solo"``): the player is A and plays ``deck_a`` (R8.1);
     ``deck_b`` must be ``None``; the AI's settings come from ``level`` and

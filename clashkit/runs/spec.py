@@ -150,7 +150,12 @@ def _label(spec: str | Policy) -> str:
 
 
 def choose_engine(engine: str | None, record_events: bool | None, policy_a, policy_b) -> tuple[str, bool]:
-    """The engine that plays and whether events are recorded (see :func:`simulate`); one clear line if refused."""
+    """The engine that plays and whether events are recorded (see :func:`simulate`); one clear line if refused.
+
+    Both engines record the same events; ``engine=None`` picks ``fast`` whenever both policies
+    exist there (by name), else ``reference``.  ``record_events=None`` (no preference) records
+    events in the reference engine and none in the fast one.
+    """
     from ..fast.convert import FAST_POLICIES, policy_code
 
     if engine is not None and engine not in ("fast", "reference"):
@@ -159,16 +164,11 @@ def choose_engine(engine: str | None, record_events: bool | None, policy_a, poli
         # A policy by name, options aside (``search:budget=4``); policy objects play in the reference engine.
         names = [str(p).partition(":")[0].strip().lower() for p in (policy_a, policy_b)]
         plain = all(isinstance(p, str) for p in (policy_a, policy_b))
-        fast_ok = plain and all(name in FAST_POLICIES for name in names)
-        engine = "fast" if fast_ok and record_events is not True else "reference"
+        engine = "fast" if plain and all(name in FAST_POLICIES for name in names) else "reference"
     if engine == "fast":
-        if record_events:
-            raise OptionError(
-                "the fast engine records no events: leave events out (--no-events) or use engine reference"
-            )
         for spec in (policy_a, policy_b):
             policy_code(spec)
-        return "fast", False
+        return "fast", bool(record_events)
     return "reference", record_events is not False
 
 

@@ -36,11 +36,11 @@ class Part:
     play: Callable[[], object]
 
 
-def _simulate(*args, **options) -> Callable[[], object]:
+def _simulate(*args, events: bool = False) -> Callable[[], object]:
     def run() -> object:
         from .simulate import simulate
 
-        return simulate(*args, engine="fast", record_events=False, progress=False, **options)
+        return simulate(*args, engine="fast", record_events=events, progress=False)
 
     return run
 
@@ -58,6 +58,8 @@ def chains() -> list[list[Part]]:
         [
             Part("the game loop (greedy and random players)", _simulate(2, *duel, "greedy", "random")),
             Part("the deals of the draft and solo formats", _simulate(2, *drafts, "greedy", "random")),
+            # The same compiled loop, its recording switched on (nothing more should compile).
+            Part("the game loop recording events", _simulate(2, *duel, "greedy", "random", events=True)),
         ],
         [Part("the game loop with a search player", _simulate(1, *duel, "search:budget=1", "greedy"))],
     ]

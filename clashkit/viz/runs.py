@@ -4,8 +4,8 @@
 ordered pairing of decks (both seats), numbers the games of the batch
 ``0 … n-1`` and shows one ``tqdm.auto`` bar counted by finished games, which a
 notebook draws as a widget.  The games are played on the fast engine when both
-bots exist there and no events are asked for: 2,000 games a pairing (24,000
-among the four starter decks) take a second or two.
+bots exist there, with or without events: 2,000 games a pairing (24,000 among
+the four starter decks) take a second or two without them.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def play_matchups(
     comparable games.  Returns the frames of the whole batch; label its games
     with :func:`~clashkit.viz.summaries.label_decks` and the same ``decks``.
 
-    ``record_events=True`` fills the events frame (per-card numbers need it); only the
-    reference engine records events, so ask for fewer games then.  ``engine`` is
+    ``record_events=True`` fills the events frame (per-card numbers need it), in either
+    engine.  ``engine`` is
     :func:`~clashkit.runs.simulate.simulate`'s (``None``: fast when it can).
     """
     from tqdm.auto import tqdm

@@ -7,13 +7,18 @@ and the one declaration of their values, so a new option is swept at once), the
 policies random and greedy (and mixed), and random card files (cards with
 random abilities, Auras and incantation effects; shift-heavy and Aura-heavy
 files too) played with random, greedy, ``search`` and ``search:fair``.  The games frames must be
-equal but for the ``engine`` column; the turns frames equal outright.  The
-``long`` marker runs the same checks on 1,000,000 games (``make test-long``).
+equal but for the ``engine`` column; the turns and events frames equal outright
+(every event kind, rule and ``no_effect`` reason).  When the events differ, the
+step-by-step harness (:func:`clashkit.runs.compare.compare`) names the seed,
+the step and both engines' events with their rules.  The ``long`` marker runs
+the same checks on 1,000,000 games without events and 200,000 with them
+(``make test-long``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 from array import array
 
@@ -29,6 +34,7 @@ from clashkit.base.vocab import Ability, Direction, Effect, Kind, TargetSide
 from clashkit.engine.formats import check_first_player
 from clashkit.fast import play_out
 from clashkit.fast.state import G_TURN, G_TURNS_LOGGED, G_WINNER
+from clashkit.runs.compare import compare
 from clashkit.runs.game import new_game, play
 from clashkit.runs.simulate import simulate
 
@@ -74,9 +80,23 @@ DRAFT_OPTIONS = [{k: v} for k, v in RULES_VALUES if not accepted({k: v}) and acc
 PAIRS = [("1", "2"), ("3", "4"), ("2", "4"), ("4", "1")]
 
 
-def assert_same(n, deck_a, deck_b, policy_a, policy_b, seed, **kw):
-    ref = simulate(n, deck_a, deck_b, policy_a, policy_b, seed=seed, engine="reference", record_events=False, **kw)
-    fast = simulate(n, deck_a, deck_b, policy_a, policy_b, seed=seed, engine="fast", record_events=False, **kw)
+#: Games whose events frames the tests below compared (both engines), by test.
+EVENT_GAMES: dict[str, int] = {}
+
+
+def assert_same(n, deck_a, deck_b, policy_a, policy_b, seed, *, events=True, **kw):
+    """Both engines play ``n`` games from ``seed``: equal games, turns and (with ``events``) events frames."""
+    args = (n, deck_a, deck_b, policy_a, policy_b)
+    ref = simulate(*args, seed=seed, engine="reference", record_events=events, **kw)
+    fast = simulate(*args, seed=seed, engine="fast", record_events=events, **kw)
+    if events and not ref.events.equals(fast.events):
+        kw.pop("jobs", None)
+        found = compare(*args, seed=seed, **kw).difference
+        raise AssertionError(str(found) if found is not None else "the events frames differ")
+    if events:
+        assert ref.events.height > 0
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+        EVENT_GAMES[test] = EVENT_GAMES.get(test, 0) + n
     assert ref.games["engine"].unique().to_list() == ["reference"]
     assert fast.games["engine"].unique().to_list() == ["fast"]
     left, right = ref.games.drop("engine"), fast.games.drop("engine")
@@ -312,11 +332,38 @@ def test_replay_gives_the_fast_games_events():
         assert (-1 if state.winner is None else state.winner) == winner
 
 
+@pytest.mark.parametrize("deck", ["1", "draft"])
+def test_events_of_batches_that_fill_their_event_rows(monkeypatch, deck):
+    """Event rows too few for one game: each call stops at the game that fills them, the next goes
+    on from it (with twice the room when it was the call's first); the frames are the same."""
+    import clashkit.runs.fast_games as fast_games
+
+    args = (60, deck, "2" if deck == "1" else deck, "greedy", "random")
+    roomy = simulate(*args, seed=8, engine="fast", record_events=True)
+    monkeypatch.setattr(fast_games, "EVENT_ROWS", 64)
+    cramped = simulate(*args, seed=8, engine="fast", record_events=True)
+    assert roomy.events.height > 60 * 64
+    assert cramped.events.equals(roomy.events)
+    assert cramped.turns.equals(roomy.turns)
+    assert cramped.games.equals(roomy.games)
+
+
+def test_replay_frames_give_a_games_rows_in_either_engine():
+    from clashkit import replay_frames
+
+    run = simulate(30, "draft", "draft", "greedy", "random", seed=4, engine="fast", record_events=True)
+    for k in (0, 17, 29):
+        row = run.games.row(k, named=True)
+        fast = replay_frames(row)
+        assert fast.games["engine"].to_list() == ["fast"]
+        assert fast.events.equals(run.events.filter(pl.col("game") == k))
+        assert fast.turns.equals(run.turns.filter(pl.col("game") == k))
+        reference = replay_frames(row, engine="reference")
+        assert reference.events.equals(fast.events)
+
+
 def test_fast_refuses_what_it_does_not_play():
     from clashkit.base.errors import OptionError
-
-    with pytest.raises(OptionError, match="fast engine records no events"):
-        simulate(2, "1", "2", "greedy", engine="fast", record_events=True)
     from clashkit.policies import GreedyPolicy
 
     class Careful(GreedyPolicy):
@@ -326,8 +373,11 @@ def test_fast_refuses_what_it_does_not_play():
         simulate(2, "1", "2", Careful(), engine="fast", record_events=False)
     # The default picks the reference engine for a policy the fast one does not play …
     assert simulate(1, "1", "2", Careful(), "greedy", record_events=False).games["engine"][0] == "reference"
-    # … and the fast one for every shipped policy by name, options and all.
+    # … and the fast one for every shipped policy by name, options and all, events or not.
     assert simulate(2, "1", "2", "greedy", record_events=False).games["engine"][0] == "fast"
+    with_events = simulate(2, "1", "2", "greedy", record_events=True)
+    assert with_events.games["engine"][0] == "fast"
+    assert with_events.events.filter(pl.col("kind") == "game_won").height == 2
     assert simulate(1, "1", "2", "search:budget=1,fair", "random", record_events=False).games["engine"][0] == "fast"
 
 
@@ -340,6 +390,24 @@ def test_a_million_games():
         options = OPTIONS[k % len(OPTIONS)]
         a, b = PAIRS[k % len(PAIRS)]
         pa, pb = [("random", "random"), ("greedy", "greedy"), ("greedy", "random"), ("random", "greedy")][k % 4]
-        assert_same(5000, a, b, pa, pb, 10_000 + k, rules=Rules(**options), jobs=2)
+        assert_same(5000, a, b, pa, pb, 10_000 + k, events=False, rules=Rules(**options), jobs=2)
         total += 5000
         k += 1
+
+
+@pytest.mark.long
+def test_200_000_games_with_events():
+    """``make test-long``: 200,000 games' events frames, every option, format and policy pairing."""
+    total = 0
+    k = 0
+    fmts = [*PAIRS, ("draft", "draft"), ("constructed", "constructed")]
+    while total < 200_000:
+        options = OPTIONS[k % len(OPTIONS)]
+        a, b = fmts[k % len(fmts)]
+        if not accepted(options, a):
+            options = {}
+        pa, pb = [("random", "random"), ("greedy", "greedy"), ("greedy", "random"), ("random", "greedy")][k % 4]
+        assert_same(2000, a, b, pa, pb, 20_000 + k, rules=Rules(**options), jobs=2)
+        total += 2000
+        k += 1
+    assert total == 200_000

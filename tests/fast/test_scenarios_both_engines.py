@@ -4,9 +4,10 @@ The reference engine plays the scenario's turn as ``clashkit siege`` does
 (:func:`clashkit.engine.scenario.run_siege`: the summon-phase actions, the siege
 with its actions in their windows); the fast engine plays the same steps from
 the same position (:func:`clashkit.fast.from_state`).  After every step the
-two tables must be the same, and every creature must have the same abilities
-(R6.8 Auras and their losses, R10.4, included).  R4.6: both engines return
-creatures destroyed together in greedy's order.
+two tables must be the same, every creature must have the same abilities
+(R6.8 Auras and their losses, R10.4, included), and the two engines must have
+recorded the same events, row for row (``clashkit.engine.events.FIELDS``).
+R4.6: both engines return creatures destroyed together in greedy's order.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from clashkit.engine.state import SUMMON
 from clashkit.fast import from_state
 from clashkit.fast.abilities import abilities as fast_abilities
 from clashkit.fast.legality import A_CREATURE, A_PROCEED, A_SPELL
-from clashkit.fast.state import C_CARD, C_DAMAGE, G_FORT_A, G_FORT_B, G_MANA, G_WINNER, GREEDY
+from clashkit.fast.state import C_CARD, C_DAMAGE, G_EVENTS, G_FORT_A, G_FORT_B, G_MANA, G_WINNER, GREEDY
 from clashkit.fast.tables import card_tables, rules_array
 from clashkit.fast.transition import apply_row
 from clashkit.policies import GreedyPolicy
+from clashkit.runs.compare import describe
 
 GREEDY_RETURNS = returns_asker((GreedyPolicy(), GreedyPolicy()))
 
@@ -80,11 +82,33 @@ def fast_row(action) -> np.ndarray:
     return row
 
 
-def play_both(path) -> int:
-    """Play scenario ``path`` in both engines step for step; returns the number of steps compared."""
+def new_events(ref, fast, start: int) -> tuple[list[tuple], list[tuple]]:
+    """The events both engines recorded since the scenario's position, as row tuples."""
+    ref_rows = ref.log.rows(start)
+    fast_rows = [tuple(int(x) for x in row) for row in fast.ev[: fast.g[G_EVENTS]]]
+    return ref_rows, fast_rows
+
+
+def events_message(path, steps: int, what: str, ref_rows, fast_rows, names) -> str:
+    """The first event that differs, in both engines, with its rule."""
+    at = next(
+        (i for i, (a, b) in enumerate(zip(ref_rows, fast_rows, strict=False)) if a != b),
+        min(len(ref_rows), len(fast_rows)),
+    )
+    shown = [describe(r, names) for r in ref_rows[at : at + 2]] or ["no event"]
+    fast = [describe(r, names) for r in fast_rows[at : at + 2]] or ["no event"]
+    return (
+        f"{path.name}: after step {steps} ({what}), event {at} differs: reference "
+        f"{' then '.join(shown)}; fast: {' then '.join(fast)}"
+    )
+
+
+def play_both(path) -> tuple[int, int]:
+    """Play scenario ``path`` in both engines step for step; returns the steps and events compared."""
     scenario = load_scenario(path)
     ref = scenario.state
-    fast = from_state(ref)
+    start = len(ref.log)
+    fast = from_state(ref, events=1 << 12)
     t = card_tables(ref.cards)
     r = rules_array(ref.rules, solo=ref.solo)
     codes = np.array([GREEDY, GREEDY], np.int64)
@@ -100,13 +124,15 @@ def play_both(path) -> int:
         steps += 1
         left, right = table(ref, fast, t, r)
         assert left == right, f"{path.name}: after step {steps} ({what}) the engines differ"
+        ref_rows, fast_rows = new_events(ref, fast, start)
+        assert ref_rows == fast_rows, events_message(path, steps, what, ref_rows, fast_rows, ref.cards.names)
 
     summon = [a for a in scenario.actions if a.siege is None]
     siege = [a for a in scenario.actions if a.siege is not None]
     for action in summon:
         step(action.resolve(ref), action.text())
         if ref.over:
-            return steps
+            return steps, len(new_events(ref, fast, start)[0])
     if ref.phase == SUMMON:
         step(BEGIN_SIEGE, "the siege begins")
     turn = 0
@@ -121,9 +147,11 @@ def play_both(path) -> int:
     while siege and not ref.over:
         action = siege.pop(0)
         step(action.resolve(ref), action.text())
-    return steps
+    return steps, len(new_events(ref, fast, start)[0])
 
 
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.stem)
 def test_every_scenario_plays_the_same_in_both_engines(path):
-    assert play_both(path) >= 1
+    steps, events = play_both(path)
+    assert steps >= 1
+    assert events >= 1

@@ -26,6 +26,7 @@ RULE_MODULES = (
     "turn",
     "legality",
     "transition",
+    "events",
 )
 
 #: Reference functions with no compiled twin, and why.
@@ -38,8 +39,9 @@ NO_TWIN = {
     "siege._next_in_fixed_order": "fast.siege.next_in_order holds both orders of R3.9 and R10.4 siege_order",
     "siege.coming_attack_damage": "greedy's estimate (policies.greedy); the compiled greedy computes it itself",
     "siege.damage_of": "fast.siege.attack_damage",
-    "siege.open_siege": "fast.siege.begin_siege opens every siege (the fast engine records no siege_started event)",
-    "incantations.no_effect": "the fast engine records no events: an effect that changes nothing changes no array",
+    "siege.open_siege": "a scenario's AI siege is opened by the reference loader (engine.scenario); fast.siege."
+    "begin_siege opens every siege the fast engine plays, with its siege_started event",
+    "events.decode": "both engines' rows are decoded in Python, by clashkit.engine.events.decode",
     "solo.ai_side": "fast.solo.ai_target reads the incantation's declared side inline (R8.4)",
     "incantations.targets": "the compiled legal list (fast.legality.legal_actions) enumerates the targets",
     "legality.can_cast_now": "inline in fast.legality.legal_cards",

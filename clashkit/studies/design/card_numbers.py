@@ -23,7 +23,7 @@ from .variants import replace_card, vanilla
 
 @on_cluster
 def card_stats(
-    n: int = 500,
+    n: int = 2000,
     *,
     names: Sequence[str] | None = None,
     impact: bool = True,
@@ -52,9 +52,9 @@ def card_stats(
 
     Each figure has its 95% interval (``…_low``, ``…_high``) and its count.  ``names``
     restricts the table (and the removal games) to some cards; ``impact=False`` skips the
-    removal games.  The play numbers need events, so they are always played on the reference
-    engine, on ``plays_n`` games a pairing (default ``n``); the removal games on ``engine``,
-    ``n`` a pairing.  ``cache`` (a dict, as for :func:`run_jobs`) reuses games already played.
+    removal games.  The play numbers (they need events) are played on ``plays_n`` games a
+    pairing (default ``n``), the removal games on ``n``, both on ``engine`` (``None``: the fast
+    engine when the policy exists there).  ``cache`` (a dict, as for :func:`run_jobs`) reuses games already played.
     """
     base = card_set_of(cards)
     chosen = [str(x).strip().upper() for x in names] if names else None

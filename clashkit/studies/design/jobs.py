@@ -5,7 +5,6 @@ estimates of the time they take."""
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -72,10 +71,6 @@ def _plays_of(result: JobResult) -> pl.DataFrame:
     return result.plays
 
 
-def _engine_supported() -> bool:
-    return "engine" in inspect.signature(simulate).parameters
-
-
 class _EngineKw(TypedDict, total=False):
     engine: str
 
@@ -89,8 +84,6 @@ def _engine_kw(engine: str | None) -> _EngineKw:
 def play_job(job: Job) -> JobResult:
     """Play one :class:`Job` in this process."""
     engine = job.settings.engine
-    if job.events and _engine_supported():
-        engine = "reference"  # only the reference engine records events
     trace = simulate(
         job.n,
         str(job.deck_a),
@@ -259,8 +252,7 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
                 dataclasses.replace(job.settings, policy=policy, opponent=None),
                 job.events,
             )
-            engine = "reference" if job.events else job.settings.engine  # as play_job plays it
-            if choose_engine(engine, job.events, policy, policy)[0] == "fast":
+            if choose_engine(job.settings.engine, job.events, policy, policy)[0] == "fast":
                 play_job(probe)  # the first fast game loads the compiled engine: not timed
                 probe = dataclasses.replace(probe, n=FAST_PROBE_GAMES)
             started = time.perf_counter()

@@ -49,13 +49,13 @@ class CardDesigner:
 
     The games are played on the fast engine when both bots exist there (``random``,
     ``greedy``; ``engine=None``), in this process (``jobs=1``: starting worker processes
-    costs more than the games).  :meth:`card_stats` needs events, which only the reference
-    engine records: its play numbers come from :attr:`STATS_GAMES` games a pairing there.
+    costs more than the games).  :meth:`card_stats` plays there too, with events: its play
+    numbers come from :attr:`STATS_GAMES` games a pairing, as many as the win rates' first games.
     """
 
     MIN_GAMES = 2_000
     MAX_GAMES = 3_000
-    STATS_GAMES = 50
+    STATS_GAMES = 2_000
 
     def __init__(
         self,
@@ -255,9 +255,9 @@ class CardDesigner:
 
     def card_stats(self, name: str, *, games_per_pairing: int | None = None, progress: bool = False) -> pl.DataFrame:
         """:func:`clashkit.studies.design.card_stats` of card ``name`` as edited: the play numbers from
-        :attr:`STATS_GAMES` games a pairing on the reference engine (they need events), the
-        removal impact from the last run's game count (``games_per_pairing`` if given) on
-        the designer's engine, reusing the games already played."""
+        :attr:`STATS_GAMES` games a pairing, the removal impact from the last run's game count
+        (``games_per_pairing`` if given), both on the designer's engine, reusing the games
+        already played."""
         from ...studies import card_stats
 
         n = games_per_pairing or (self.games if self.result is not None else None)

@@ -323,8 +323,8 @@ class CardDesignerView(_View):
             self.stats.value = table_html(
                 stats.with_columns(pl.col(pl.Float64).round(3)),
                 caption=f"card-stats of {name} as edited: the play numbers from {min(d.games, d.STATS_GAMES):,} "
-                f"games a pairing on the reference engine (only it records the events they need), the "
-                f"removal impact from {d.games:,} games a pairing on the {d.engine_used} engine",
+                f"games a pairing, the removal impact from {d.games:,} games a pairing, on the "
+                f"{d.engine_used} engine",
                 tail=False,
             )
 
