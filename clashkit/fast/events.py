@@ -13,6 +13,7 @@ again with more room (:mod:`clashkit.runs.fast_games`).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..engine.events import (
@@ -78,9 +79,26 @@ def _health(s, p):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def record(s, kind, card, lane, position, target_player, target_card, amount):
-    """Append one event row (``clashkit.engine.events.record``; callers test ``s.g[G_RECORD]`` first)."""
+    """Append one event row (``clashkit.engine.events.record``; callers test ``s.g[G_RECORD]`` first).
+
+    Every field goes on as a 64-bit integer, so :func:`_append` is compiled once, not once for
+    each mix of argument types the call sites pass (a compile of its own each)."""
+    _append(
+        s,
+        np.int64(kind),
+        np.int64(card),
+        np.int64(lane),
+        np.int64(position),
+        np.int64(target_player),
+        np.int64(target_card),
+        np.int64(amount),
+    )
+
+
+@njit(cache=True, _nrt=False)
+def _append(s, kind, card, lane, position, target_player, target_card, amount):
     k = s.g[G_EVENTS]
     if k >= s.ev.shape[0]:
         s.g[G_ERROR] = ERR_EVENTS
