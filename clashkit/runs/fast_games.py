@@ -55,6 +55,11 @@ EVENT_ROWS = 1 << 17
 _WARM: set = set()
 
 
+def compiling_ahead() -> None:
+    """Say nothing of compiling at first use: the caller compiles ahead and says so (``clashkit.runs.warm``)."""
+    _WARM.update((True, "deal"))
+
+
 def _compiled():
     """The compiled game functions; the first use in a fresh environment compiles them (once)."""
     from ..fast import game

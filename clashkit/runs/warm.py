@@ -151,6 +151,9 @@ def _finished(child: subprocess.Popen) -> float:
 
 def compile_chain(index: int) -> None:
     """Compile one chain's parts here, one line each with its wall and CPU time."""
+    from .fast_games import compiling_ahead
+
+    compiling_ahead()
     for part in chains()[index]:
         began, cpu_began = time.perf_counter(), _cpu()
         part.play()
