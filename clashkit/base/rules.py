@@ -25,9 +25,10 @@ RULES_VERSION = 3
 
 #: The frames' schemas (clashkit.runs.trace), raised whenever one changes (2: the turns frame's
 #: counts narrowed to Int8 where their ranges allow; 3: the events frame's ``kind`` gained
-#: ``no_effect``).  A run's manifest records it, so ``resume`` never mixes parts of two and a
-#: reader refuses a newer run.
-FRAMES_VERSION = 3
+#: ``no_effect``; 4: the turns frame gained ``own_turn``, ``seat`` and ``deck``, which a
+#: reader computes from the games frame of an older run).  A run's manifest records it, so
+#: ``resume`` never mixes parts of two and a reader refuses a newer run.
+FRAMES_VERSION = 4
 
 #: R8.9: abilities the solo AI may give every creature of its own.
 AI_ABILITIES = (

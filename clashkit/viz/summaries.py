@@ -218,26 +218,29 @@ def first_player_advantage(
 
 
 def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None, decks) -> pl.DataFrame:
-    """Add ``own_turn`` (the player's 1st, 2nd … turn) and ``group`` (per ``by``)."""
+    """``group`` (per ``by``) beside the turns frame's ``own_turn``, ``seat`` and ``deck``
+    (:func:`clashkit.runs.trace.turn_context`); only named decks other than the starter
+    decks (``decks=``) need the games frame."""
     if by not in GROUPINGS:
         raise ValueError(f"by must be one of {GROUPINGS}, not {by!r}")
-    t = turns.with_columns(
-        (pl.int_range(pl.len()).over("game", "player", order_by="turn") + 1).cast(pl.Int32).alias("own_turn"),
-        pl.col("player").cast(pl.String),
-    )
+    t = turns.with_columns(pl.col("own_turn").cast(pl.Int32), pl.col("player").cast(pl.String))
     if by is None:
         return t.with_columns(pl.lit("all").alias("group"))
     if by == "player":
         return t.with_columns(pl.concat_str(pl.lit("player "), pl.col("player")).alias("group"))
-    if games is None:
-        raise ValueError(f"by={by!r} needs the games frame")
-    sides = _sides(_labelled(games, decks)).select("game", "player", "deck", "first")
-    t = t.join(sides, on=["game", "player"], how="left")
     if by == "seat":
+        return t.with_columns(pl.format("{} player", pl.col("seat").cast(pl.String)).alias("group"))
+    if decks is None:
         return t.with_columns(
-            pl.when(pl.col("first")).then(pl.lit("first player")).otherwise(pl.lit("second player")).alias("group")
+            pl.when(pl.col("deck").is_null())
+            .then(pl.lit("other"))
+            .otherwise(pl.format("deck {}", "deck"))
+            .alias("group")
         )
-    return t.with_columns(pl.col("deck").alias("group"))
+    if games is None:
+        raise ValueError("by='deck' with named decks needs the games frame")
+    sides = _sides(_labelled(games, decks)).select("game", "player", pl.col("deck").alias("group"))
+    return t.join(sides, on=["game", "player"], how="left")
 
 
 def mana_per_turn(
