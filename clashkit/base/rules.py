@@ -15,6 +15,7 @@ from typing import Any
 
 from .errors import OptionError
 from .limits import LIMITS
+from .suggest import did_you_mean
 from .vocab import Ability
 
 #: 2: R6.5 read as printed (attacks damage and destroy an Indestructible creature),
@@ -197,7 +198,9 @@ def _from_mapping(cls, values: dict[str, Any], where: str):
     names = [f.name for f in dataclasses.fields(cls) if f.name != "solo"]
     unknown = sorted(set(values) - set(names))
     if unknown:
-        raise OptionError(f"{where}: unknown option {unknown[0]!r} (known: {', '.join(names)})")
+        raise OptionError(
+            f"{where}: unknown option {unknown[0]!r} (known: {', '.join(names)}){did_you_mean(unknown[0], names)}"
+        )
     try:
         return cls(**values)
     except OptionError as e:

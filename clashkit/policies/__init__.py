@@ -9,6 +9,7 @@ May import: :mod:`clashkit.engine`, :mod:`clashkit.base`.
 from __future__ import annotations
 
 from ..base.errors import OptionError
+from ..base.suggest import did_you_mean
 from .base import Policy
 from .greedy import GreedyPolicy
 from .random_policy import RandomPolicy
@@ -31,7 +32,7 @@ def get_policy(spec: str | Policy) -> Policy:
     name, _, options = str(spec).partition(":")
     cls = POLICIES.get(name.strip().lower())
     if cls is None:
-        raise OptionError(f"unknown policy {spec!r} (one of {', '.join(POLICIES)})")
+        raise OptionError(f"unknown policy {spec!r} (one of {', '.join(POLICIES)}){did_you_mean(name, POLICIES)}")
     kwargs: dict[str, int | str] = {}
     for part in filter(None, options.split(",")):
         key, sep, value = part.partition("=")
@@ -54,7 +55,7 @@ def get_policy(spec: str | Policy) -> Policy:
     for key in kwargs:
         if key not in known:
             takes = f"its options are {', '.join(known)}" if known else "it takes no options"
-            raise OptionError(f"policy {name.strip()!r} has no option {key!r} ({takes})")
+            raise OptionError(f"policy {name.strip()!r} has no option {key!r} ({takes}){did_you_mean(key, known)}")
     try:
         return cls(**kwargs)
     except TypeError as e:
