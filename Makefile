@@ -14,7 +14,7 @@ LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 # not notice a change in the functions it calls); without it the first fast run compiles.
 WARM := $(VENV)/.fast-warm
 
-.PHONY: venv lab test test-long bench figures lint strip clean
+.PHONY: venv lab test test-long bench figures screenshots lint strip clean
 
 # Notebooks are committed clean whatever a lab session saved: .gitattributes runs them through
 # the git filter "nbstripout" (configured here, in this repository's git config) when they are
@@ -79,6 +79,10 @@ bench: venv
 FIGURES ?=
 figures: venv
 	$(VENV)/bin/python benchmarks/figures.py $(FIGURES)
+
+# docs/images/card_designer.png and siege_lab.png, taken by the browser test in JupyterLab and Chromium.
+screenshots: venv $(LAB_OVERRIDES)
+	$(VENV)/bin/python docs/screenshots.py
 
 # Style, formatting, types (every package numba does not compile) and the layers' import order.
 lint: venv

@@ -45,6 +45,8 @@ class SiegeLabView(_View):
         self.card = w.Dropdown(options=creatures, description="creature", layout=w.Layout(width="260px"))
         self.damage = w.BoundedIntText(value=0, min=0, max=20, description="damage", layout=w.Layout(width="150px"))
         self.new = w.Checkbox(value=False, description="new this turn", indent=False, layout=w.Layout(width="120px"))
+        self.card.add_class("ck-creature")
+        self.damage.add_class("ck-damage")
         self.protection_used = w.Checkbox(
             value=False,
             description="Protection used (R6.4)",
