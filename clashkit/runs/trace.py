@@ -145,7 +145,9 @@ RAW_TURNS_SCHEMA = pl.Schema({"game": pl.UInt32, **{name: _turn_column(name) for
 #: Whether the turn's player moved first (R2.3) or second.
 SEAT = pl.Enum(["first", "second"])
 #: The columns :func:`turn_context` adds from the games frame: what an explorer groups turns by.
-TURN_CONTEXT_SCHEMA = pl.Schema({"own_turn": pl.UInt16, "seat": SEAT, "deck": pl.Int8})
+TURN_CONTEXT_SCHEMA = pl.Schema(
+    {"own_turn": pl.UInt16, "seat": SEAT, "deck": pl.Int8}  # type: ignore[arg-type]  # mypy joins dtype classes and values to object
+)
 TURNS_SCHEMA = pl.Schema({**RAW_TURNS_SCHEMA, **TURN_CONTEXT_SCHEMA})
 
 #: R3.8, R4.9, R8.7, R10.1: how each game ended (``clashkit.engine.outcome.Termination``); null while running.

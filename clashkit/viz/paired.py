@@ -168,7 +168,7 @@ def chart_paired_changes(
     label: str = "deck {}",
     title: str = "Paired change of each deck's win rate",
     width: int = 380,
-) -> alt.LayerChart:
+) -> alt.LayerChart | alt.FacetChart:
     """Each deck's paired change (a large point) and its change against each opponent
     (small points), with 95% intervals, in points on an axis centred on 0: a change whose
     interval crosses the dashed line at 0 cannot be told from 0 (drawn hollow)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 import polars as pl
@@ -15,6 +16,10 @@ from ..paired import NOT_CLEAR
 from ..runs import default_policy
 from ..tables import card_stats_html, table_html
 from .card_designer import CardDesigner, save_folder
+
+if TYPE_CHECKING:
+    import altair as alt
+
 from .view_common import _LI, _button, _message, _show_chart, _View
 
 _EFFECTS_WITH_AMOUNT = {"damage", "weaken", "empower"}
@@ -82,7 +87,8 @@ class CardDesignerView(_View):
         )
         self.progress = w.Output()
         self.chart = w.Output()
-        self.last_chart = None  # the chart of paired changes drawn last (None: no result shown)
+        #: The chart of paired changes drawn last (None: no result shown).
+        self.last_chart: alt.LayerChart | alt.FacetChart | None = None
         self.table = w.HTML()
         self.matrix = w.HTML()
         self.stats = w.HTML()
@@ -301,7 +307,7 @@ class CardDesignerView(_View):
             self.progress.clear_output()
             d.run(progress=True)
         seconds = time.perf_counter() - started
-        result = d.result
+        result = d._need_result()
         decks, cells = result.table(), d.paired_matrix()
         self.last_chart = chart_paired_changes(cells, decks)
         _show_chart(self.chart, self.last_chart)
