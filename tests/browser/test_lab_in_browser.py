@@ -200,7 +200,7 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     url, token, _root = lab
     context, page, blocked, seen = offline_page(browser, url, token, SWEEPS)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").wait_for(timeout=PATIENCE * 60_000)
+    page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 60_000)
     assert "2,000 games a pairing of every value" in page.locator(".ck-sweep-view").inner_text()
     page_has(page, "card-stats: 32 cards, sorted by card", 60_000)
     page_has(page, "on the check's fresh seeds: shipped and proposed", 60_000)
@@ -249,11 +249,13 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     colours = matrix.locator("td.ck-cell").evaluate_all("tds => tds.map(td => getComputedStyle(td).backgroundColor)")
     assert len(set(colours)) > 2, colours  # gains, losses and no change differ
     assert "[" in matrix.inner_text() and "≈0" in matrix.inner_text()
-    page.locator(".ck-card-designer .jp-RenderedVega5 svg.marks").wait_for(timeout=PATIENCE * 30_000)
+    page.locator(".ck-card-designer .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 30_000)
     page.wait_for_function(
         "() => document.querySelector('.ck-card-designer').innerText.includes('on the reference engine')",
         timeout=PATIENCE * 30_000,
     )
+    page.set_viewport_size({"width": 1400, "height": 2800})  # the whole designer in view, matrix included
+    matrix.scroll_into_view_if_needed()
     designer.screenshot(path=str(artifacts() / "card_designer.png"))
     # Undo clears the results: no old chart or table under "back to the shipped card".
     designer.locator("button.ck-undo").click()
@@ -410,7 +412,11 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     page.locator(".ck-siege-lab button.ck-move").click()
     wait_tile("A.upper.0", "SCRIBE")
     assert [tile(f"A.upper.{i}") for i in range(3)] == ["SCRIBE", "OGRE", "TROLL"]
-    place.select_option(label="2: TROLL (damage 1)")
+    page.wait_for_function(
+        "() => document.querySelector('.ck-siege-lab .ck-place select').options[2].text.includes('TROLL')",
+        timeout=PATIENCE * 15_000,
+    )
+    place.select_option(index=2)
     page.wait_for_function(
         "() => document.querySelector('.ck-siege-lab .ck-damage input').value === '1'",
         timeout=PATIENCE * 15_000,
