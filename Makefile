@@ -18,11 +18,19 @@ WARM := $(VENV)/.fast-warm
 # again after the venv is rebuilt, since uv sync leaves only the groups it is given.
 DOCS_STAMP := $(VENV)/.docs-stamp
 
-.PHONY: venv lab test test-long bench figures lint strip clean docs docs-serve tutorials expert
+.PHONY: venv lab test test-long bench figures screenshots lint strip clean docs docs-serve tutorials expert
+
+# Notebooks are committed clean whatever a lab session saved: .gitattributes runs them through
+# the git filter "nbstripout" (configured here, in this repository's git config) when they are
+# added, and git status compares them cleaned.  The same flags as `make strip`.  Where a work
+# tree's venv has no nbstripout, the filter passes the notebook through unchanged.
+NBSTRIPOUT := $(VENV)/.nbstripout-filter
+NBSTRIP_FLAGS := --keep-id --extra-keys metadata.language_info
+NBSTRIP_FILTER := sh -c 'if test -x $(VENV)/bin/nbstripout; then exec $(VENV)/bin/nbstripout $(NBSTRIP_FLAGS); else exec cat; fi'
 
 # Bytecode written ahead (uv's --compile-bytecode, compileall for the project's own code): an
 # environment with PYTHONDONTWRITEBYTECODE would otherwise compile every module in every process.
-venv: $(STAMP) $(WARM)
+venv: $(STAMP) $(WARM) $(NBSTRIPOUT)
 	@$(VENV)/bin/python -m compileall -q -j 0 clashkit tests benchmarks
 
 # Rebuilt only when the dependencies change; uv sync leaves the venv exactly
@@ -44,6 +52,12 @@ $(DOCS_STAMP): $(STAMP)
 $(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
 	$(VENV)/bin/python -m clashkit.runs.warm --stamp $@
 
+$(NBSTRIPOUT): $(STAMP) Makefile
+	@echo "make: git filter nbstripout for *.ipynb (.gitattributes): notebooks are committed without outputs"
+	git config filter.nbstripout.clean "$(NBSTRIP_FILTER)"
+	git config filter.nbstripout.smudge cat
+	touch $@
+
 $(LAB_OVERRIDES): $(STAMP)
 	@echo "make: JupyterLab settings: no news prompt, no update check ($@)"
 	mkdir -p $(dir $@)
@@ -55,14 +69,11 @@ lab: venv $(LAB_OVERRIDES)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root) \
 		--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate notebooks/
 
-# Notebooks are committed without outputs, execution counts or saved widget state
-# (tests/test_notebooks_clean.py): run this before committing one.
+# Notebooks are committed without outputs, execution counts, saved widget state or the kernel's
+# language_info (tests/test_notebooks_clean.py); the git filter does the same on every commit.
 strip: venv
 	@echo "make: clearing the outputs of notebooks/*.ipynb"
-	$(VENV)/bin/jupyter nbconvert --clear-output --inplace --log-level=WARN \
-		--ClearMetadataPreprocessor.enabled=True --ClearMetadataPreprocessor.clear_cell_metadata=False \
-		--ClearMetadataPreprocessor.preserve_nb_metadata_mask=kernelspec \
-		--ClearMetadataPreprocessor.preserve_nb_metadata_mask=language_info notebooks/*.ipynb
+	$(VENV)/bin/nbstripout $(NBSTRIP_FLAGS) notebooks/*.ipynb
 
 test: venv $(DOCS_STAMP)
 	$(VENV)/bin/python -m pytest -n 2
@@ -100,6 +111,10 @@ docs-serve: $(DOCS_STAMP)
 # (docs/_site/tutorials.py; a few minutes on two cores). Run it after changing a notebook.
 tutorials: venv
 	$(VENV)/bin/python docs/_site/tutorials.py
+
+# docs/images/card_designer.png and siege_lab.png, taken by the browser test in JupyterLab and Chromium.
+screenshots: venv $(LAB_OVERRIDES)
+	$(VENV)/bin/python docs/screenshots.py
 
 # Style, formatting, types (every package numba does not compile) and the layers' import order.
 lint: venv

@@ -109,6 +109,22 @@ def test_tune_json_and_card_file(tmp_path):
         (["balance", "--cards", "/no/such/cards.csv"], "cannot read"),
         (["balance", "--rules", "speed=1"], "--rules: unknown option 'speed'"),
         (["balance", "--policy", "nope"], "unknown policy 'nope'"),
+        # "Did you mean" for a mistyped card, policy, field or option; a reversed range named as such.
+        (
+            ["sweep", "--card", "OGER", "--set", "attack=1,2"],
+            "unknown card 'OGER' (not in the card set); did you mean OGRE?",
+        ),
+        (["card-stats", "--card", "GNOEM"], "; did you mean GNOME?"),
+        (
+            ["balance", "--policy", "serch"],
+            "unknown policy 'serch' (one of random, greedy, search); did you mean search?",
+        ),
+        (["balance", "--rules", "turn_limt=100"], "; did you mean turn_limit?"),
+        (["sweep", "--card", "OGRE", "--set", "atack=1,2"], "(one of cost, attack, health); did you mean attack?"),
+        (
+            ["sweep", "--card", "OGRE", "--set", "attack=7..3"],
+            "--set attack=7..3: the range is reversed (from 7 down to 3); write it low..high: attack=3..7",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message):

@@ -46,8 +46,12 @@ def test_turns_columns_are_as_narrow_as_their_ranges():
         "creatures_b": pl.Int8,
         "keep_damage": pl.Int16,
         "creatures_destroyed": pl.Int16,
+        "own_turn": pl.UInt16,
+        "seat": trace_module.SEAT,
+        "deck": pl.Int8,
     }
-    assert TURNS_SCHEMA.names() == ["game", *TURN_FIELDS]
+    assert TURNS_SCHEMA.names() == ["game", *TURN_FIELDS, "own_turn", "seat", "deck"]
+    assert trace_module.RAW_TURNS_SCHEMA.names() == ["game", *TURN_FIELDS]
 
 
 def test_the_mana_range_holds_every_way_to_gain_mana():
@@ -71,7 +75,7 @@ def _rows(values: dict[str, int], n: int = 1) -> array:
 def test_every_count_at_the_top_of_its_range_survives():
     top = {name: TURN_COUNTS[name].high for name in COUNTS}
     turns = turns_from_buffer(_rows({**top, "turn": LIMITS["turn_limit"].high, "player": 1, "keep_end": 1}))
-    assert turns.schema == TURNS_SCHEMA
+    assert turns.schema == trace_module.RAW_TURNS_SCHEMA
     assert turns.row(0, named=True) == {
         "game": 0,
         "turn": 10_000,
@@ -214,8 +218,8 @@ def test_the_format_page_lists_every_column_with_its_type(section):
 
 def test_the_format_page_gives_the_bytes_of_a_turns_row():
     turns = simulate(50, "1", "2", "greedy", seed=1, engine="fast", record_events=False, progress=False).turns
-    assert turns.estimated_size() == 22 * turns.height
-    assert "## `turns`: one row a turn, 22 bytes a row in memory" in _page()
+    assert turns.estimated_size() == 26 * turns.height
+    assert "## `turns`: one row a turn, 26 bytes a row in memory" in _page()
 
 
 # --- A count beyond the row's 16 bits (R5.3: a cost-0 card played again and again) -------------

@@ -21,6 +21,7 @@ from pathlib import Path
 from .errors import CardFileError, InputError
 from .limits import LIMITS, card_name, check_path, read_text, shown
 from .shipped import shipped_file
+from .suggest import did_you_mean
 from .vocab import ABILITY_BITS, DIRECTION_BITS, Ability, Direction, Effect, Kind, TargetSide
 
 COLUMNS = (
@@ -155,7 +156,7 @@ class CardSet:
         try:
             return self._ids[name]
         except KeyError:
-            raise KeyError(f"unknown card {name!r}") from None
+            raise KeyError(f"unknown card {name!r}{did_you_mean(str(name), self._ids)}") from None
 
     def ids(self, names: Iterable[str]) -> list[int]:
         """The ids of the cards called ``names``, in order (a ``KeyError`` names one unknown)."""
@@ -163,7 +164,7 @@ class CardSet:
         try:
             return [ids[name] for name in names]
         except KeyError as error:
-            raise KeyError(f"unknown card {error.args[0]!r}") from None
+            raise KeyError(f"unknown card {error.args[0]!r}{did_you_mean(str(error.args[0]), ids)}") from None
 
     def card(self, name: str) -> Card:
         return self.cards[self.id(name)]

@@ -15,6 +15,7 @@ from typing import Any
 
 from .errors import OptionError
 from .limits import LIMITS
+from .suggest import did_you_mean
 from .vocab import Ability
 
 #: 2: R6.5 read as printed (attacks damage and destroy an Indestructible creature),
@@ -25,9 +26,10 @@ RULES_VERSION = 3
 
 #: The frames' schemas (clashkit.runs.trace), raised whenever one changes (2: the turns frame's
 #: counts narrowed to Int8 where their ranges allow; 3: the events frame's ``kind`` gained
-#: ``no_effect``).  A run's manifest records it, so ``resume`` never mixes parts of two and a
-#: reader refuses a newer run.
-FRAMES_VERSION = 3
+#: ``no_effect``; 4: the turns frame gained ``own_turn``, ``seat`` and ``deck``, which a
+#: reader computes from the games frame of an older run).  A run's manifest records it, so
+#: ``resume`` never mixes parts of two and a reader refuses a newer run.
+FRAMES_VERSION = 4
 
 #: R8.9: abilities the solo AI may give every creature of its own.
 AI_ABILITIES = (
@@ -196,7 +198,9 @@ def _from_mapping(cls, values: dict[str, Any], where: str):
     names = [f.name for f in dataclasses.fields(cls) if f.name != "solo"]
     unknown = sorted(set(values) - set(names))
     if unknown:
-        raise OptionError(f"{where}: unknown option {unknown[0]!r} (known: {', '.join(names)})")
+        raise OptionError(
+            f"{where}: unknown option {unknown[0]!r} (known: {', '.join(names)}){did_you_mean(unknown[0], names)}"
+        )
     try:
         return cls(**values)
     except OptionError as e:

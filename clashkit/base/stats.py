@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from .points import percent_text, points_text
+
 #: The standard normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
 
@@ -213,7 +215,7 @@ class Summary:
             lines.append(f"{name + ' wins':<24}{_rate_text(*self.rate(side))}")
         lines.append(f"{'first player wins':<24}{_rate_text(*self.rate('first player'))}")
         lines.append(
-            f"{'first-player advantage':<24}{100 * self.first_player_advantage:+.1f} points"
+            f"{'first-player advantage':<24}{points_text(self.first_player_advantage)} points"
             " (first player's win rate minus the second's)"
         )
         lines.append(f"{'mean turns':<24}{self.mean_turns:.1f}")
@@ -222,7 +224,7 @@ class Summary:
 
 
 def _rate_text(rate: float, low: float, high: float) -> str:
-    return f"{100 * rate:5.1f}%  95% CI [{100 * low:.1f}%, {100 * high:.1f}%]"
+    return f"{percent_text(rate)}  95% CI [{percent_text(low)}, {percent_text(high)}]"
 
 
 def summarize(games: pl.DataFrame | pl.LazyFrame) -> Summary:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..base.points import percent_text, points_text
 from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
 
 
@@ -59,13 +60,13 @@ def command(names, no_impact, as_json, out, **options) -> None:
 
 def _text(table, seconds: float) -> str:
     def pct(x):
-        return "—" if x is None else f"{100 * x:.0f}%"
+        return percent_text(x)
 
     def num(x):
         return "—" if x is None else f"{x:.1f}"
 
     def pts(x):
-        return "—" if x is None else f"{100 * x:+.1f}"
+        return points_text(x)
 
     impact = "removed_change" in table.columns
     head = (

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import OptionError
+from ..base.points import percent_text
 from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
 from .numbers import Whole
 
@@ -89,7 +90,7 @@ def command(max_changes, fields, cards, step, write_cards, as_json, out, **optio
         for policy, d in at.items():
             text += (
                 f"\nAt {policy}, on the same fresh seeds: largest distance from 50% "
-                f"{100 * d['before']:.1f} → {100 * d['after']:.1f} points."
+                f"{percent_text(d['before'], sign='')} → {percent_text(d['after'], sign='')} points."
             )
     if write_cards is not None:
         text += f"\nwrote {write_cards}"

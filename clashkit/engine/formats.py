@@ -30,6 +30,7 @@ from ..base.errors import DeckError, OptionError
 from ..base.limits import LIMITS, read_text, shown
 from ..base.rng import Rng
 from ..base.rules import Rules
+from ..base.suggest import did_you_mean
 
 #: The names of the formats, as the games frame writes them (``trace.FORMAT``).
 PRECONSTRUCTED, DRAFT, CONSTRUCTED, CUSTOM = "preconstructed", "draft", "constructed", "custom"
@@ -103,9 +104,10 @@ def parse_deck(text: str | Sequence[str], cards: CardSet | None = None, *, side:
         return _listed(cards, arg.split(","), where, source=arg)
     if arg.upper() in cards:
         raise DeckError(f"{where}: {shown(arg)} is one card; a deck lists {HAND_SIZE} names separated by commas")
+    near = did_you_mean(arg, [DRAFT, CONSTRUCTED]) or did_you_mean(arg.upper(), cards.names)
     raise DeckError(
         f"{where}: {shown(arg)} is not a starter deck number, 'draft', 'constructed', "
-        f"a comma-separated list of {HAND_SIZE} card names, nor an existing file"
+        f"a comma-separated list of {HAND_SIZE} card names, nor an existing file{near}"
     )
 
 
@@ -122,7 +124,7 @@ def _listed(cards: CardSet, raw: list[str], where: str, *, source: str) -> DeckS
     names = [n.strip().upper() for n in raw if n.strip()]
     unknown = [n for n in names if n not in cards]
     if unknown:
-        raise DeckError(f"{where}: unknown card {shown(unknown[0])}")
+        raise DeckError(f"{where}: unknown card {shown(unknown[0])}{did_you_mean(unknown[0], cards.names)}")
     if len(names) != HAND_SIZE:
         raise DeckError(f"{where}: a duel hand has {HAND_SIZE} cards (R2.1), the list has {len(names)}")
     repeated = sorted({n for n in names if names.count(n) > 1})

@@ -14,6 +14,7 @@ May import: :mod:`clashkit.engine`, :mod:`clashkit.base`.
 from __future__ import annotations
 
 from ..base.errors import OptionError
+from ..base.suggest import did_you_mean
 from .base import Policy
 from .expert import ExpertPolicy
 from .greedy import GreedyPolicy
@@ -38,7 +39,8 @@ def get_policy(spec: str | Policy) -> Policy:
     name, _, options = str(spec).partition(":")
     cls = POLICIES.get(name.strip().lower()) or _registered(name.strip().lower())
     if cls is None:
-        raise OptionError(f"unknown policy {spec!r} (one of {', '.join([*POLICIES, *registered_names()])})")
+        known = [*POLICIES, *registered_names()]
+        raise OptionError(f"unknown policy {spec!r} (one of {', '.join(known)}){did_you_mean(name, known)}")
     kwargs: dict[str, int | str] = {}
     for part in filter(None, options.split(",")):
         key, sep, value = part.partition("=")
@@ -61,7 +63,7 @@ def get_policy(spec: str | Policy) -> Policy:
     for key in kwargs:
         if key not in known:
             takes = f"its options are {', '.join(known)}" if known else "it takes no options"
-            raise OptionError(f"policy {name.strip()!r} has no option {key!r} ({takes})")
+            raise OptionError(f"policy {name.strip()!r} has no option {key!r} ({takes}){did_you_mean(key, known)}")
     try:
         return cls(**kwargs)
     except TypeError as e:

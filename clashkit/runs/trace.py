@@ -34,7 +34,7 @@ in its batch) and ``step`` (the event's index within its game, from 0).
 when the attack landed, ``BASTION`` or ``FORT``.
 
 Dtypes are as narrow as the ranges of ``clashkit.base.limits`` allow (about 27
-bytes an event row, 22 a turn row; ``docs/frames.md`` lists every column):
+bytes an event row, 26 a turn row; ``docs/frames.md`` lists every column):
 ``step`` is ``UInt32`` and ``amount`` ``Int32`` (a long game or a cost-0
 ``empower`` played again and again has no small bound), ``turn`` is
 ``UInt16`` (``turn_limit`` ≤ 10,000), ``position``, ``mana_left`` and the
@@ -140,7 +140,15 @@ def _turn_column(name: str) -> pl.DataType | type[pl.DataType]:
     return _TURN_CODES[name] if name in _TURN_CODES else _narrowest(TURN_COUNTS[name])
 
 
-TURNS_SCHEMA = pl.Schema({"game": pl.UInt32, **{name: _turn_column(name) for name in TURN_FIELDS}})
+#: The turns frame's columns the engines write, one turn row each (:func:`turns_from_buffer`).
+RAW_TURNS_SCHEMA = pl.Schema({"game": pl.UInt32, **{name: _turn_column(name) for name in TURN_FIELDS}})
+#: Whether the turn's player moved first (R2.3) or second.
+SEAT = pl.Enum(["first", "second"])
+#: The columns :func:`turn_context` adds from the games frame: what an explorer groups turns by.
+TURN_CONTEXT_SCHEMA = pl.Schema(
+    {"own_turn": pl.UInt16, "seat": SEAT, "deck": pl.Int8}  # type: ignore[arg-type]  # mypy joins dtype classes and values to object
+)
+TURNS_SCHEMA = pl.Schema({**RAW_TURNS_SCHEMA, **TURN_CONTEXT_SCHEMA})
 
 #: R3.8, R4.9, R8.7, R10.1: how each game ended (``clashkit.engine.outcome.Termination``); null while running.
 TERMINATION = pl.Enum([t.value for t in TERMINATIONS])
@@ -282,7 +290,8 @@ def turns_from_buffer(
     games: Sequence[int] | np.ndarray = (0,),
     counts: Sequence[int] | np.ndarray | None = None,
 ) -> pl.DataFrame:
-    """The turns frame of raw turn rows (``int16``, :data:`~clashkit.engine.turn.TURN_FIELDS` wide)."""
+    """The turns frame's engine columns (:data:`RAW_TURNS_SCHEMA`) of raw turn rows (``int16``,
+    :data:`~clashkit.engine.turn.TURN_FIELDS` wide); :func:`turn_context` adds the rest."""
     rows = np.frombuffer(buffer, dtype=np.int16) if not isinstance(buffer, np.ndarray) else buffer
     rows = rows.reshape(-1, TURN_WIDTH)
     total = rows.shape[0]
@@ -292,7 +301,7 @@ def turns_from_buffer(
         raise ValueError(f"turn counts {counts.sum()} do not match the {total} rows of the buffer")
     cols = np.ascontiguousarray(rows.T)  # one pass; each column is then read contiguously
     columns = [pl.Series("game", _repeat_ids(games, counts))]
-    for name, dtype in list(TURNS_SCHEMA.items())[1:]:
+    for name, dtype in list(RAW_TURNS_SCHEMA.items())[1:]:
         values = cols[_T[name]]
         if isinstance(dtype, pl.Enum):
             columns.append(_enum(name, values, dtype))
@@ -387,7 +396,11 @@ class Trace:
                     frame = pl.read_parquet(handle)
                 except Exception:
                     raise RunFolderError(f"{directory / f'{name}.parquet'}: not a Parquet file") from None
+                if name == "turns" and _before_turn_context(frame, manifest):
+                    schema = RAW_TURNS_SCHEMA  # an older run: its turns get turn_context() below
                 frames[name] = _checked_schema(frame, schema, directory / f"{name}.parquet", manifest)
+        if frames["turns"].schema == RAW_TURNS_SCHEMA:
+            frames["turns"] = turn_context(frames["turns"], frames["games"], cards)
         return cls(frames["events"], frames["turns"], frames["games"])
 
 
@@ -412,18 +425,72 @@ def _checked_schema(frame: pl.DataFrame, schema: pl.Schema, path: Path, manifest
     return frame.select(list(schema))
 
 
+#: The frames version whose turns frame first held :data:`TURN_CONTEXT_SCHEMA`'s columns.
+TURN_CONTEXT_VERSION = 4
+
+
+def _before_turn_context(frame: pl.DataFrame, manifest) -> bool:
+    """Whether a run's turns frame is an older version's, written before ``own_turn``,
+    ``seat`` and ``deck`` (they are then computed from its games frame as it is read)."""
+    version = manifest.get("frames_version", manifest["run"].get("frames_version", FRAMES_VERSION))
+    try:
+        older = int(version) < TURN_CONTEXT_VERSION
+    except (TypeError, ValueError):
+        return False
+    return older and not set(TURN_CONTEXT_SCHEMA) & set(frame.columns)
+
+
 #: Columns whose categories are a card set's names (any card file's, not only the shipped one's).
 _CARD_COLUMNS = ("card", "target_card")
 
 
 def build_trace(records: GameRecords, cards: CardSet) -> Trace:
-    """The three frames of every game in ``records``, in the order they were added."""
+    """The three frames of every game in ``records``, in the order they were added (both
+    engines' records: the reference engine's and :mod:`clashkit.runs.fast_games`')."""
     games = np.asarray(records.game, dtype=np.int64)
     event_counts = np.asarray(records.event_counts, dtype=np.int64)
     turn_counts = np.asarray(records.turn_counts, dtype=np.int64)
     events = events_from_buffer(records.events, cards, games=games, counts=event_counts)
-    turns = turns_from_buffer(records.turns, games=games, counts=turn_counts)
-    return Trace(events, turns, _games_frame(records, games))
+    games_frame = _games_frame(records, games)
+    turns = turn_context(turns_from_buffer(records.turns, games=games, counts=turn_counts), games_frame, cards)
+    return Trace(events, turns, games_frame)
+
+
+def turn_context(turns: pl.DataFrame, games: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
+    """The turns frame with what it says about each turn's player, from the games frame:
+
+    * ``own_turn``: the player's own turn number, from 1 (turns alternate, R1.6, and turn 1
+      is the first player's, R2.3: the first player's turn ``t`` is their ``(t + 1) // 2``-th,
+      the second player's their ``t // 2``-th);
+    * ``seat``: ``first`` or ``second`` (R2.3);
+    * ``deck``: the starter deck number of the player's cards (R7.1) in a preconstructed
+      game; null in the other formats and for the solo AI.
+
+    The one place both engines' turns frames get these columns (:func:`build_trace`), and
+    where a run folder of an older frames version gets them when it is read."""
+    starter = {tuple(sorted(names)): number for number, names in cards.decks.items()}
+
+    def deck_of(column: str) -> pl.Expr:
+        listed = pl.col(column).list.sort().list.join("\x1f")
+        mapping = {"\x1f".join(k): v for k, v in starter.items()}
+        number = listed.replace_strict(mapping, default=None, return_dtype=pl.Int8)
+        return pl.when(pl.col("format") == "preconstructed").then(number).otherwise(None).alias(column)
+
+    sides = games.select("game", "first_player", deck_of("deck_a"), deck_of("deck_b")).with_columns(
+        pl.col("game").cast(pl.UInt32)
+    )
+    first = pl.col("player") == pl.col("first_player")
+    turn = pl.col("turn").cast(pl.Int32)
+    return (
+        turns.select(list(RAW_TURNS_SCHEMA))
+        .join(sides, on="game", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(first).then((turn + 1) // 2).otherwise(turn // 2).cast(pl.UInt16).alias("own_turn"),
+            pl.when(first).then(pl.lit("first")).otherwise(pl.lit("second")).cast(SEAT).alias("seat"),
+            pl.when(pl.col("player") == "A").then(pl.col("deck_a")).otherwise(pl.col("deck_b")).alias("deck"),
+        )
+        .select(list(TURNS_SCHEMA))
+    )
 
 
 def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
@@ -570,7 +637,10 @@ __all__ = [
     "MODE",
     "PHASE",
     "PLAYER",
+    "RAW_TURNS_SCHEMA",
+    "SEAT",
     "TURNS_SCHEMA",
+    "TURN_CONTEXT_SCHEMA",
     "GameRecords",
     "CHUNK_GAMES",
     "Trace",
@@ -580,5 +650,6 @@ __all__ = [
     "events_from_buffer",
     "events_schema",
     "game_frames",
+    "turn_context",
     "turns_from_buffer",
 ]

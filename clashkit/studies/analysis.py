@@ -23,6 +23,7 @@ from __future__ import annotations
 import polars as pl
 
 from ..base.cards import CardSet, starter_set
+from ..base.points import percent_text
 from ..base.rules import Rules
 from ..base.stats import rate_exprs, wilson
 from ..runs.simulate import simulate
@@ -164,7 +165,7 @@ def balance_markdown(matchups: pl.DataFrame) -> str:
     results = deck_results(matchups)
     decks = sorted(set(results["deck"].to_list()))
     cell = {
-        (d, o): f"{100 * r:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+        (d, o): f"{percent_text(r)} ({percent_text(lo, sign='')}–{percent_text(hi, sign='')})"
         for d, o, r, lo, hi in results.select("deck", "opponent", "rate", "low", "high").iter_rows()
     }
     lines = [
@@ -180,7 +181,7 @@ def balance_markdown(matchups: pl.DataFrame) -> str:
     turns = float((matchups["mean_turns"] * matchups["games"]).sum() / games) if games else 0.0
     lines += [
         "",
-        f"First player wins {100 * rate:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}) "
+        f"First player wins {percent_text(rate)} (95% CI {percent_text(low, sign='')}–{percent_text(high, sign='')}) "
         f"of {games:,} games; {unfinished} unfinished; {turns:.1f} turns a game on average.",
     ]
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from typing import Any
 import polars as pl
 
 from ..base.levels import DEFAULT_LEVELS, LEVELS, POINTS, all_settings, points, settings_text
+from ..base.points import percent_text
 from ..base.rules import Rules, SoloSettings
 from ..base.stats import kendall, wilson
 from ..runs.workers import run_tasks
@@ -319,7 +320,7 @@ def markdown_table(frame: pl.DataFrame) -> str:
             name = f"{name}: `{r['settings']}`"
         lines.append(
             f"| {r['group']} | {name} | {r['points']:+d} | "
-            f"{100 * r['win_rate']:.1f}% | {100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f}% | "
+            f"{percent_text(r['win_rate'])} | {percent_text(r['ci_low'], sign='')}–{percent_text(r['ci_high'])} | "
             f"{'' if worth is None else f'{worth:+.1f}'} | {r['mean_turns']:.1f} |"
         )
     return "\n".join(lines)

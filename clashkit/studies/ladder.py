@@ -34,6 +34,7 @@ import polars as pl
 
 from ..base.cards import CardSet
 from ..base.errors import OptionError
+from ..base.points import percent_text
 from ..base.rules import Rules
 from .design import Job, Runner, Settings, card_set_of, on_cluster, outcomes, pairings, run_jobs
 
@@ -81,7 +82,7 @@ class Ladder:
         for r in self.ratings.iter_rows(named=True):
             lines.append(
                 f"| {r['policy']} | {r['rating']:.0f} | {r['low']:.0f}–{r['high']:.0f} | "
-                f"{100 * r['score']:.1f}% | {r['games']:,} |"
+                f"{percent_text(r['score'])} | {r['games']:,} |"
             )
         return "\n".join(lines)
 

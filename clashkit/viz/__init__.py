@@ -58,11 +58,17 @@ _EXPORTS = {
         "decks_frame",
         "first_player_advantage",
         "hand_health_over_turns",
+        "hand_health_readable",
         "label_decks",
         "mana_curve",
         "mana_per_turn",
         "matchups",
+        "matchups_readable",
         "starter_deck_names",
+    ),
+    "paired": (
+        "chart_paired_changes",
+        "paired_matrix_html",
     ),
     "controllers": (
         "CardDesigner",

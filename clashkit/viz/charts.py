@@ -156,8 +156,16 @@ def chart_hand_health(
         x=alt.X("own_turn:O", title="the player's turn", axis=alt.Axis(labelAngle=0)),
         color=alt.Color("keep:N", scale=_scale(KEEP_COLOURS), title="keep"),
     )
-    band = base.mark_area(opacity=0.22).encode(y=alt.Y("low:Q", title="hand-health (end of turn)"), y2="high:Q")
-    line = base.mark_line().encode(y="median:Q")
+    # The middle half as two thin dashed lines of the keep's colour, not two filled bands:
+    # the Bastion's and the Fort's overlap on the turns the keep flips, and filled they mixed
+    # into a colour of neither.
+    quartiles = [
+        base.mark_line(strokeDash=[3, 3], strokeWidth=1, opacity=0.8).encode(
+            y=alt.Y(f"{bound}:Q", title="hand-health (end of turn)")
+        )
+        for bound in ("low", "high")
+    ]
+    line = base.mark_line(strokeWidth=2).encode(y=alt.Y("median:Q", title="hand-health (end of turn)"))
     points = base.mark_circle().encode(
         y="median:Q",
         opacity=_fade_few(min_games, 0.9),
@@ -174,10 +182,13 @@ def chart_hand_health(
             alt.Tooltip("turns:Q", title="player-turns"),
         ],
     )
-    layered = alt.layer(band, line, points)
+    layered = alt.layer(*quartiles, line, points)
     title = alt.Title(
         f"Hand-health over turns: median and {lo:.0%}–{hi:.0%} band",
-        subtitle=_few_games_note(min_games),
+        subtitle=[
+            f"solid: the median; dashed: the {lo:.0%} and {hi:.0%} quantiles; gold: Bastion, grey: Fort (R4.8)",
+            _few_games_note(min_games),
+        ],
     )
     if by is None:
         return layered.properties(title=title)
@@ -298,6 +309,10 @@ def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart |
     return alt.layer(mean, bars, points).properties(title="Ladder of the bots")
 
 
+#: A narrow panel's value axis: a few round ticks whose labels never run into each other.
+_SPARSE_AXIS = alt.Axis(tickCount=4, labelOverlap="greedy", labelAngle=0, format="~g")
+
+
 def chart_card_numbers(
     events: pl.DataFrame,
     games: pl.DataFrame,
@@ -337,8 +352,13 @@ def chart_card_numbers(
         .mark_bar()
         .encode(
             y=y,
-            x=alt.X("damage:Q", title="mean damage"),
-            color=alt.Color("to:N", title="to", scale=_scale({"creatures": "#c0392b", "keep": "#d4a017"})),
+            x=alt.X("damage:Q", title="mean damage", axis=_SPARSE_AXIS),
+            color=alt.Color(
+                "to:N",
+                title="to",
+                scale=_scale({"creatures": "#c0392b", "keep": "#d4a017"}),
+                legend=alt.Legend(orient="bottom", direction="horizontal"),
+            ),
             tooltip=["card:N", "to:N", alt.Tooltip("damage:Q", format=".2f")],
         )
     )
@@ -352,7 +372,7 @@ def chart_card_numbers(
         .mark_bar(color="#5f646b")
         .encode(
             y=alt.Y("card:N", sort=order, title=None, axis=None),
-            x=alt.X("destroyed_per_game:Q", title="times destroyed"),
+            x=alt.X("destroyed_per_game:Q", title="times destroyed", axis=_SPARSE_AXIS),
             tooltip=[
                 "card:N",
                 alt.Tooltip("destroyed_per_game:Q", format=".2f"),

@@ -21,58 +21,64 @@ import ipywidgets as w
 import polars as pl
 
 from ..base import CardSet, starter_set
+from ..base.points import interval_text, percent_text, points_expr, points_text_expr
 from ..studies import FIELDS, Sweep, Tuning, field_value, sweep
 from . import rendering
-from .tables import table_html
+from .tables import card_stats_html, table_html
 
 rendering.on_altair_loaded()  # the heat map draws offline, as the other charts do
 
-PERCENT = ".0%"
-
 
 def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart | alt.FacetChart:
-    """Each deck's rate (colour, with the number) against the swept value: one cell per value
-    and deck; a cell's tooltip has the rate's interval and the paired change's."""
+    """Each deck's paired change against the card as shipped (colour on a diverging scale
+    centred on 0, the number in points) for each swept value: one cell per value and deck;
+    a cell's tooltip has the deck's rate and the change's paired 95% interval."""
+    from .paired import FULL_SCALE, NOT_CLEAR
+
     field = result.fields[0]
     rows = result.rows.with_columns(
         pl.format("deck {}", "deck").alias("deck "),
-        (pl.col("rate") * 100).round(1).alias("rate %"),
-        pl.concat_str(
-            [
-                pl.lit("change "),
-                (pl.col("change") * 100).round(1).cast(pl.String),
-                pl.lit(" ["),
-                (pl.col("change_low") * 100).round(1).cast(pl.String),
-                pl.lit(", "),
-                (pl.col("change_high") * 100).round(1).cast(pl.String),
-                pl.lit("] points"),
-            ]
-        ).alias("change (paired 95%)"),
+        points_expr("change").alias("change (points)"),
+        points_text_expr("change").alias("label"),
+        points_text_expr("rate", signed=False).alias("rate (%)"),
+        pl.struct("change_low", "change_high")
+        .map_elements(lambda r: interval_text(r["change_low"], r["change_high"]), return_dtype=pl.String)
+        .alias("paired 95% interval (points)"),
+        pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit(NOT_CLEAR)).alias("clear"),
     )
     base = alt.Chart(rows, width=width).encode(
-        x=alt.X(f"{field}:O", title=f"{result.card} {field} (shipped {result.shipped[0]})"),
+        x=alt.X(
+            f"{field}:O",
+            title=f"{result.card} {field} (shipped {result.shipped[0]})",
+            axis=alt.Axis(labelAngle=0),
+        ),
         y=alt.Y("deck :N", title=None),
     )
-    cells = base.mark_rect().encode(
+    cells = base.mark_rect(stroke="#fff", strokeWidth=2).encode(
         color=alt.Color(
-            "rate:Q",
-            title="deck rate",
-            scale=alt.Scale(scheme="redblue", domain=[0.3, 0.7]),
-            legend=alt.Legend(format=PERCENT),
+            "change (points):Q",
+            title="change (points)",
+            scale=alt.Scale(scheme="redblue", domain=[-FULL_SCALE, FULL_SCALE], domainMid=0, clamp=True),
         ),
         tooltip=[
             "deck :N",
             f"{field}:O",
-            alt.Tooltip("rate:Q", format=".1%"),
-            alt.Tooltip("low:Q", format=".1%"),
-            alt.Tooltip("high:Q", format=".1%"),
+            "rate (%):N",
             "games:Q",
-            "change (paired 95%):N",
+            alt.Tooltip("label:N", title="change (points)"),
+            "paired 95% interval (points):N",
+            "clear:N",
         ],
     )
-    text = base.mark_text(fontSize=11).encode(text=alt.Text("rate:Q", format=".0%"))
+    text = base.mark_text(fontSize=11).encode(
+        text="label:N",
+        opacity=alt.condition("datum.clear == 'yes'", alt.value(1.0), alt.value(0.55)),
+    )
     return alt.layer(cells, text).properties(
-        title=f"Deck rate against {result.card}'s {field} ({result.n:,} games a pairing, same seeds)"
+        title=alt.Title(
+            f"Each deck's change against {result.card} as shipped, by {field}",
+            subtitle=f"points, paired on the same seeds ({result.n:,} games a pairing); faint: cannot be told from 0",
+        )
     )
 
 
@@ -113,6 +119,10 @@ class SweepView:
         self.chart = w.Output()
         self.table = w.HTML()
         self.message = w.HTML()
+        self.shown_value = w.Dropdown(description="matrix at", layout=w.Layout(width="220px", display="none"))
+        self.shown_value.observe(lambda _c: self.draw_matrix(), names="value")
+        self.matrix = w.HTML()
+        self.matrix_chart = w.Output()
         self.card.observe(lambda _c: self._fields(), names="value")
         self.field.observe(lambda _c: self._range(), names="value")
         self._fields()
@@ -122,6 +132,9 @@ class SweepView:
                 w.HBox([self.values, self.games, self.run_button]),
                 self.message,
                 self.chart,
+                self.shown_value,
+                self.matrix,
+                self.matrix_chart,
                 self.table,
             ]
         )
@@ -173,25 +186,82 @@ class SweepView:
 
             display(chart_sweep(self.result))
         self.table.value = table_html(
-            self.result.rows.with_columns(pl.col(pl.Float64).round(3)),
+            sweep_rows_readable(self.result),
             max_rows=self.result.rows.height,
             caption="Each deck's rate (95% interval) and change against the shipped value (paired 95% interval)",
             tail=False,
         )
+        field = self.result.fields[0]
+        values = sorted(set(self.result.rows[field].to_list()))
+        shipped = self.result.shipped[0]
+        others = [v for v in values if v != shipped] or values
+        self.shown_value.description = f"{field} ="
+        self.shown_value.options = values
+        self.shown_value.value = others[-1]
+        self.shown_value.layout.display = None
+        self.draw_matrix()
         return self.result
+
+    def draw_matrix(self) -> None:
+        """The matrix of paired changes at the value chosen in :attr:`shown_value`."""
+        from .paired import chart_paired_changes, paired_matrix_html
+
+        if self.result is None or self.shown_value.value is None or self.result.cells is None:
+            return
+        field, value = self.result.fields[0], self.shown_value.value
+        cells = self.result.cells.filter(pl.col(field) == value)
+        decks = self.result.rows.filter(pl.col(field) == value)
+        caption = (
+            f"{self.result.card} {field} {value} (shipped {self.result.shipped[0]}): the change of each matchup, "
+            f"in points ({self.result.n:,} games a pairing, the same seeds as the card as shipped)"
+        )
+        self.matrix.value = paired_matrix_html(cells, decks, caption=caption)
+        with self.matrix_chart:
+            self.matrix_chart.clear_output(wait=True)
+            from IPython.display import display
+
+            display(chart_paired_changes(cells, decks, title=f"Paired changes at {field} {value}"))
+
+
+def sweep_rows_readable(result: Sweep) -> pl.DataFrame:
+    """A sweep's rows as a person reads them: the values, the deck, its rate and interval in
+    points, the change with its paired interval, and whether it can be told from 0."""
+    from .paired import NOT_CLEAR
+
+    return result.rows.select(
+        *result.fields,
+        pl.format("deck {}", "deck").alias("deck"),
+        "games",
+        points_text_expr("rate", signed=False).alias("rate (%)"),
+        pl.struct("low", "high")
+        .map_elements(lambda r: f"{percent_text(r['low'], sign='')}–{percent_text(r['high'])}", return_dtype=pl.String)
+        .alias("95% interval"),
+        points_text_expr("change").alias("change (points)"),
+        pl.struct("change_low", "change_high")
+        .map_elements(lambda r: interval_text(r["change_low"], r["change_high"]), return_dtype=pl.String)
+        .alias("paired 95% interval"),
+        pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit(NOT_CLEAR)).alias("clear change"),
+    )
 
 
 class CardStatsView:
-    """The card-stats table whole (never cut short), sorted by the column chosen."""
+    """The card-stats table whole (never cut short), sorted by the column chosen: first the
+    columns a designer reads (:func:`~clashkit.viz.tables.card_stats_readable`: card, deck,
+    play rate, removal impact with its interval, the deck's rate when played and when not),
+    every column of the frame behind the **every column** toggle."""
 
     def __init__(self, table: pl.DataFrame) -> None:
         self.frame = table
-        self.sort_by = w.Dropdown(options=table.columns, value="card", description="sort by")
+        first = [c for c in ("card", "deck", "play_rate", "removed_change", "win_played", "win_not_played")]
+        options = [c for c in first if c in table.columns] + [c for c in table.columns if c not in first]
+        self.sort_by = w.Dropdown(options=options, value="card", description="sort by")
         self.descending = w.Checkbox(value=False, description="largest first")
+        self.every_column = w.Checkbox(value=False, description="every column")
+        self.every_column.add_class("ck-every-column-toggle")
         self.table = w.HTML()
-        for widget in (self.sort_by, self.descending):
+        for widget in (self.sort_by, self.descending, self.every_column):
             widget.observe(lambda _c: self.draw(), names="value")
-        self.widget = w.VBox([w.HBox([self.sort_by, self.descending]), self.table])
+        self.widget = w.VBox([w.HBox([self.sort_by, self.descending, self.every_column]), self.table])
         self.widget.add_class("ck-card-stats")
         self.draw()
 
@@ -199,13 +269,43 @@ class CardStatsView:
         return self.frame.sort(self.sort_by.value, descending=self.descending.value, nulls_last=True)
 
     def draw(self) -> None:
-        shown = self.sorted().with_columns(pl.col(pl.Float64).round(3))
-        self.table.value = table_html(
-            shown,
-            max_rows=shown.height,
-            tail=False,
-            caption=f"card-stats: {shown.height} cards, sorted by {self.sort_by.value}",
+        shown = self.sorted()
+        caption = f"card-stats: {shown.height} cards, sorted by {self.sort_by.value}; rates and changes in points"
+        if self.every_column.value:
+            self.table.value = table_html(
+                shown.with_columns(pl.col(pl.Float64).round(3)), max_rows=None, tail=False, caption=caption
+            )
+        else:
+            self.table.value = card_stats_html(shown, caption=caption)
+
+
+def proposal_html(result: Tuning, shipped: CardSet | None = None) -> str:
+    """The tuner's proposal as a person reads it: each change (shipped beside proposed), or,
+    when it proposes none, the command line's sentence saying so."""
+    from ..studies.design.tuning import NO_CHANGE_PROPOSED
+
+    if not result.changes:
+        return (
+            f'<div class="ck-no-proposal" style="font-size:13px;margin:4px 0"><b>{escape(NO_CHANGE_PROPOSED)}</b> '
+            f"The largest distance of a deck from 50% stays {percent_text(result.before.distance, sign='')} points "
+            "on the check's fresh seeds.</div>"
         )
+    return table_html(proposal_table(result, shipped), max_rows=None, tail=False, caption="The tuner's proposal")
+
+
+class Proposal:
+    """:func:`proposal_html` that shows itself in a notebook."""
+
+    def __init__(self, result: Tuning, shipped: CardSet | None = None) -> None:
+        self.result, self.shipped = result, shipped
+
+    def _repr_html_(self) -> str:
+        return proposal_html(self.result, self.shipped)
+
+
+def proposal(result: Tuning, shipped: CardSet | None = None) -> Proposal:
+    """The tuner's proposal in a notebook: the changes, or in words that there is none."""
+    return Proposal(result, shipped)
 
 
 def proposal_table(result: Tuning, shipped: CardSet | None = None) -> pl.DataFrame:
@@ -236,7 +336,8 @@ def proposal_table(result: Tuning, shipped: CardSet | None = None) -> pl.DataFra
 
 
 def balance_side_by_side(result: Tuning) -> pl.DataFrame:
-    """Each deck's overall rate on the check's fresh seeds, shipped and proposed."""
+    """Each deck's overall rate on the check's fresh seeds, shipped and proposed (rate units;
+    :func:`balance_side_by_side_readable` in points)."""
     before = result.before.decks.select(
         "deck",
         pl.col("rate").alias("shipped"),
@@ -253,4 +354,36 @@ def balance_side_by_side(result: Tuning) -> pl.DataFrame:
     return before.join(after, on="deck")
 
 
-__all__ = ["CardStatsView", "SweepView", "balance_side_by_side", "chart_sweep", "proposal_table"]
+def balance_side_by_side_readable(result: Tuning) -> pl.DataFrame:
+    """:func:`balance_side_by_side` in points, one decimal, each rate with its interval."""
+
+    def rate(name: str) -> pl.Expr:
+        return pl.struct(name, f"{name}_low", f"{name}_high").map_elements(
+            lambda r: (
+                f"{percent_text(r[name])} ({percent_text(r[name + '_low'], sign='')}–"
+                f"{percent_text(r[name + '_high'], sign='')})"
+            ),
+            return_dtype=pl.String,
+        )
+
+    frame = balance_side_by_side(result)
+    return frame.select(
+        pl.format("deck {}", "deck").alias("deck"),
+        rate("shipped").alias("shipped (95%)"),
+        rate("proposed").alias("proposed (95%)"),
+        points_text_expr(pl.col("proposed") - pl.col("shipped")).alias("difference (points)"),
+        "games",
+    )
+
+
+__all__ = [
+    "CardStatsView",
+    "Proposal",
+    "SweepView",
+    "balance_side_by_side",
+    "balance_side_by_side_readable",
+    "chart_sweep",
+    "proposal",
+    "proposal_html",
+    "proposal_table",
+]

@@ -178,6 +178,26 @@ def matchups(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = No
     )
 
 
+def matchups_readable(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
+    """:func:`matchups` as a person reads it: the row deck's win rate against the column deck
+    and its 95% interval in points (one decimal), the games, and the unfinished ones only
+    when there are any."""
+    from ..base.points import percent_text
+
+    m = matchups(games, decks)
+    out = m.select(
+        "deck",
+        pl.col("opponent").alias("against"),
+        pl.col("win_rate").map_elements(percent_text, return_dtype=pl.String).alias("win rate"),
+        pl.struct("low", "high")
+        .map_elements(lambda r: f"{percent_text(r['low'], sign='')}–{percent_text(r['high'])}", return_dtype=pl.String)
+        .alias("95% interval"),
+        "games",
+        "unfinished",
+    )
+    return out if int(out["unfinished"].sum()) else out.drop("unfinished")
+
+
 def first_player_advantage(
     games: pl.DataFrame,
     *,
@@ -218,26 +238,29 @@ def first_player_advantage(
 
 
 def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None, decks) -> pl.DataFrame:
-    """Add ``own_turn`` (the player's 1st, 2nd … turn) and ``group`` (per ``by``)."""
+    """``group`` (per ``by``) beside the turns frame's ``own_turn``, ``seat`` and ``deck``
+    (:func:`clashkit.runs.trace.turn_context`); only named decks other than the starter
+    decks (``decks=``) need the games frame."""
     if by not in GROUPINGS:
         raise ValueError(f"by must be one of {GROUPINGS}, not {by!r}")
-    t = turns.with_columns(
-        (pl.int_range(pl.len()).over("game", "player", order_by="turn") + 1).cast(pl.Int32).alias("own_turn"),
-        pl.col("player").cast(pl.String),
-    )
+    t = turns.with_columns(pl.col("own_turn").cast(pl.Int32), pl.col("player").cast(pl.String))
     if by is None:
         return t.with_columns(pl.lit("all").alias("group"))
     if by == "player":
         return t.with_columns(pl.concat_str(pl.lit("player "), pl.col("player")).alias("group"))
-    if games is None:
-        raise ValueError(f"by={by!r} needs the games frame")
-    sides = _sides(_labelled(games, decks)).select("game", "player", "deck", "first")
-    t = t.join(sides, on=["game", "player"], how="left")
     if by == "seat":
+        return t.with_columns(pl.format("{} player", pl.col("seat").cast(pl.String)).alias("group"))
+    if decks is None:
         return t.with_columns(
-            pl.when(pl.col("first")).then(pl.lit("first player")).otherwise(pl.lit("second player")).alias("group")
+            pl.when(pl.col("deck").is_null())
+            .then(pl.lit("other"))
+            .otherwise(pl.format("deck {}", "deck"))
+            .alias("group")
         )
-    return t.with_columns(pl.col("deck").alias("group"))
+    if games is None:
+        raise ValueError("by='deck' with named decks needs the games frame")
+    sides = _sides(_labelled(games, decks)).select("game", "player", pl.col("deck").alias("group"))
+    return t.join(sides, on=["game", "player"], how="left")
 
 
 def mana_per_turn(
@@ -304,6 +327,35 @@ def hand_health_over_turns(
         .with_columns((pl.col("turns") / pl.col("turns").sum().over("group", "own_turn")).alias("share"))
     )
     return out.sort("group", "own_turn", "keep")
+
+
+def hand_health_readable(
+    turns: pl.DataFrame,
+    *,
+    games: pl.DataFrame | None = None,
+    by: str | None = None,
+    max_turn: int = 15,
+    spread: tuple[float, float] = (0.25, 0.75),
+    decks: Mapping[str, Sequence[str]] | None = None,
+) -> pl.DataFrame:
+    """:func:`hand_health_over_turns` as a person reads it: the group, the player's turn, the
+    keep, the median and the middle-half band of hand-health (one decimal), the share of
+    games with that keep in points, and the games behind each row."""
+    from ..base.points import percent_text
+
+    data = hand_health_over_turns(turns, games=games, by=by, max_turn=max_turn, spread=spread, decks=decks)
+    lo, hi = spread
+    return data.select(
+        pl.col("group").alias(by or "group"),
+        pl.col("own_turn").alias("the player's turn"),
+        "keep",
+        pl.col("median").round(1).alias("median hand-health"),
+        pl.format("{}–{}", pl.col("low").round(1), pl.col("high").round(1)).alias(
+            f"{percent_text(lo, 0, '')}–{percent_text(hi, 0, '')}% band"
+        ),
+        pl.col("share").map_elements(percent_text, return_dtype=pl.String).alias("share of games"),
+        pl.col("games"),
+    )
 
 
 # --- Per card -------------------------------------------------------------------------------
@@ -422,9 +474,11 @@ __all__ = [
     "decks_frame",
     "first_player_advantage",
     "hand_health_over_turns",
+    "hand_health_readable",
     "label_decks",
     "mana_curve",
     "mana_per_turn",
     "matchups",
+    "matchups_readable",
     "starter_deck_names",
 ]

@@ -120,6 +120,58 @@ def table(
     return Table(frame, max_rows=max_rows, caption=caption, formatters=formatters)
 
 
+#: The card-stats columns a designer reads first, and their headings.
+CARD_STATS_HEADINGS = {
+    "card": "card",
+    "deck": "deck",
+    "play_rate": "played (% of games)",
+    "removed": "removal impact (points) [paired 95%]",
+    "win_played": "deck's rate when played (%)",
+    "win_not_played": "when not played (%)",
+}
+
+
+def card_stats_readable(stats: pl.DataFrame) -> pl.DataFrame:
+    """The columns of a card-stats table (:func:`clashkit.studies.design.card_stats`) a designer
+    reads, in points with one decimal: card, deck, play rate, the removal impact with its
+    paired interval (when measured), the deck's rate when the card is played and when not."""
+    from ..base.points import change_text, points_text
+
+    def pct(column: str) -> pl.Expr:
+        return pl.col(column).map_elements(
+            lambda x: points_text(x, signed=False), return_dtype=pl.String, skip_nulls=False
+        )
+
+    columns = [pl.col("card"), pl.col("deck"), pct("play_rate").alias(CARD_STATS_HEADINGS["play_rate"])]
+    if "removed_change" in stats.columns:
+        columns.append(
+            pl.struct("removed_change", "removed_low", "removed_high")
+            .map_elements(
+                lambda r: change_text(r["removed_change"], r["removed_low"], r["removed_high"]),
+                return_dtype=pl.String,
+            )
+            .alias(CARD_STATS_HEADINGS["removed"])
+        )
+    columns += [
+        pct("win_played").alias(CARD_STATS_HEADINGS["win_played"]),
+        pct("win_not_played").alias(CARD_STATS_HEADINGS["win_not_played"]),
+    ]
+    return stats.select(columns)
+
+
+def card_stats_html(stats: pl.DataFrame, *, caption: str = "", every_column: bool = False) -> str:
+    """A card-stats table as a designer reads it (:func:`card_stats_readable`), every row;
+    every column of the frame below it, folded (``<details>``) unless ``every_column``."""
+    readable = table_html(card_stats_readable(stats), max_rows=None, caption=caption, tail=False)
+    rounded = stats.with_columns(pl.col(pl.Float64).round(3))
+    whole = table_html(rounded, max_rows=None, tail=False)
+    opened = " open" if every_column else ""
+    return (
+        f'{readable}<details{opened} class="ck-every-column" style="font-size:11px;margin:4px 0">'
+        f"<summary>every column of the frame ({stats.width})</summary>{whole}</details>"
+    )
+
+
 def frame_html(frame: pl.DataFrame) -> str:
     """How a notebook shows a polars frame once :mod:`clashkit.viz` is imported: polars' own
     table, whole up to :data:`ROWS` rows, else the first :data:`ROWS` and how to see the rest."""
@@ -134,4 +186,13 @@ def frame_html(frame: pl.DataFrame) -> str:
     )
 
 
-__all__ = ["ROWS", "Table", "frame_html", "table", "table_html"]
+__all__ = [
+    "CARD_STATS_HEADINGS",
+    "ROWS",
+    "Table",
+    "card_stats_html",
+    "card_stats_readable",
+    "frame_html",
+    "table",
+    "table_html",
+]

@@ -200,10 +200,16 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     url, token, _root = lab
     context, page, blocked, seen = offline_page(browser, url, token, SWEEPS)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").wait_for(timeout=PATIENCE * 60_000)
+    page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 60_000)
     assert "2,000 games a pairing of every value" in page.locator(".ck-sweep-view").inner_text()
     page_has(page, "card-stats: 32 cards, sorted by card", 60_000)
     page_has(page, "on the check's fresh seeds: shipped and proposed", 60_000)
+    # The tuner's proposal in words when it has none (the command line's sentence), else its table.
+    page_has(page, "The tuner", 60_000)
+    body = page.text_content("body") or ""
+    assert "No change proposed: none improved the balance on fresh seeds." in body or "The tuner's proposal" in body
+    assert "shape: (0, 6)" not in body
+    assert page.locator(".ck-sweep-view .ck-paired-matrix").count() == 1
     body = page.text_content("body") or ""
     assert "Traceback" not in body and "Error loading script" not in body
 
@@ -234,11 +240,31 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     assert "changed: OGRE" in text and "(was OGRE" in text and "No change yet" not in text, text
     assert "games a pairing on the fast engine" in text
     assert "change (points)" in text and "deck 4" in text
+    # One matrix of paired changes: a cell per matchup, coloured on a scale centred on 0, each
+    # with its interval, marked where the games cannot tell it from 0; the deck's own beside it.
+    matrix = designer.locator(".ck-paired-matrix")
+    matrix.wait_for(timeout=PATIENCE * 30_000)
+    assert matrix.locator("td.ck-cell").count() == 12 + 4
+    assert "vs deck 4" in matrix.inner_text() and "the deck overall" in matrix.inner_text()
+    colours = matrix.locator("td.ck-cell").evaluate_all("tds => tds.map(td => getComputedStyle(td).backgroundColor)")
+    assert len(set(colours)) > 2, colours  # gains, losses and no change differ
+    assert "[" in matrix.inner_text() and "≈0" in matrix.inner_text()
+    page.locator(".ck-card-designer .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 30_000)
     page.wait_for_function(
         "() => document.querySelector('.ck-card-designer').innerText.includes('on the reference engine')",
         timeout=PATIENCE * 30_000,
     )
+    page.set_viewport_size({"width": 1400, "height": 2800})  # the whole designer in view, matrix included
+    matrix.scroll_into_view_if_needed()
     designer.screenshot(path=str(artifacts() / "card_designer.png"))
+    # Undo clears the results: no old chart or table under "back to the shipped card".
+    designer.locator("button.ck-undo").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ck-card-designer').innerText.includes('results of the change are cleared')",
+        timeout=PATIENCE * 30_000,
+    )
+    assert designer.locator(".ck-paired-matrix").count() == 0
+    assert designer.locator(".jp-RenderedVega5").count() == 0 and "No change yet" in designer.inner_text()
     context.close()
     assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
     assert not [u for u in seen if "cdn" in u or "jsdelivr" in u or "unpkg" in u]
@@ -260,10 +286,13 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     assert next_button.is_enabled()
     assert page.locator(".ck-siege-lab button.ck-back").is_disabled()
 
-    # Charts are Vega compiled in the kernel, drawn by JupyterLab's own Vega as SVG marks:
-    # the widget's chart and the last chart cell's.
+    # Charts are Vega compiled in the kernel, drawn by JupyterLab's own Vega as SVG marks: before
+    # the first step the lab's chart is not drawn (one point says nothing) but says what it will
+    # show; the last chart cell's is.
     charts = ".jp-RenderedVega5 svg.marks"
-    page.wait_for_function(f"() => document.querySelectorAll('{charts}').length >= 2", timeout=PATIENCE * 40_000)
+    page.wait_for_function(f"() => document.querySelectorAll('{charts}').length >= 1", timeout=PATIENCE * 40_000)
+    note = page.locator(".ck-siege-lab .ck-chart-note")
+    assert "after the first step" in note.inner_text() and page.locator(f".ck-siege-lab {charts}").count() == 0
     sizes = page.eval_on_selector_all(
         charts,
         "els => els.map(e => e.getBoundingClientRect().width * e.getBoundingClientRect().height)",
@@ -274,16 +303,12 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     before = board.inner_html()
     assert 'data-place="A.upper.1"' in before
     lab_chart = ".ck-siege-lab .jp-RenderedVega5 svg.marks"
-    old_chart = page.inner_html(lab_chart)
     next_button.click()
     page.wait_for_function(
         "() => document.querySelector('.ck-siege-lab').innerText.includes('step 1')", timeout=PATIENCE * 15_000
     )
-    page.wait_for_function(
-        "([selector, old]) => { const svg = document.querySelector(selector); return svg && svg.innerHTML !== old; }",
-        arg=[lab_chart, old_chart],
-        timeout=PATIENCE * 15_000,
-    )
+    page.locator(lab_chart).wait_for(timeout=PATIENCE * 15_000)  # drawn from the first step on
+    assert note.inner_text().strip() == ""
     assert board.inner_html() != before
     events = lab_box.inner_text()
     assert "SCRIBE" in events and "R6.4" in events
@@ -353,6 +378,57 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     tooltip = page.locator("#vg-tooltip-element.visible")
     tooltip.wait_for(timeout=PATIENCE * 10_000)
     assert "hand_health" in tooltip.inner_text() and "player" in tooltip.inner_text()
+
+    # The position form: insert a creature at a place, move it, change its damage.
+    form = page.locator(".ck-siege-lab .jupyter-widget-Collapse-header").first
+    form.scroll_into_view_if_needed()
+    form.click()
+    place = page.locator(".ck-siege-lab .ck-place select")
+    place.wait_for(timeout=PATIENCE * 15_000)
+
+    def tile(where: str) -> str:
+        found = re.search(f'title="{re.escape(where)}: ([A-Z!]+)', board.inner_html())
+        return found.group(1) if found else ""
+
+    def wait_tile(where: str, name: str) -> None:
+        page.wait_for_function(
+            "([where, name]) => document.querySelector('.ck-siege-lab .ck-board').innerHTML"
+            '.includes(`title="${where}: ${name}`)',
+            arg=[where, name],
+            timeout=PATIENCE * 15_000,
+        )
+
+    assert tile("A.upper.0") == "OGRE" and tile("A.upper.1") == "SCRIBE"
+    place.select_option(label="1: SCRIBE")
+    page.locator(".ck-siege-lab .ck-creature select").select_option("TROLL")
+    damage = page.locator(".ck-siege-lab .ck-damage input")
+    damage.fill("1")
+    damage.press("Tab")
+    page.locator(".ck-siege-lab button.ck-insert").click()
+    wait_tile("A.upper.1", "TROLL")
+    assert tile("A.upper.2") == "SCRIBE" and 'data-place="A.upper.1" data-damage="1"' in board.inner_html()
+    place.select_option(label="2: SCRIBE")
+    page.locator(".ck-siege-lab .ck-move-to select").select_option(label="0")
+    page.locator(".ck-siege-lab button.ck-move").click()
+    wait_tile("A.upper.0", "SCRIBE")
+    assert [tile(f"A.upper.{i}") for i in range(3)] == ["SCRIBE", "OGRE", "TROLL"]
+    page.wait_for_function(
+        "() => document.querySelector('.ck-siege-lab .ck-place select').options[2].text.includes('TROLL')",
+        timeout=PATIENCE * 15_000,
+    )
+    place.select_option(index=2)
+    page.wait_for_function(
+        "() => document.querySelector('.ck-siege-lab .ck-damage input').value === '1'",
+        timeout=PATIENCE * 15_000,
+    )  # the fields show the creature at the place
+    damage.fill("3")
+    damage.press("Tab")
+    page.locator(".ck-siege-lab button.ck-update").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ck-siege-lab .ck-board').innerHTML"
+        '.includes(\'data-place="A.upper.2" data-damage="3"\')',
+        timeout=PATIENCE * 15_000,
+    )
 
     page.locator(".ck-siege-lab").scroll_into_view_if_needed()
     shot = artifacts() / "siege_lab.png"

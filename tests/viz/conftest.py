@@ -49,6 +49,7 @@ def games() -> pl.DataFrame:
 
 
 def _turn(game, turn, player, gained, spent, health, keep):
+    first = player == ("A" if game == 0 else "B")  # game 0: A first; game 1: B first (the games fixture)
     return {
         "game": game,
         "turn": turn,
@@ -65,6 +66,9 @@ def _turn(game, turn, player, gained, spent, health, keep):
         "creatures_b": 1,
         "keep_damage": 0,
         "creatures_destroyed": 0,
+        "own_turn": (turn + 1) // 2 if first else turn // 2,
+        "seat": "first" if first else "second",
+        "deck": 1 if player == "A" else 2,  # deck 1 in seat A in both games
     }
 
 

@@ -79,7 +79,7 @@ def test_the_view_shows_the_paired_change_and_saves(tmp_path):
     view.which.value = "GNOME"
     view.attack.value = 3
     b["ck-apply"].click()  # the fast engine plays random: applying plays the change at once
-    assert "paired 95% interval" in view.table.value and "2 games a pairing on the fast engine" in view.table.value
+    assert "paired 95% interval" in view.table.value and "2 games a pairing on the fast engine" in view.matrix.value
     assert "on the reference engine" in view.stats.value
     view.attack.value = 4
     b["ck-apply"].click()

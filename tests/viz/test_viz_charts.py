@@ -91,9 +91,12 @@ def test_mana_per_turn_spec(turns, games):
 
 def test_hand_health_spec(turns, games):
     spec = c.chart_hand_health(turns).to_dict()
-    assert marks(spec) == {"area", "line", "circle"}
+    # No filled band: the Bastion's and the Fort's overlapped into a colour of neither.
+    assert marks(spec) == {"line", "circle"}
     f = fields(spec)
-    assert f["y"] == {"low", "median"} and f["y2"] == {"high"} and f["color"] == {"keep"}
+    assert f["y"] == {"low", "high", "median"} and "y2" not in f and f["color"] == {"keep"}
+    dashed = [layer for layer in spec["layer"] if layer["mark"].get("strokeDash")]
+    assert len(dashed) == 2 and "dashed: the 25% and 75% quantiles" in spec["title"]["subtitle"][0]
     assert f["size"] == {"share"}
     summary = s.hand_health_over_turns(turns)
     assert same(carried(spec, summary), summary)
@@ -132,6 +135,12 @@ def test_card_numbers_spec(events, games):
     assert marks(spec) == {"rule", "point", "bar"}
     f = fields(spec)
     assert {"win_rate", "damage", "destroyed_per_game"} <= f["x"] and f["y"] == {"card"}
+    # The legend below its own panel (not between the second and the third), sparse labels.
+    dealt, destroyed = spec["hconcat"][1], spec["hconcat"][2]
+    assert dealt["encoding"]["color"]["legend"]["orient"] == "bottom"
+    for panel in (dealt, destroyed):
+        axis = panel["encoding"]["x"]["axis"]
+        assert axis["labelOverlap"] == "greedy" and axis["tickCount"] == 4 and axis["labelAngle"] == 0
     damage = [v for v in spec["datasets"].values() if v and "to" in v[0]][0]
     assert sorted((r["card"], r["to"], r["damage"]) for r in damage) == [
         ("BRUTE", "creatures", 3.0),

@@ -95,6 +95,11 @@ def test_hand_builder_plan_follows_r3_1_and_r3_7():
     assert first["playable"] == "GNOME, BRIGAND, GRRR, MARTYR"
     # 0 + 1 + 1 + 1, then DISCIPLE (1) and PARASITE (2) slide into the playable four (R3.2).
     assert first["played"] == "GNOME, BRIGAND, GRRR, MARTYR, DISCIPLE, PARASITE"
+    # Each play says what was playable at that moment: DISCIPLE was not at the start.
+    plays = first["plays"].split("; ")
+    assert plays[0] == "1. GNOME (playable then: GNOME, BRIGAND, GRRR, MARTYR)"
+    assert plays[4] == "5. DISCIPLE, slid into the first four (playable then: DISCIPLE, PARASITE, METEORITE, VORTEX)"
+    assert plays[5].startswith("6. PARASITE, slid into the first four (playable then: PARASITE, METEORITE")
     assert first["mana_left"] == 0
     # R3.7: six cards played right of the keep cost six hand-health.
     assert first["hand_health"] == 2

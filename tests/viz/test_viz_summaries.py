@@ -83,9 +83,12 @@ def test_mana_per_turn_averages_each_own_turn(turns):
     assert got[(2, "spent")] == pytest.approx((13 / 3, 3))
 
 
-def test_mana_per_turn_by_seat_needs_games(turns, games):
-    with pytest.raises(ValueError, match="games"):
-        s.mana_per_turn(turns, by="seat")
+def test_mana_per_turn_by_seat_and_deck_from_the_turns_frame_alone(turns, games):
+    # The turns frame's seat and deck columns: no games frame needed, the same numbers.
+    assert s.mana_per_turn(turns, by="seat").equals(s.mana_per_turn(turns, games=games, by="seat"))
+    assert set(s.mana_per_turn(turns, by="deck")["group"]) == {"deck 1", "deck 2"}
+    with pytest.raises(ValueError, match="needs the games frame"):
+        s.mana_per_turn(turns, by="deck", decks={"mine": ["OGRE"]})
     m = s.mana_per_turn(turns, games=games, by="seat").filter(
         (pl.col("own_turn") == 1) & (pl.col("measure") == "gained")
     )
@@ -148,3 +151,20 @@ def test_summaries_of_a_real_batch_add_up(batch):
     numbers = s.card_numbers(events, games)
     assert numbers["played_in"].max() <= 2 * games.height
     assert numbers.height <= 32
+
+
+def test_readable_tables_in_points_without_always_equal_columns(games, turns):
+    m = s.matchups_readable(games)
+    assert m.columns == ["deck", "against", "win rate", "95% interval", "games", "unfinished"]
+    assert m.row(0) == ("deck 1", "deck 2", "25.0%", "4.6–69.9%", 4, 1)
+    h = s.hand_health_readable(turns, games=games, by="deck", max_turn=2)
+    assert h.columns == [
+        "deck",
+        "the player's turn",
+        "keep",
+        "median hand-health",
+        "25–75% band",
+        "share of games",
+        "games",
+    ]
+    assert "turns" not in h.columns and h["share of games"][0].endswith("%")

@@ -186,3 +186,9 @@ def test_card_designer_view_previews_the_card():
     view.kind.value = "incantation"
     view.effect.value = "grant"
     assert "grant" in view.preview.value
+
+
+def test_hand_builder_view_plan_marks_what_was_playable_at_each_play():
+    view = views.hand_builder()
+    assert "each play, and what was playable then (R3.2)" in view.plan.value
+    assert "playable at the start" in view.plan.value and "(playable then: " in view.plan.value

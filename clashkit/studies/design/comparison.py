@@ -12,6 +12,7 @@ import polars as pl
 from ...base.cards import CardSet
 from ...base.rules import Rules
 from ...base.stats import Z95
+from ..analysis import deck_results
 from .jobs import Runner
 from .matrix import Balance, make_study, on_cluster
 from .study import matchups, paired_changes
@@ -22,12 +23,14 @@ HALF_WIDTH = 0.015
 
 @dataclass(frozen=True)
 class Comparison:
-    """Two versions of a card set played on the same seeds: both balances and each deck's
-    paired change (:func:`paired_changes`)."""
+    """Two versions of a card set played on the same seeds: both balances, each deck's
+    paired change (:func:`paired_changes`) and each cell's (``cells``: the row deck against
+    the column deck, both seats; see :meth:`matrix`)."""
 
     before: Balance
     after: Balance
     changes: pl.DataFrame
+    cells: pl.DataFrame | None = None
 
     def table(self) -> pl.DataFrame:
         """One row per deck: rate before and after with 95% intervals, games, the change and
@@ -43,6 +46,27 @@ class Comparison:
             "deck", pl.col("rate").alias("after"), pl.col("low").alias("after_low"), pl.col("high").alias("after_high")
         )
         return b.join(a, on="deck").join(self.changes, on="deck").sort("deck")
+
+    def matrix(self) -> pl.DataFrame:
+        """One row per cell of the balance matrix (``deck`` against ``opponent``, both seats):
+        the rate before and after, the paired change with its 95% interval and ``clear``
+        (the games tell it from 0), and the games."""
+        if self.cells is None:
+            raise ValueError("this comparison was made without its cells (compare() makes them)")
+        rates = [
+            deck_results(balance.matchups).select(
+                "deck", "opponent", pl.col("rate").alias(name), *(["games"] if name == "before" else [])
+            )
+            for name, balance in (("before", self.before), ("after", self.after))
+        ]
+        keys = ["deck", "opponent"]
+        return (
+            rates[0]
+            .join(rates[1], on=keys)
+            .join(self.cells.drop("sd"), on=keys)
+            .select(*keys, "before", "after", "change", "change_low", "change_high", "clear", "games")
+            .sort(keys)
+        )
 
     @property
     def half_width(self) -> float:
@@ -91,6 +115,7 @@ def compare(
         Balance(matchups(old), n, seed, str(policy)),
         Balance(matchups(new), n, seed, str(policy)),
         paired_changes(old, new),
+        paired_changes(old, new, by=("deck", "opponent")),
     )
 
 

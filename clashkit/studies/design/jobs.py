@@ -204,9 +204,8 @@ def run_jobs(
     if todo:
         pending = list(todo.values())
         if runner is None:
-            if progress and plays_search(pending):
-                desc = f"{desc}, about {duration(estimate_seconds(pending, workers=workers))}"
-            results = play_local(pending, workers=workers, progress=progress, desc=desc)
+            estimate = estimate_seconds(pending, workers=workers) if progress and plays_search(pending) else None
+            results = play_local(pending, workers=workers, progress=progress, desc=desc, estimate=estimate)
         else:
             results = list(runner(pending))
         if len(results) != len(pending):
@@ -280,9 +279,18 @@ def duration(seconds: float) -> str:
 
 
 def play_local(
-    jobs: Sequence[Job], *, workers: int | None = 1, progress: bool = False, desc: str = "games"
+    jobs: Sequence[Job],
+    *,
+    workers: int | None = 1,
+    progress: bool = False,
+    desc: str = "games",
+    estimate: float | None = None,
 ) -> list[JobResult]:
-    """Play ``jobs`` on this machine: in this process, or in ``workers`` processes."""
+    """Play ``jobs`` on this machine: in this process, or in ``workers`` processes.
+
+    With ``progress``, the bar says how long is left: at first ``estimate`` (a timing probe's,
+    :func:`estimate_seconds`, which assumes the machine stays as busy as during the probe),
+    then, once a job is done, :func:`time_left` at the bar's own rate so far."""
     from tqdm.auto import tqdm
 
     workers = workers or os.cpu_count() or 1
@@ -291,8 +299,28 @@ def play_local(
         workers = 1  # starting worker processes would cost more than the games
     results: list[JobResult | None] = [None] * len(jobs)
     with tqdm(total=total, unit="game", desc=desc, disable=not progress, file=sys.stderr) as bar:
+        if estimate is not None:
+            bar.set_postfix_str(time_left(total, 0, None, estimate=estimate), refresh=True)
         tasks = ((i, (job,)) for i, job in enumerate(jobs))
         for i, result in run_tasks(play_job, tasks, jobs=min(workers, len(jobs)), call="run_jobs"):
             results[i] = result
             bar.update(jobs[i].n)
+            if estimate is not None:
+                bar.set_postfix_str(time_left(total, bar.n, bar.format_dict.get("rate")), refresh=False)
     return results  # type: ignore[return-value]
+
+
+def time_left(total: int, done: int, rate: float | None, *, estimate: float | None = None) -> str:
+    """What a progress bar says of the time left: measured at ``rate`` (games a second so far)
+    once there is one, else the probe's ``estimate``, each saying what it assumes.
+
+    >>> time_left(1000, 0, None, estimate=7.2)
+    'about 7 s by a probe (assumes the machine stays as busy as during it)'
+    >>> time_left(1000, 250, 10.0)
+    'about 75 s left at the rate so far'
+    """
+    if rate:
+        return f"about {duration((total - done) / rate)} left at the rate so far"
+    if estimate is not None:
+        return f"about {duration(estimate)} by a probe (assumes the machine stays as busy as during it)"
+    return ""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -15,6 +14,7 @@ import polars as pl
 
 from ...base.cards import CardSet, load_cards, starter_set
 from ...base.errors import OptionError
+from ...base.points import percent_text, points_text  # noqa: F401  (re-exported by clashkit.studies.design)
 from ...base.rules import Rules
 from ...base.stats import wilson
 from ..analysis import balance_markdown, deck_rates, deck_results, first_player
@@ -104,16 +104,10 @@ class Balance:
                 f"| deck {row['deck']} | {percent_text(row['rate'])} ({percent_text(row['low'], 1, '')}–"
                 f"{percent_text(row['high'], 1, '')}) | {row['games']:,} |"
             )
-        lines.append(f"\nLargest distance of a deck's overall rate from 50%: {100 * self.distance:.1f} points.")
+        lines.append(
+            f"\nLargest distance of a deck's overall rate from 50%: {percent_text(self.distance, sign='')} points."
+        )
         return "\n".join(lines)
-
-
-def percent_text(x: float | None, digits: int = 1, sign: str = "%") -> str:
-    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}{sign}"
-
-
-def points_text(x: float | None, digits: int = 1) -> str:
-    return "—" if x is None or math.isnan(x) else f"{100 * x:+.{digits}f}"
 
 
 def on_cluster(study):

@@ -92,7 +92,8 @@ def matchups(games: pl.DataFrame) -> pl.DataFrame:
 
 def sides(games: pl.DataFrame) -> pl.DataFrame:
     """Two rows per game of an :func:`outcomes` frame, one per seat: ``deck_a``, ``deck_b``,
-    ``game``, ``side``, ``deck`` (the seat's deck) and ``win`` (1 if it won, else 0)."""
+    ``game``, ``side``, ``deck`` (the seat's deck), ``opponent`` (the other seat's) and
+    ``win`` (1 if it won, else 0)."""
     keys = ["deck_a", "deck_b", "game"]
     return pl.concat(
         [
@@ -100,6 +101,7 @@ def sides(games: pl.DataFrame) -> pl.DataFrame:
                 *keys,
                 pl.lit(side).alias("side"),
                 pl.col(f"deck_{side.lower()}").alias("deck"),
+                pl.col(f"deck_{'b' if side == 'A' else 'a'}").alias("opponent"),
                 (pl.col("winner") == side).fill_null(False).cast(pl.Float64).alias("win"),
             )
             for side in ("A", "B")
@@ -107,16 +109,17 @@ def sides(games: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def paired_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame:
+def paired_changes(before: pl.DataFrame, after: pl.DataFrame, *, by: Sequence[str] = ("deck",)) -> pl.DataFrame:
     """Each deck's change of rate from ``before`` to ``after`` (:func:`outcomes` of the same
     seeds), with its paired 95% interval from the per-game differences: ``deck``,
     ``change``, ``change_low``, ``change_high``, ``sd`` (of the differences) and ``clear``
-    (the interval excludes 0)."""
+    (the interval excludes 0).  ``by=("deck", "opponent")`` gives one row per cell of the
+    balance matrix instead: the row deck's change against the column deck, both seats."""
     keys = ["deck_a", "deck_b", "game", "side"]
     joined = sides(after).join(sides(before).select(*keys, pl.col("win").alias("was")), on=keys)
     mean, low, high = mean_exprs(pl.col("win") - pl.col("was"))
     return (
-        joined.group_by("deck")
+        joined.group_by(*by)
         .agg(
             mean.alias("change"),
             low.alias("change_low"),
@@ -124,5 +127,5 @@ def paired_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame:
             (pl.col("win") - pl.col("was")).std().alias("sd"),
         )
         .with_columns(((pl.col("change_low") > 0) | (pl.col("change_high") < 0)).alias("clear"))
-        .sort("deck")
+        .sort(*by)
     )

@@ -15,7 +15,8 @@ from ...base.cards import CardSet
 from ...base.errors import OptionError
 from ...base.limits import whole_number
 from ...base.rules import Rules
-from ..analysis import deck_rates
+from ...base.suggest import did_you_mean
+from ..analysis import deck_rates, deck_results
 from .jobs import Runner
 from .matrix import card_set_of, make_study, on_cluster, percent_text, points_text
 from .study import matchups, paired_changes
@@ -25,8 +26,9 @@ from .variants import field_value, vary
 @dataclass(frozen=True)
 class Sweep:
     """A card's fields set to each combination of values: ``rows`` (one per combination and
-    deck) and ``matchups`` (:data:`~clashkit.studies.analysis.MATCHUPS_SCHEMA` with the fields'
-    columns first)."""
+    deck), ``matchups`` (:data:`~clashkit.studies.analysis.MATCHUPS_SCHEMA` with the fields'
+    columns first) and ``cells`` (one per combination and cell of the balance matrix: the
+    row deck's paired change against the column deck, both seats)."""
 
     card: str
     fields: tuple[str, ...]
@@ -35,6 +37,7 @@ class Sweep:
     matchups: pl.DataFrame
     n: int
     seed: int
+    cells: pl.DataFrame | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The object ``clashkit sweep --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""
@@ -104,6 +107,11 @@ def parse_values(text: str, *, where: str = "--set") -> tuple[str, list[int]]:
         low, dots, high = part.partition("..")
         # Each bound has at most two digits (clashkit.base.limits), so a range is short.
         bounds = [whole_number(b, "sweep", f"{where} {name}", OptionError) for b in ((low, high) if dots else (part,))]
+        if bounds[0] > bounds[-1]:
+            raise OptionError(
+                f"{where} {name}={part}: the range is reversed (from {bounds[0]} down to {bounds[-1]}); "
+                f"write it low..high: {name}={bounds[-1]}..{bounds[0]}"
+            )
         values.extend(range(bounds[0], bounds[-1] + 1))
     if not values:
         raise OptionError(f"{where} {name}: no values given (e.g. {name}=3,4,5)")
@@ -132,7 +140,8 @@ def sweep(
     base = card_set_of(cards)
     name = str(card).strip().upper()
     if name not in base:
-        raise OptionError(f"unknown card {card!r} (not in the card set)")
+        near = did_you_mean(str(card).upper(), base.names)
+        raise OptionError(f"unknown card {card!r} (not in the card set){near}")
     shipped_card = base.card(name)
     if shipped_card.deck is None:
         raise OptionError(f"{name} is in no starter deck: changing it changes no game (R7.1)")
@@ -157,7 +166,7 @@ def sweep(
     )
     played = study.play([base, *variants], desc=f"sweep {name}")
     shipped = tuple(field_value(shipped_card, f) for f in fields)
-    rows, matrices = [], []
+    rows, matrices, cells = [], [], []
     for combo, games in zip(combos, played[1:], strict=True):
         labels = [pl.lit(v, pl.Int32).alias(f) for f, v in zip(fields, combo, strict=True)]
         m = matchups(games)
@@ -165,4 +174,11 @@ def sweep(
         rates = deck_rates(m).select("deck", "games", "rate", "low", "high")
         change = paired_changes(played[0], games).drop("sd")
         rows.append(rates.join(change, on="deck").select(*labels, pl.all()))
-    return Sweep(name, fields, shipped, pl.concat(rows), pl.concat(matrices), n, seed)
+        keys = ["deck", "opponent"]
+        cell = (
+            deck_results(m)
+            .select(*keys, "games", "rate")
+            .join(paired_changes(played[0], games, by=keys).drop("sd"), on=keys)
+        )
+        cells.append(cell.select(*labels, pl.all()))
+    return Sweep(name, fields, shipped, pl.concat(rows), pl.concat(matrices), n, seed, pl.concat(cells))

@@ -12,7 +12,9 @@ import polars as pl
 
 from ...base.cards import CardSet
 from ...base.errors import OptionError
+from ...base.points import percent_text
 from ...base.rules import Rules
+from ...base.suggest import did_you_mean
 from .jobs import Runner
 from .matrix import Balance, card_set_of, make_study, on_cluster
 from .study import matchups
@@ -22,6 +24,8 @@ from .variants import _AMOUNT_EFFECTS, FIELDS, field_value, vary
 TUNE_FIELDS = ("cost", "attack", "health")
 #: :func:`tune` checks its proposal on master seeds ``seed + CHECK_SEED_OFFSET + k``.
 CHECK_SEED_OFFSET = 1_000_000
+#: What the tuner says when it proposes nothing (the command line and the notebooks).
+NO_CHANGE_PROPOSED = "No change proposed: none improved the balance on fresh seeds."
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,14 +95,14 @@ class Tuning:
             lines.append("Proposed changes:")
             lines += [f"  {c}" for c in self.changes]
         else:
-            lines.append("No change proposed: none improved the balance on fresh seeds.")
+            lines.append(NO_CHANGE_PROPOSED)
         dropped = self.searched[len(self.changes) :]
         if dropped:
             lines.append("Found by the search but not confirmed on fresh seeds: " + "; ".join(map(str, dropped)))
         lines += [
             "",
             f"Checked on fresh seeds ({self.check_seed}+k): largest distance from 50% "
-            f"{100 * self.before.distance:.1f} → {100 * self.after.distance:.1f} points.",
+            f"{percent_text(self.before.distance, sign='')} → {percent_text(self.after.distance, sign='')} points.",
             "",
             "Before:",
             str(self.before),
@@ -181,14 +185,15 @@ def tune(
     fields = tuple(dict.fromkeys(str(f).strip().lower() for f in fields))
     for f in fields:
         if f not in known:
-            raise OptionError(f"unknown field {f!r} (one of {', '.join(known)})")
+            raise OptionError(f"unknown field {f!r} (one of {', '.join(known)}){did_you_mean(f, known)}")
     if not fields:
         raise OptionError("no field to tune (cost, attack, health, amount)")
     if names is not None:
         names = [str(x).strip().upper() for x in names]
         for name in names:
             if name not in base:
-                raise OptionError(f"unknown card {name!r} (not in the card set)")
+                near = did_you_mean(str(name).upper(), base.names)
+                raise OptionError(f"unknown card {name!r} (not in the card set){near}")
     study = make_study(
         n,
         seed=seed,

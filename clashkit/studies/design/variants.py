@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...base.cards import Card, CardSet, card_from_fields, card_row
 from ...base.errors import OptionError
+from ...base.suggest import did_you_mean
 from ...base.vocab import Effect, Kind
 
 #: The fields :func:`sweep` can set: a creature's cost, attack and health, an incantation's
@@ -23,7 +24,7 @@ def replace_card(cards: CardSet, card: Card) -> CardSet:
     """``cards`` with the card of the same name replaced *in place* (same id, same deck order),
     so that every deck deals as before and games on the same seeds stay comparable."""
     if card.name not in cards:
-        raise OptionError(f"unknown card {card.name!r} (not in the card set)")
+        raise OptionError(f"unknown card {card.name!r} (not in the card set){did_you_mean(card.name, cards.names)}")
     new = CardSet(card if c.name == card.name else c for c in cards)
     new.source = cards.source
     return new
@@ -33,7 +34,7 @@ def vary(cards: CardSet, name: str, **values: int) -> CardSet:
     """``cards`` with card ``name``'s fields set (``attack=6``, ``cost=2``, ``amount=3``),
     checked as the card file would check them (R9.3)."""
     if name not in cards:
-        raise OptionError(f"unknown card {name!r} (not in the card set)")
+        raise OptionError(f"unknown card {name!r} (not in the card set){did_you_mean(str(name), cards.names)}")
     card = cards.card(name)
     row = card_row(card)
     for key, value in values.items():
@@ -41,7 +42,7 @@ def vary(cards: CardSet, name: str, **values: int) -> CardSet:
         if key not in allowed:
             raise OptionError(
                 f"{name} is {'a' if card.is_creature else 'an'} {card.kind.value}: "
-                f"unknown field {key!r} (one of {', '.join(allowed)})"
+                f"unknown field {key!r} (one of {', '.join(allowed)}){did_you_mean(key, allowed)}"
             )
         if isinstance(value, bool) or not isinstance(value, int):
             raise OptionError(f"{name} {key}={value!r}: a value must be a whole number")

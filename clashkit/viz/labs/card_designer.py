@@ -5,6 +5,7 @@ Plain Python, no ipywidgets: :mod:`clashkit.viz.labs.card_designer_view` draws i
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -241,6 +242,16 @@ class CardDesigner:
         (``clear``: the games tell it from 0), and the game count."""
         return self._need_result().table().with_columns(pl.format("deck {}", "deck").alias("deck"))
 
+    def paired_matrix(self) -> pl.DataFrame:
+        """One row per cell of the balance matrix: the row deck's rate against the column deck
+        (both seats) before and after, and the paired change with its 95% interval
+        (:meth:`clashkit.studies.design.Comparison.matrix`)."""
+        return self._need_result().matrix()
+
+    def clear_result(self) -> None:
+        """Forget the last run (its numbers no longer describe the cards)."""
+        self.result = self.before = self.after = None
+
     def matrices(self) -> pl.DataFrame:
         """The row deck's rate against the column deck, both seats, before and after."""
         from ...studies import balance_matrix
@@ -276,8 +287,20 @@ class CardDesigner:
         )
 
     def save(self, path: str | Path) -> Path:
-        """Write the edited set as a card file (``CardSet.to_csv``)."""
+        """Write the edited set as a card file (``CardSet.to_csv``); a relative path is taken
+        under :func:`save_folder`, outside the repository."""
+        path = Path(path).expanduser()
+        if not path.is_absolute():
+            path = save_folder() / path
+        path.parent.mkdir(parents=True, exist_ok=True)
         return self.cards.to_csv(path)
+
+
+def save_folder() -> Path:
+    """Where the designer saves a card file given by a bare name: ``$CLASHKIT_HOME`` if set,
+    else ``~/clashkit`` (outside the repository, so a saved set never lands in git)."""
+    home = os.environ.get("CLASHKIT_HOME")
+    return Path(home).expanduser() if home else Path.home() / "clashkit"
 
 
 def _blank_for_kind(fields: dict) -> dict:

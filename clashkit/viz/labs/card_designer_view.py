@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 import polars as pl
 
 from ...base import Ability, Direction, Effect, TargetSide
+from ...base.points import interval_text, points_text_expr
 from ...policies import POLICIES
 from ...show import card_html
+from ..paired import NOT_CLEAR
 from ..runs import default_policy
-from ..tables import table_html
-from .card_designer import CardDesigner
+from ..tables import card_stats_html, table_html
+from .card_designer import CardDesigner, save_folder
+
+if TYPE_CHECKING:
+    import altair as alt
+
 from .view_common import _LI, _button, _message, _show_chart, _View
 
 _EFFECTS_WITH_AMOUNT = {"damage", "weaken", "empower"}
@@ -80,10 +87,17 @@ class CardDesignerView(_View):
         )
         self.progress = w.Output()
         self.chart = w.Output()
+        #: The chart of paired changes drawn last (None: no result shown).
+        self.last_chart: alt.LayerChart | alt.FacetChart | None = None
         self.table = w.HTML()
         self.matrix = w.HTML()
         self.stats = w.HTML()
-        self.save_path = w.Text(value="my_cards.csv", description="card file", layout=w.Layout(width="300px"))
+        self.save_path = w.Text(
+            value="my_cards.csv",
+            description="card file",
+            tooltip=f"a bare name is saved in {save_folder()}",
+            layout=w.Layout(width="300px"),
+        )
         self.saved = w.HTML()
         self.widget = w.VBox(
             [
@@ -261,12 +275,13 @@ class CardDesignerView(_View):
         d.games_per_pairing, d.policy = (self.games.value or None), self.policy.value
 
     def on_undo(self) -> None:
-        name = self.new_name.value.strip().upper() if self.mode.value == "add a card" else self.which.value
+        name = self._name()
         self.designer.undo(name)
         if self.mode.value == "change a card":
             self.load(name)
-        self.message.value = _message(f"{name}: back to the shipped card")
+        self.message.value = _message(f"{name}: back to the shipped card; the results of the change are cleared")
         self._show_changes()
+        self.clear_results()
 
     def _show_changes(self) -> None:
         d = self.designer
@@ -283,50 +298,61 @@ class CardDesignerView(_View):
     def on_run(self) -> None:
         import time
 
-        from ..charts import chart_win_rate_shift
+        from ..paired import chart_paired_changes, paired_matrix_html
 
         d = self.designer
         self._settings()
         started = time.perf_counter()
         with self.progress:
             self.progress.clear_output()
-            comparison = d.run(progress=True)
+            d.run(progress=True)
         seconds = time.perf_counter() - started
-        _show_chart(self.chart, chart_win_rate_shift(comparison))
+        result = d._need_result()
+        decks, cells = result.table(), d.paired_matrix()
+        self.last_chart = chart_paired_changes(cells, decks)
+        _show_chart(self.chart, self.last_chart)
+        games = f"{d.games:,} games a pairing on the {d.engine_used} engine, the same seeds before and after"
+        self.matrix.value = paired_matrix_html(
+            cells,
+            decks,
+            caption=f"The change of each matchup, in points ({games}; mirrors left out; played in {seconds:.1f} s)",
+        )
         self.table.value = table_html(
-            d.change_table().select(
-                "deck",
+            decks.select(
+                pl.format("deck {}", "deck").alias("deck"),
                 "games",
-                pl.col("before").round(3),
-                pl.col("after").round(3),
-                (100 * pl.col("change")).round(1).alias("change (points)"),
-                (100 * pl.col("change_low")).round(1).alias("low"),
-                (100 * pl.col("change_high")).round(1).alias("high"),
-                pl.when(pl.col("clear"))
-                .then(pl.lit("yes"))
-                .otherwise(pl.lit("cannot be told from 0"))
-                .alias("clear change"),
+                points_text_expr("before", signed=False).alias("before (%)"),
+                points_text_expr("after", signed=False).alias("after (%)"),
+                points_text_expr("change").alias("change (points)"),
+                pl.struct("change_low", "change_high")
+                .map_elements(lambda r: interval_text(r["change_low"], r["change_high"]), return_dtype=pl.String)
+                .alias("paired 95% interval"),
+                pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit(NOT_CLEAR)).alias("clear change"),
             ),
-            caption=f"Each deck's rate before and after, and the change with its paired 95% interval "
-            f"({d.games:,} games a pairing on the {d.engine_used} engine, the same seeds before and after; "
-            f"mirrors left out; played in {seconds:.1f} s)",
+            caption="Each deck's win rate before and after against all opponents, and its paired change",
             tail=False,
         )
-        self.matrix.value = table_html(
-            d.matrices().with_columns(pl.exclude("version", "deck").round(3)),
-            caption="The row deck's rate against the column deck, both seats, before and after",
-            tail=False,
-        )
-        name = self.new_name.value.strip().upper() if self.mode.value == "add a card" else self.which.value
+        name = self._name()
+        self.stats.value = ""
         if name in d.cards and d.cards.card(name).deck is not None:
             stats = d.card_stats(name)
-            self.stats.value = table_html(
-                stats.with_columns(pl.col(pl.Float64).round(3)),
+            self.stats.value = card_stats_html(
+                stats,
                 caption=f"card-stats of {name} as edited: the play numbers from {min(d.games, d.STATS_GAMES):,} "
                 f"games a pairing, the removal impact from {d.games:,} games a pairing, on the "
                 f"{d.engine_used} engine",
-                tail=False,
             )
+
+    def _name(self) -> str:
+        return self.new_name.value.strip().upper() if self.mode.value == "add a card" else self.which.value
+
+    def clear_results(self) -> None:
+        """Empty the chart and the tables: they described cards that are no longer the ones set."""
+        self.designer.clear_result()
+        self.last_chart = None
+        self.chart.clear_output()
+        self.progress.clear_output()
+        self.table.value = self.matrix.value = self.stats.value = ""
 
     def on_save(self) -> None:
         try:
@@ -334,7 +360,7 @@ class CardDesignerView(_View):
         except (ValueError, OSError) as e:
             self.saved.value = _message(str(e), error=True)
             return
-        self.saved.value = _message(f"wrote {path}")
+        self.saved.value = _message(f"wrote {path} (outside the repository; a bare name goes to {save_folder()})")
 
 
 def card_designer(designer: CardDesigner | None = None, **kwargs) -> CardDesignerView:

@@ -108,7 +108,9 @@ class HandBuilder:
         """A solitaire projection of the hand's first ``turns`` own turns: with no opponent,
         every affordable playable creature is played left to right (incantations wait for
         targets).  Columns: ``turn`` (own), ``mana`` (R2.3: 6 on the game's first turn,
-        else R3.1: cards in hand with the keep), ``playable``, ``played``, ``mana_left``,
+        else R3.1: cards in hand with the keep), ``playable`` (at the start of the turn),
+        ``played``, ``plays`` (each play with the cards playable at that moment, R3.2: a card
+        that slid into the first four after another was played says so), ``mana_left``,
         ``hand_health`` (after the plays), ``hand`` (after the plays).  A hand holding a card
         twice is refused (``ValueError``, R7.1)."""
         repeated = [p for p in self.problems if "twice" in p]
@@ -126,7 +128,8 @@ class HandBuilder:
             mana = 6 if (turn == 1 and first) else len(hand)
             table.mana = mana
             playable = [cards.names[hand[i]] for i in playable_indices(hand)]
-            played = []
+            played: list[str] = []
+            plays: list[str] = []  # each play with the cards playable at that moment (R3.2)
             changed = True
             while changed:
                 changed = False
@@ -135,9 +138,13 @@ class HandBuilder:
                         continue
                     if hand[-1] != KEEP and index == len(hand) - 1 and hand[-2] == KEEP:
                         continue  # R3.8: it would leave the keep rightmost
+                    now = [cards.names[hand[i]] for i in playable_indices(hand)]
+                    name = cards.names[card]
+                    slid = "" if name in playable else ", slid into the first four"
+                    plays.append(f"{len(plays) + 1}. {name}{slid} (playable then: {', '.join(now)})")
                     hand.pop(index)
                     table.mana -= cards.cost[card]
-                    played.append(cards.names[card])
+                    played.append(name)
                     changed = True
                     break
             left = table.mana
@@ -147,6 +154,7 @@ class HandBuilder:
                     "mana": mana,
                     "playable": ", ".join(playable),
                     "played": ", ".join(played),
+                    "plays": "; ".join(plays),
                     "mana_left": left,
                     "hand_health": hand_health_of(hand),
                     "hand": " ".join("BASTION" if c == KEEP else cards.names[c] for c in hand),

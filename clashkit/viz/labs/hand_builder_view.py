@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import partial
 
 import ipywidgets as w
+import polars as pl
 
 from ...base import ClashkitError
 from ...policies import POLICIES
@@ -165,8 +166,16 @@ class HandBuilderView(_View):
             self.plan.value = ""
             return
         self.plan.value = table_html(
-            plan.select("turn", "mana", "playable", "played", "mana_left", "hand_health"),
-            caption="If nobody stopped you: your first turns, playing every affordable playable creature",
+            plan.select(
+                "turn",
+                "mana",
+                pl.col("playable").alias("playable at the start"),
+                pl.col("plays").alias("each play, and what was playable then (R3.2)"),
+                "mana_left",
+                "hand_health",
+            ),
+            caption="If nobody stopped you: your first turns, playing every affordable playable creature "
+            "(a play frees a place: the fifth card slides into the first four)",
             tail=False,
         )
 

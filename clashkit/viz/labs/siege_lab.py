@@ -210,10 +210,24 @@ class SiegeLab:
         damage: int = 0,
         new: bool = False,
         protection_used: bool = False,
+        position: int | None = None,
     ) -> None:
-        """Put a creature at the back of ``player``'s side of ``lane`` (R3.5)."""
+        """Put a creature on ``player``'s side of ``lane``: at the back (R3.5) or, with
+        ``position``, at that place from the bridge (0: nearest it), the creatures from there
+        on moving one place back."""
         name = _card_names(self.cards, [card])[0]
-        self.sides[player].lane(lane).append(Slot(name, damage, new, protection_used))
+        side = self.sides[player].lane(lane)
+        at = len(side) if position is None else _place(position, len(side) + 1)
+        side.insert(at, Slot(name, damage, new, protection_used))
+        self._changed()
+
+    def move(self, player: str, lane: str, position: int, to: int, *, to_lane: str | None = None) -> None:
+        """Move the creature at ``position`` of ``lane`` to place ``to`` (of ``to_lane``, by
+        default the same lane), the others closing up behind it."""
+        side = self.sides[player].lane(lane)
+        slot = side.pop(_place(position, len(side)))
+        target = self.sides[player].lane(to_lane or lane)
+        target.insert(_place(to, len(target) + 1), slot)
         self._changed()
 
     def remove(self, player: str, lane: str, position: int) -> None:
@@ -375,6 +389,13 @@ class SiegeLab:
         from ...runs import game_frames
 
         return game_frames(self._need_state())
+
+
+def _place(position: int, places: int) -> int:
+    """``position`` checked against the ``places`` a lane offers (one ``ValueError`` line)."""
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < places:
+        raise ValueError(f"position {position!r}: a place from 0 (nearest the bridge) to {places - 1}")
+    return position
 
 
 def _as_scenario_action(action: Play, state: GameState, window: int) -> ScenarioAction:

@@ -22,6 +22,15 @@ if TYPE_CHECKING:
     import altair as alt
 
 
+#: What the hand-health chart will show, in its place before the first step.
+HAND_HEALTH_NOTE = (
+    '<div style="font-size:12px;color:#6b6250;border:1px dashed #d8cfb8;padding:6px 8px;margin:4px 0">'
+    "<b>Hand-health, step by step</b>: after the first step (<b>next ▶</b>), a line for each player "
+    "shows their hand-health (R1.5) after every event of the siege; it drops where an attack "
+    "reaches a keep (R4.7), and a square marks a step with the keep on its Fort side (R4.8).</div>"
+)
+
+
 class SiegeLabView(_View):
     """Set up both sides' lanes, then step the siege: reset, back, next, run; an incantation
     can be played between attacks.  The board, the events and a hand-health chart follow."""
@@ -36,8 +45,33 @@ class SiegeLabView(_View):
         self.card = w.Dropdown(options=creatures, description="creature", layout=w.Layout(width="260px"))
         self.damage = w.BoundedIntText(value=0, min=0, max=20, description="damage", layout=w.Layout(width="150px"))
         self.new = w.Checkbox(value=False, description="new this turn", indent=False, layout=w.Layout(width="120px"))
-        self.hand_a = w.Text(description="A's hand", layout=w.Layout(width="48%"))
-        self.hand_b = w.Text(description="B's hand", layout=w.Layout(width="48%"))
+        self.card.add_class("ck-creature")
+        self.damage.add_class("ck-damage")
+        self.protection_used = w.Checkbox(
+            value=False,
+            description="Protection used (R6.4)",
+            indent=False,
+            layout=w.Layout(width="190px"),
+        )
+        #: The place in the lane the buttons act on: a creature's (0 nearest the bridge) or the back.
+        self.place = w.Dropdown(description="place", layout=w.Layout(width="300px"))
+        self.place.add_class("ck-place")
+        self.move_to = w.Dropdown(description="move to", layout=w.Layout(width="220px"))
+        self.move_to.add_class("ck-move-to")
+        # Wide enough for eight names and the keep (two lines when they wrap), never cut off.
+        hand_layout = w.Layout(width="98%", height="52px")
+        self.hand_a = w.Textarea(
+            description="A's hand", placeholder="left to right, commas between: BASTION, OGRE, …", layout=hand_layout
+        )
+        self.hand_b = w.Textarea(
+            description="B's hand", placeholder="left to right, commas between: BASTION, OGRE, …", layout=hand_layout
+        )
+        self.hand_a.add_class("ck-hand-a")
+        self.hand_b.add_class("ck-hand-b")
+        self.hand_card = w.Dropdown(
+            options=sorted(c.name for c in cards), description="card", layout=w.Layout(width="240px")
+        )
+        self.hand_side = w.ToggleButtons(options=["A", "B"], description="to hand", style={"button_width": "40px"})
         self.active = w.ToggleButtons(
             options=["A", "B"],
             description="attacker",
@@ -73,16 +107,42 @@ class SiegeLabView(_View):
             [
                 w.HBox([self.player, self.lane]),
                 w.HBox(
-                    [
-                        self.card,
-                        self.damage,
-                        self.new,
-                        _button("add at the back", "ck-add", self.on_add, style="info"),
-                        _button("remove last", "ck-remove", self.on_remove),
-                        _button("clear lane", "ck-clear", self.on_clear),
-                    ]
+                    [self.place, self.card, self.damage, self.new, self.protection_used],
+                    layout=w.Layout(flex_flow="row wrap", align_items="center"),
                 ),
-                w.HBox([self.hand_a, self.hand_b]),
+                w.HBox(
+                    [
+                        _button(
+                            "insert here",
+                            "ck-insert",
+                            self.on_insert,
+                            style="info",
+                            tip="put the creature at this place; the ones from here on move back",
+                        ),
+                        _button("add at the back", "ck-add", self.on_add),
+                        _button(
+                            "change this one",
+                            "ck-update",
+                            self.on_update,
+                            tip="set this creature's card, damage and flags",
+                        ),
+                        _button("remove this one", "ck-remove", self.on_remove),
+                        self.move_to,
+                        _button("move", "ck-move", self.on_move, tip="move the creature at this place"),
+                        _button("clear lane", "ck-clear", self.on_clear),
+                    ],
+                    layout=w.Layout(flex_flow="row wrap", align_items="center"),
+                ),
+                self.hand_a,
+                self.hand_b,
+                w.HBox(
+                    [
+                        self.hand_side,
+                        self.hand_card,
+                        _button("add to the hand's right end", "ck-hand-add", self.on_hand_add),
+                    ],
+                    layout=w.Layout(flex_flow="row wrap", align_items="center"),
+                ),
                 w.HBox(
                     [
                         self.active,
@@ -93,6 +153,9 @@ class SiegeLabView(_View):
                 ),
             ]
         )
+        for widget in (self.player, self.lane):
+            widget.observe(lambda _c: self._fill_places(), names="value")
+        self.place.observe(lambda _c: self._load_place(), names="value")
         self.setup = w.Accordion(children=[setup], titles=("Set up the position",))
         # Stepping.
         self.next_button = _button(
@@ -124,7 +187,9 @@ class SiegeLabView(_View):
         self.events = w.HTML(layout=w.Layout(max_height="460px", overflow="auto"))
         self.chart = w.Output() if chart else None
         self.last_chart: alt.LayerChart | alt.FacetChart | None = None
-        side = [self.events] + ([self.chart] if self.chart is not None else [])
+        self.chart_note = w.HTML()
+        self.chart_note.add_class("ck-chart-note")
+        side = [self.events] + ([self.chart_note, self.chart] if self.chart is not None else [])
         body = w.HBox(
             [self.board, w.VBox(side, layout=w.Layout(flex="2 1 0%", min_width="320px"))],
             layout=w.Layout(flex_flow="row wrap"),
@@ -134,6 +199,7 @@ class SiegeLabView(_View):
         self.widget = w.VBox([self.setup, files, controls, self.message, self.status, body, self.stepper])
         self.widget.add_class("ck-siege-lab")
         self._fill_hands()
+        self._fill_places()
         self._restart()
 
     # -- Setup -----------------------------------------------------------------------------
@@ -177,6 +243,7 @@ class SiegeLabView(_View):
             self.message.value = _message(str(e), error=True)
             return
         self._fill_setup()
+        self._fill_places()
         self._restart()
         self.message.value = _message(f"loaded {path}")
 
@@ -191,25 +258,80 @@ class SiegeLabView(_View):
             self.stepper.clear_output()
             display(self.stepper_view.widget)
 
-    def on_add(self) -> None:
-        self.lab.add(
-            self.player.value,
-            self.lane.value,
-            self.card.value,
-            damage=self.damage.value,
-            new=self.new.value,
-        )
+    def _slots(self):
+        return self.lab.sides[self.player.value].lane(self.lane.value)
+
+    def _fill_places(self) -> None:
+        """The places of the chosen side of the chosen lane: each creature's, then the back."""
+        slots = self._slots()
+        keep = self.place.value
+        self._filling = True  # a new list of options resets the value: that is not a choice to load
+        places = [(f"{i}: {s.card}" + (f" (damage {s.damage})" if s.damage else ""), i) for i, s in enumerate(slots)]
+        self.place.options = [*places, (f"{len(slots)}: the back (empty)", len(slots))]
+        self.place.value = keep if isinstance(keep, int) and keep <= len(slots) else len(slots)
+        self.move_to.options = [(str(i), i) for i in range(max(1, len(slots)))]
+        self._filling = False
+
+    def _load_place(self) -> None:
+        """The fields show the creature at the chosen place (to change it or move it)."""
+        slots, at = self._slots(), self.place.value
+        if not getattr(self, "_filling", False) and isinstance(at, int) and at < len(slots):
+            slot = slots[at]
+            self.card.value, self.damage.value = slot.card, slot.damage
+            self.new.value, self.protection_used.value = slot.new, slot.protection_used
+
+    def _edit(self, change: Callable[[], object]) -> None:
+        try:
+            change()
+        except (ValueError, KeyError, ClashkitError) as e:
+            self.message.value = _message(str(e).strip(chr(34) + chr(39)), error=True)
+            return
+        self._fill_places()
         self._restart()
+
+    def _fields(self) -> dict:
+        return {"damage": self.damage.value, "new": self.new.value, "protection_used": self.protection_used.value}
+
+    def on_insert(self) -> None:
+        at = self.place.value
+        self._edit(
+            lambda: self.lab.add(self.player.value, self.lane.value, self.card.value, position=at, **self._fields())
+        )
+
+    def on_add(self) -> None:
+        self._edit(lambda: self.lab.add(self.player.value, self.lane.value, self.card.value, **self._fields()))
+
+    def on_update(self) -> None:
+        at = self.place.value
+        if not isinstance(at, int) or at >= len(self._slots()):
+            self.message.value = _message("choose a placed creature under “place” to change it", error=True)
+            return
+        self._edit(
+            lambda: self.lab.update(self.player.value, self.lane.value, at, card=self.card.value, **self._fields())
+        )
+
+    def on_move(self) -> None:
+        at, to = self.place.value, self.move_to.value
+        if not isinstance(at, int) or at >= len(self._slots()):
+            self.message.value = _message("choose a placed creature under “place” to move it", error=True)
+            return
+        self._edit(lambda: self.lab.move(self.player.value, self.lane.value, at, to))
+        self.place.value = to
 
     def on_remove(self) -> None:
-        side = self.lab.sides[self.player.value].lane(self.lane.value)
-        if side:
-            self.lab.remove(self.player.value, self.lane.value, len(side) - 1)
-        self._restart()
+        slots, at = self._slots(), self.place.value
+        if not slots:
+            return
+        at = at if isinstance(at, int) and at < len(slots) else len(slots) - 1
+        self._edit(lambda: self.lab.remove(self.player.value, self.lane.value, at))
 
     def on_clear(self) -> None:
-        self.lab.clear(self.player.value, self.lane.value)
-        self._restart()
+        self._edit(lambda: self.lab.clear(self.player.value, self.lane.value))
+
+    def on_hand_add(self) -> None:
+        box = self.hand_a if self.hand_side.value == "A" else self.hand_b
+        names = [n for n in (p.strip() for p in box.value.split(",")) if n]
+        box.value = ", ".join([*names, self.hand_card.value])
 
     def on_apply(self) -> None:
         try:
@@ -226,6 +348,7 @@ class SiegeLabView(_View):
     def on_example(self) -> None:
         self.lab = SiegeLab.example(self.lab.cards)
         self._fill_setup()
+        self._fill_places()
         self._restart()
 
     # -- Stepping --------------------------------------------------------------------------
@@ -297,7 +420,15 @@ class SiegeLabView(_View):
             from ..charts import chart_hand_health_track
 
             self.last_chart = chart_hand_health_track(self.lab.trace().events, width=320, height=130)
-            _show_chart(self.chart, self.last_chart)
+            if self.lab.steps == 0:
+                # One point says nothing yet: say what the chart will show instead.
+                self.chart_note.value = HAND_HEALTH_NOTE
+                self.chart.clear_output()
+                self.chart.layout.display = "none"
+            else:
+                self.chart_note.value = ""
+                self.chart.layout.display = None
+                _show_chart(self.chart, self.last_chart)
 
 
 def siege_lab(lab: SiegeLab | str | Path | None = None, **kwargs) -> SiegeLabView:
