@@ -87,8 +87,8 @@ def random_setup(rng: random.Random, policy_a: str, policy_b: str) -> GameState:
 @pytest.mark.parametrize(
     ("policy_a", "policy_b", "games"),
     [
-        ("random", "random", 2500),
-        ("greedy", "greedy", 2500),
+        ("random", "random", 1200),
+        ("greedy", "greedy", 1200),
         ("greedy", "random", 1000),
         ("search:budget=3", "greedy", 12),
         ("random", "search:budget=2", 12),

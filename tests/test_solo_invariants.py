@@ -33,7 +33,7 @@ from clashkit.engine.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, NO_LAS
 from clashkit.engine.turn import TURN_FIELDS, TURN_WIDTH
 from clashkit.policies import get_policy
 
-GAMES = 2500
+GAMES = 1200
 KIND, TARGET_CARD, AMOUNT, HEALTH_A, HEALTH_B, KEEP_A, KEEP_B = (
     FIELDS.index(f) for f in ("kind", "target_card", "amount", "hand_health_a", "hand_health_b", "keep_a", "keep_b")
 )

@@ -61,8 +61,23 @@ def chains() -> list[list[Part]]:
             # The same compiled loop, its recording switched on (nothing more should compile).
             Part("the game loop recording events", _simulate(2, *duel, "greedy", "random", events=True)),
         ],
-        [Part("the game loop with a search player", _simulate(1, *duel, "search:budget=1", "greedy"))],
+        [
+            Part("the game loop with a search player", _simulate(1, *duel, "search:budget=1", "greedy")),
+            Part("the deals with a search player", _simulate(1, *drafts, "search:budget=1", "greedy")),
+            Part("positions played on (fast.play_out)", _play_out),
+        ],
     ]
+
+
+def _play_out() -> object:
+    """``clashkit.fast.play_out`` of a position, without a search player and with one (the replays,
+    the scenarios and the differential tests play positions on)."""
+    from .game import new_game
+    from ..fast.convert import play_out
+
+    state, _ = new_game("1", "2", seed=1, record=False)
+    play_out(state, "greedy", "random")
+    return play_out(state, "search:budget=1", "greedy")
 
 
 def fingerprint() -> str:
