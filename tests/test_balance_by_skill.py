@@ -88,7 +88,8 @@ def test_balance_policies_is_the_same_on_both_engines():
 
 def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
     """A search study's estimate probes the fast engine (after an untimed game that loads it),
-    and the reference engine when the games record events (``card-stats``)."""
+    with events too (``card-stats``: the fast engine records them), and the reference engine
+    when it is asked for."""
     import dataclasses
 
     from clashkit.base.cards import starter_set
@@ -101,7 +102,7 @@ def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
     assert played == [(1, False), (design.FAST_PROBE_GAMES, False)]
     played.clear()
     design.estimate_seconds([dataclasses.replace(job, events=True)])
-    assert played == [(1, True)]
+    assert played == [(1, True), (design.FAST_PROBE_GAMES, True)]
     played.clear()
     design.estimate_seconds([dataclasses.replace(job, settings=design.Settings("search:fair", engine="reference"))])
     assert played == [(1, False)]

@@ -72,8 +72,8 @@ def chains() -> list[list[Part]]:
 def _play_out() -> object:
     """``clashkit.fast.play_out`` of a position, without a search player and with one (the replays,
     the scenarios and the differential tests play positions on)."""
-    from .game import new_game
     from ..fast.convert import play_out
+    from .game import new_game
 
     state, _ = new_game("1", "2", seed=1, record=False)
     play_out(state, "greedy", "random")
