@@ -86,15 +86,16 @@ def test_same_seed_same_files_whatever_the_jobs(tmp_path):
     assert ref["engine"].to_list() == ["reference"] * 16 and fast["engine"].to_list() == ["fast"] * 16
 
 
-def test_default_engine_is_fast_without_events_and_refuses_fast_events(tmp_path):
+def test_default_engine_is_fast_and_the_fast_engine_writes_events(tmp_path):
     result = run("-n", "4", "--out", str(tmp_path / "d"))
     assert result.exit_code == 0, result.output
     assert "fast engine" in result.output
     assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["games.parquet", "manifest.json", "turns.parquet"]
-    refused = run("-n", "4", "--engine", "fast", "--events", "--out", str(tmp_path / "e"))
-    assert refused.exit_code == 2
-    assert "the fast engine records no events" in refused.output
-    assert not (tmp_path / "e").exists()
+    events = run("-n", "4", "--engine", "fast", "--events", "--out", str(tmp_path / "e"))
+    assert events.exit_code == 0, events.output
+    assert "fast engine" in events.output
+    written = pl.read_parquet(tmp_path / "e" / "events.parquet")
+    assert written["game"].unique().sort().to_list() == [0, 1, 2, 3]
 
 
 def test_no_events_skips_the_events_file(tmp_path):

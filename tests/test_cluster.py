@@ -283,17 +283,17 @@ def test_resume_after_an_interrupted_cluster_run_equals_an_uninterrupted_one(
 
     monkeypatch.setattr(RunWriter, "write_part", write_one_part)
     with pytest.raises(OutputError):
-        simulate_to(out, n, "1", "2", "greedy", seed=3, progress=False, cluster=client)
+        simulate_to(out, n, "1", "2", "greedy", seed=3, engine="reference", progress=False, cluster=client)
     assert not (out / "manifest.json").exists() and not (out / "games.parquet").exists()
     monkeypatch.setattr(RunWriter, "write_part", real_write)
     bars: list[_Bar] = []
     _recording_progress(monkeypatch, bars)
-    simulate_to(out, n, "1", "2", "greedy", seed=3, cluster=client, resume=True)
+    simulate_to(out, n, "1", "2", "greedy", seed=3, engine="reference", cluster=client, resume=True)
     (part,) = written
     done = min(40, n - part * 40)
     assert (bars[0].initial, sum(bars[0].updates)) == (done, n - done)  # the finished part is not played again
     whole = tmp_path / "whole"
-    simulate_to(whole, n, "1", "2", "greedy", seed=3, jobs=1, progress=False)
+    simulate_to(whole, n, "1", "2", "greedy", seed=3, engine="reference", jobs=1, progress=False)
     assert_same(_read(whole), _read(out))
     assert read_manifest(out)["run"] == read_manifest(whole)["run"]
 

@@ -51,7 +51,7 @@ def test_the_manifest_names_the_run_and_every_file(tmp_path):
     simulate_to(tmp_path, 7, "1", "3", "random", seed=4)
     manifest = read_manifest(tmp_path)
     assert manifest["run"]["seed"] == 4 and manifest["run"]["n"] == 7
-    assert manifest["run"]["engine"] == "reference" and manifest["run"]["policy_a"] == "random"
+    assert manifest["run"]["engine"] == "fast" and manifest["run"]["policy_a"] == "random"
     assert set(manifest["versions"]) == {"clashkit", "rules", "polars", "numpy", "python"}
     games = manifest["files"]["games.parquet"]
     assert games["rows"] == 7
@@ -168,7 +168,7 @@ def test_a_full_disk_removes_the_parts_and_says_what_the_run_needs(tmp_path, mon
         return real(self, path, *args, **kwargs)
 
     monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
-    result = run("-n", "1000", "--jobs", "1", "--events", "--out", str(tmp_path))
+    result = run("-n", "1000", "--jobs", "1", "--engine", "reference", "--events", "--out", str(tmp_path))
     assert result.exit_code == 2, result.output
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(

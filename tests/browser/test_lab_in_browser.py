@@ -251,7 +251,7 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     assert "[" in matrix.inner_text() and "≈0" in matrix.inner_text()
     page.locator(".ck-card-designer .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 30_000)
     page.wait_for_function(
-        "() => document.querySelector('.ck-card-designer').innerText.includes('on the reference engine')",
+        "() => document.querySelector('.ck-card-designer').innerText.includes('card-stats of ')",
         timeout=PATIENCE * 30_000,
     )
     page.set_viewport_size({"width": 1400, "height": 2800})  # the whole designer in view, matrix included

@@ -80,7 +80,7 @@ def test_the_view_shows_the_paired_change_and_saves(tmp_path):
     view.attack.value = 3
     b["ck-apply"].click()  # the fast engine plays random: applying plays the change at once
     assert "paired 95% interval" in view.table.value and "2 games a pairing on the fast engine" in view.matrix.value
-    assert "on the reference engine" in view.stats.value
+    assert "removal impact from 2 games a pairing, on the fast engine" in view.stats.value
     view.attack.value = 4
     b["ck-apply"].click()
     assert "<td" in view.table.value and view.designer.cards.card("GNOME").attack == 4

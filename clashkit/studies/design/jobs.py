@@ -306,7 +306,9 @@ def play_local(
             results[i] = result
             bar.update(jobs[i].n)
             if estimate is not None:
-                bar.set_postfix_str(time_left(total, bar.n, bar.format_dict.get("rate")), refresh=False)
+                elapsed = bar.format_dict.get("elapsed") or 0.0
+                rate = bar.n / elapsed if elapsed > 0 else None  # the bar's own games a second so far
+                bar.set_postfix_str(time_left(total, bar.n, rate), refresh=False)
     return results  # type: ignore[return-value]
 
 
