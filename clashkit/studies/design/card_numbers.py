@@ -15,11 +15,10 @@ from ...base.cards import CardSet
 from ...base.errors import OptionError
 from ...base.rules import Rules
 from ...base.stats import mean_exprs, wilson_exprs
-from ...base.suggest import did_you_mean
 from .jobs import Runner, _plays_of, run_jobs
 from .matrix import card_set_of, make_study, on_cluster
 from .study import Study, outcomes, paired_changes, sides
-from .variants import replace_card, vanilla
+from .variants import replace_card, unknown_card, vanilla
 
 
 @on_cluster
@@ -61,8 +60,7 @@ def card_stats(
     chosen = [str(x).strip().upper() for x in names] if names else None
     for name in chosen or ():
         if name not in base:
-            near = did_you_mean(str(name).upper(), base.names)
-            raise OptionError(f"unknown card {name!r} (not in the card set){near}")
+            raise unknown_card(name, base)
         if base.card(name).deck is None:
             raise OptionError(f"{name} is in no starter deck: it is never played (R7.1)")
     measured = chosen or [c.name for c in base if c.deck is not None]

@@ -15,12 +15,11 @@ from ...base.cards import CardSet
 from ...base.errors import OptionError
 from ...base.limits import whole_number
 from ...base.rules import Rules
-from ...base.suggest import did_you_mean
 from ..analysis import deck_rates, deck_results
 from .jobs import Runner
 from .matrix import card_set_of, make_study, on_cluster, percent_text, points_text
 from .study import matchups, paired_changes
-from .variants import field_value, vary
+from .variants import field_value, unknown_card, vary
 
 
 @dataclass(frozen=True)
@@ -140,8 +139,7 @@ def sweep(
     base = card_set_of(cards)
     name = str(card).strip().upper()
     if name not in base:
-        near = did_you_mean(str(card).upper(), base.names)
-        raise OptionError(f"unknown card {card!r} (not in the card set){near}")
+        raise unknown_card(str(card).upper(), base, asked=card)
     shipped_card = base.card(name)
     if shipped_card.deck is None:
         raise OptionError(f"{name} is in no starter deck: changing it changes no game (R7.1)")

@@ -18,7 +18,7 @@ from ...base.suggest import did_you_mean
 from .jobs import Runner
 from .matrix import Balance, card_set_of, make_study, on_cluster
 from .study import matchups
-from .variants import _AMOUNT_EFFECTS, FIELDS, field_value, vary
+from .variants import _AMOUNT_EFFECTS, FIELDS, field_value, unknown_card, vary
 
 #: The fields :func:`tune` changes unless told otherwise.
 TUNE_FIELDS = ("cost", "attack", "health")
@@ -192,8 +192,7 @@ def tune(
         names = [str(x).strip().upper() for x in names]
         for name in names:
             if name not in base:
-                near = did_you_mean(str(name).upper(), base.names)
-                raise OptionError(f"unknown card {name!r} (not in the card set){near}")
+                raise unknown_card(name, base)
     study = make_study(
         n,
         seed=seed,

@@ -20,11 +20,18 @@ _AMOUNT_EFFECTS = (Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER)
 # --- Card sets that differ in one card -----------------------------------------------------
 
 
+def unknown_card(name: str, cards: CardSet, *, asked: object = None) -> OptionError:
+    """The one error for a card name the set does not hold, with the closest names in it
+    (``asked``: what the caller was given, shown as given; else ``name``)."""
+    shown = name if asked is None else asked
+    return OptionError(f"unknown card {shown!r} (not in the card set){did_you_mean(name, cards.names)}")
+
+
 def replace_card(cards: CardSet, card: Card) -> CardSet:
     """``cards`` with the card of the same name replaced *in place* (same id, same deck order),
     so that every deck deals as before and games on the same seeds stay comparable."""
     if card.name not in cards:
-        raise OptionError(f"unknown card {card.name!r} (not in the card set){did_you_mean(card.name, cards.names)}")
+        raise unknown_card(card.name, cards)
     new = CardSet(card if c.name == card.name else c for c in cards)
     new.source = cards.source
     return new
@@ -34,7 +41,7 @@ def vary(cards: CardSet, name: str, **values: int) -> CardSet:
     """``cards`` with card ``name``'s fields set (``attack=6``, ``cost=2``, ``amount=3``),
     checked as the card file would check them (R9.3)."""
     if name not in cards:
-        raise OptionError(f"unknown card {name!r} (not in the card set){did_you_mean(str(name), cards.names)}")
+        raise unknown_card(str(name), cards)
     card = cards.card(name)
     row = card_row(card)
     for key, value in values.items():
