@@ -5,7 +5,6 @@ address is 127.0.0.1; every cluster a test starts is closed by its fixture, even
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import signal
 import subprocess
@@ -203,7 +202,6 @@ def test_reference_engine_with_events_equals_serial(client, small_parts):
     assert_same(serial, spread)
 
 
-@pytest.mark.skipif("engine" not in inspect.signature(simulate).parameters, reason="no fast engine here")
 def test_fast_engine_without_events_equals_serial(client, small_parts):
     kw = dict(seed=5, record_events=False, progress=False, engine="fast")
     serial = simulate(130, "2", "4", "greedy", jobs=1, **kw)

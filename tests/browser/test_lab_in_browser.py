@@ -134,6 +134,28 @@ def lab(tmp_path_factory):
         log.close()
 
 
+def shut_kernels(url: str, token: str) -> None:
+    """Shut down every kernel of the lab (a closed page leaves its kernel running, and a kernel
+    still playing after a failure would slow the next test)."""
+    import json
+
+    def call(method: str, path: str):
+        request = urllib.request.Request(f"{url}{path}", method=method, headers={"Authorization": f"token {token}"})
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return r.read()
+
+    for kernel in json.loads(call("GET", "/api/kernels")):
+        with contextlib.suppress(OSError):
+            call("DELETE", f"/api/kernels/{kernel['id']}")
+
+
+@pytest.fixture(autouse=True)
+def kernels_shut_after(lab):
+    """Every test leaves no kernel running, whether it passed or not."""
+    yield
+    shut_kernels(lab[0], lab[1])
+
+
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
@@ -186,26 +208,51 @@ def offline_page(browser, url: str, token: str, notebook: str):
     return context, page, blocked, seen
 
 
-def page_has(page, text: str, timeout: int) -> None:
+def until(page, condition: str, what: str, *, seconds: float = 15, arg=None, show: str = "body") -> None:
+    """Wait (``seconds`` times :data:`PATIENCE`) until the page's JavaScript ``condition`` holds;
+    on timeout, fail naming ``what`` was awaited and what ``show`` (a selector) held then, so a
+    failure on a slow machine says which step did not come rather than a bare timeout."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(condition, arg=arg, timeout=PATIENCE * seconds * 1000)
+    except PlaywrightTimeout:
+        held = page.evaluate("s => { const e = document.querySelector(s); return e ? e.innerText : null; }", show)
+        pytest.fail(f"waited {PATIENCE * seconds:.0f} s for {what}; {show} then showed:\n{held}", pytrace=False)
+
+
+def shows(page, selector: str, text: str, *, seconds: float = 15) -> None:
+    """Wait until the element at ``selector`` shows ``text`` (its laid-out text)."""
+    until(
+        page,
+        "([s, t]) => { const e = document.querySelector(s); return e !== null && e.innerText.includes(t); }",
+        f"{text!r} in {selector}",
+        seconds=seconds,
+        arg=[selector, text],
+        show=selector,
+    )
+
+
+def page_has(page, text: str, seconds: float) -> None:
     """Wait until the page's text holds ``text`` (read from the DOM: JupyterLab may not lay out
     a cell far below the view)."""
-    page.wait_for_function("t => document.body.textContent.includes(t)", arg=text, timeout=timeout)
+    until(page, "t => document.body.textContent.includes(t)", f"{text!r} on the page", seconds=seconds, arg=text)
 
 
 def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     """Notebook 06 runs whole in JupyterLab (the sweep's heat map, the whole card-stats table,
     the tuner's proposal); in notebook 05 the card designer, given attack + 1 for its card and
-    **apply the change**, shows the paired change table played on the fast engine, and the
-    card-stats caption says its play numbers come from the reference engine."""
+    **apply the change**, shows the paired change table and the card's card-stats, played on the
+    fast engine, and undo clears them."""
     url, token, _root = lab
     context, page, blocked, seen = offline_page(browser, url, token, SWEEPS)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 60_000)
     assert "2,000 games a pairing of every value" in page.locator(".ck-sweep-view").inner_text()
-    page_has(page, "card-stats: 32 cards, sorted by card", 60_000)
-    page_has(page, "on the check's fresh seeds: shipped and proposed", 60_000)
+    page_has(page, "card-stats: 32 cards, sorted by card", 20)
+    page_has(page, "on the check's fresh seeds: shipped and proposed", 20)
     # The tuner's proposal in words when it has none (the command line's sentence), else its table.
-    page_has(page, "The tuner", 60_000)
+    page_has(page, "The tuner", 20)
     body = page.text_content("body") or ""
     assert "No change proposed: none improved the balance on fresh seeds." in body or "The tuner's proposal" in body
     assert "shape: (0, 6)" not in body
@@ -214,6 +261,7 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     assert "Traceback" not in body and "Error loading script" not in body
 
     context.close()
+    shut_kernels(url, token)
     assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
 
     context, page, blocked, seen = offline_page(browser, url, token, DESIGNER)
@@ -224,18 +272,20 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     assert "No change yet" in designer.inner_text()
     designer.locator("select").first.select_option("OGRE")
     attack = designer.locator(".widget-hslider").nth(1)  # cost, attack, health
-    page.wait_for_function(
+    until(
+        page,
         "() => document.querySelectorAll('.ck-card-designer .widget-hslider')[1].innerText.includes('5')",
-        timeout=PATIENCE * 10_000,
-    )  # OGRE's shipped attack
+        "OGRE's shipped attack, 5, on the attack slider",
+        seconds=10,
+        show=".ck-card-designer",
+    )
     assert "attack" in attack.inner_text()
     attack.locator(".noUi-handle").focus()
     page.keyboard.press("ArrowRight")
     designer.locator("button.ck-apply").click()
-    page.wait_for_function(
-        "() => document.querySelector('.ck-card-designer').innerText.includes('paired 95% interval')",
-        timeout=PATIENCE * 30_000,
-    )
+    # The results come in order: the chart (its axis names the paired interval too), the matrix
+    # with its caption, the deck table (its "clear change" column), the card's card-stats.
+    shows(page, ".ck-card-designer", "clear change", seconds=30)
     text = designer.inner_text()
     assert "changed: OGRE" in text and "(was OGRE" in text and "No change yet" not in text, text
     assert "games a pairing on the fast engine" in text
@@ -250,19 +300,13 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     assert len(set(colours)) > 2, colours  # gains, losses and no change differ
     assert "[" in matrix.inner_text() and "≈0" in matrix.inner_text()
     page.locator(".ck-card-designer .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 30_000)
-    page.wait_for_function(
-        "() => document.querySelector('.ck-card-designer').innerText.includes('card-stats of ')",
-        timeout=PATIENCE * 30_000,
-    )
+    shows(page, ".ck-card-designer", "card-stats of ", seconds=30)
     page.set_viewport_size({"width": 1400, "height": 2800})  # the whole designer in view, matrix included
     matrix.scroll_into_view_if_needed()
     designer.screenshot(path=str(artifacts() / "card_designer.png"))
     # Undo clears the results: no old chart or table under "back to the shipped card".
     designer.locator("button.ck-undo").click()
-    page.wait_for_function(
-        "() => document.querySelector('.ck-card-designer').innerText.includes('results of the change are cleared')",
-        timeout=PATIENCE * 30_000,
-    )
+    shows(page, ".ck-card-designer", "results of the change are cleared", seconds=30)
     assert designer.locator(".ck-paired-matrix").count() == 0
     assert designer.locator(".jp-RenderedVega5").count() == 0 and "No change yet" in designer.inner_text()
     context.close()
@@ -290,7 +334,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     # the first step the lab's chart is not drawn (one point says nothing) but says what it will
     # show; the last chart cell's is.
     charts = ".jp-RenderedVega5 svg.marks"
-    page.wait_for_function(f"() => document.querySelectorAll('{charts}').length >= 1", timeout=PATIENCE * 40_000)
+    until(page, f"() => document.querySelectorAll('{charts}').length >= 1", "a chart drawn", seconds=40)
     note = page.locator(".ck-siege-lab .ck-chart-note")
     assert "after the first step" in note.inner_text() and page.locator(f".ck-siege-lab {charts}").count() == 0
     sizes = page.eval_on_selector_all(
@@ -304,9 +348,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     assert 'data-place="A.upper.1"' in before
     lab_chart = ".ck-siege-lab .jp-RenderedVega5 svg.marks"
     next_button.click()
-    page.wait_for_function(
-        "() => document.querySelector('.ck-siege-lab').innerText.includes('step 1')", timeout=PATIENCE * 15_000
-    )
+    shows(page, ".ck-siege-lab", "step 1", seconds=15)
     page.locator(lab_chart).wait_for(timeout=PATIENCE * 15_000)  # drawn from the first step on
     assert note.inner_text().strip() == ""
     assert board.inner_html() != before
@@ -325,10 +367,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     ).replace("\xa0", " ")
     assert chosen.startswith("METEORITE") and "→ B's CARAPACE" in chosen, chosen
     page.locator(".ck-siege-lab button.ck-cast").click()
-    page.wait_for_function(
-        "() => document.querySelector('.ck-siege-lab').innerText.includes('plays METEORITE')",
-        timeout=PATIENCE * 15_000,
-    )
+    shows(page, ".ck-siege-lab", "plays METEORITE", seconds=15)
     assert "on B's CARAPACE" in lab_box.inner_text()
     cast_board = board.inner_html()
 
@@ -336,31 +375,24 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     path_field = page.locator(".ck-siege-lab .ck-path input")
     path_field.fill("saved_position.toml")
     page.locator(".ck-siege-lab button.ck-save").click()
-    page.wait_for_function(
-        "() => document.querySelector('.ck-siege-lab').innerText.includes('saved to saved_position.toml')",
-        timeout=PATIENCE * 15_000,
-    )
+    shows(page, ".ck-siege-lab", "saved to saved_position.toml", seconds=15)
     saved = (root / "saved_position.toml").read_text()
     assert '{ play = "METEORITE", target = "B.upper.0", index = 2, siege = 1 }' in saved
     page.locator(".ck-siege-lab button.ck-reset").click()
-    page.wait_for_function(
+    until(
+        page,
         "() => !document.querySelector('.ck-siege-lab .ck-board').innerText.includes('plays METEORITE')"
         " && document.querySelector('.ck-siege-lab').innerText.includes('step 0')",
-        timeout=PATIENCE * 15_000,
+        "the lab back at step 0, the cast undone",
+        show=".ck-siege-lab",
     )
     assert "plays METEORITE" not in lab_box.inner_text()
     page.locator(".ck-siege-lab button.ck-load").click()
-    page.wait_for_function(
-        "() => document.querySelector('.ck-siege-lab').innerText.includes('loaded saved_position.toml')",
-        timeout=PATIENCE * 15_000,
-    )
+    shows(page, ".ck-siege-lab", "loaded saved_position.toml", seconds=15)
     # The loaded lab plays the cast by itself in its window, after the first attack (R3.11).
     assert "plays METEORITE" not in lab_box.inner_text()
     next_button.click()
-    page.wait_for_function(
-        "() => document.querySelector('.ck-siege-lab').innerText.includes('plays METEORITE')",
-        timeout=PATIENCE * 15_000,
-    )
+    shows(page, ".ck-siege-lab", "plays METEORITE", seconds=15)
     assert places(board.inner_html()) == places(cast_board)
 
     # viz.rule shows a rule's text as a card.
@@ -391,11 +423,13 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
         return found.group(1) if found else ""
 
     def wait_tile(where: str, name: str) -> None:
-        page.wait_for_function(
+        until(
+            page,
             "([where, name]) => document.querySelector('.ck-siege-lab .ck-board').innerHTML"
             '.includes(`title="${where}: ${name}`)',
+            f"{name} at {where} on the board",
             arg=[where, name],
-            timeout=PATIENCE * 15_000,
+            show=".ck-siege-lab .ck-board",
         )
 
     assert tile("A.upper.0") == "OGRE" and tile("A.upper.1") == "SCRIBE"
@@ -412,22 +446,28 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     page.locator(".ck-siege-lab button.ck-move").click()
     wait_tile("A.upper.0", "SCRIBE")
     assert [tile(f"A.upper.{i}") for i in range(3)] == ["SCRIBE", "OGRE", "TROLL"]
-    page.wait_for_function(
+    until(
+        page,
         "() => document.querySelector('.ck-siege-lab .ck-place select').options[2].text.includes('TROLL')",
-        timeout=PATIENCE * 15_000,
+        "TROLL third in the place menu",
+        show=".ck-siege-lab .ck-place",
     )
     place.select_option(index=2)
-    page.wait_for_function(
+    until(
+        page,
         "() => document.querySelector('.ck-siege-lab .ck-damage input').value === '1'",
-        timeout=PATIENCE * 15_000,
+        "the damage field showing the placed creature's 1",
+        show=".ck-siege-lab",
     )  # the fields show the creature at the place
     damage.fill("3")
     damage.press("Tab")
     page.locator(".ck-siege-lab button.ck-update").click()
-    page.wait_for_function(
+    until(
+        page,
         "() => document.querySelector('.ck-siege-lab .ck-board').innerHTML"
         '.includes(\'data-place="A.upper.2" data-damage="3"\')',
-        timeout=PATIENCE * 15_000,
+        "3 damage on the creature at A.upper.2",
+        show=".ck-siege-lab .ck-board",
     )
 
     page.locator(".ck-siege-lab").scroll_into_view_if_needed()
