@@ -381,7 +381,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     page.locator(".ck-siege-lab button.ck-reset").click()
     until(
         page,
-        "() => !document.querySelector('.ck-siege-lab .ck-board').innerText.includes('plays METEORITE')"
+        "() => !document.querySelector('.ck-siege-lab').innerText.includes('plays METEORITE')"
         " && document.querySelector('.ck-siege-lab').innerText.includes('step 0')",
         "the lab back at step 0, the cast undone",
         show=".ck-siege-lab",
@@ -446,6 +446,13 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     page.locator(".ck-siege-lab button.ck-move").click()
     wait_tile("A.upper.0", "SCRIBE")
     assert [tile(f"A.upper.{i}") for i in range(3)] == ["SCRIBE", "OGRE", "TROLL"]
+    # The place menu follows the moved creature to 0 (choosing 2 before it did would be no change).
+    until(
+        page,
+        "() => document.querySelector('.ck-siege-lab .ck-place select').selectedIndex === 0",
+        "the place menu at the moved creature's new place, 0",
+        show=".ck-siege-lab .ck-place",
+    )
     until(
         page,
         "() => document.querySelector('.ck-siege-lab .ck-place select').options[2].text.includes('TROLL')",

@@ -279,9 +279,10 @@ class CardDesignerView(_View):
         self.designer.undo(name)
         if self.mode.value == "change a card":
             self.load(name)
-        self.message.value = _message(f"{name}: back to the shipped card; the results of the change are cleared")
-        self._show_changes()
         self.clear_results()
+        self._show_changes()
+        # Said last: the message is the sign that the view is up to date.
+        self.message.value = _message(f"{name}: back to the shipped card; the results of the change are cleared")
 
     def _show_changes(self) -> None:
         d = self.designer
