@@ -92,6 +92,15 @@ class SkillBalance:
             ],
         }
 
+    def correlation_text(self) -> str:
+        """The rank correlation of the decks' rates between the weakest and the strongest, in one sentence."""
+        r = self.correlation
+        return (
+            f"Rank correlation of the decks' rates, {self.weak} vs {self.strong}: Spearman "
+            f"{_num(r['spearman'])} (95% {_num(r['low'])} to {_num(r['high'])}), Kendall {_num(r['kendall'])} "
+            f"({_num(r['kendall_low'])} to {_num(r['kendall_high'])}); {r['bootstrap']} bootstrap replicates."
+        )
+
     def __str__(self) -> str:
         names = list(self.balances)
         head = "| deck | " + " | ".join(names) + f" | change {self.weak} → {self.strong} (points, paired 95%) |"
@@ -107,13 +116,7 @@ class SkillBalance:
             c = changes[deck]
             change = f"{points_text(c['change'])} [{points_text(c['change_low'])}, {points_text(c['change_high'])}]"
             lines.append(f"| deck {deck} | " + " | ".join(cells) + f" | {change} |")
-        r = self.correlation
-        lines += [
-            "",
-            f"Rank correlation of the decks' rates, {self.weak} vs {self.strong}: Spearman "
-            f"{_num(r['spearman'])} (95% {_num(r['low'])} to {_num(r['high'])}), Kendall {_num(r['kendall'])} "
-            f"({_num(r['kendall_low'])} to {_num(r['kendall_high'])}); {r['bootstrap']} bootstrap replicates.",
-        ]
+        lines += ["", self.correlation_text()]
         for policy, b in self.balances.items():
             lines += ["", f"{policy}:", "", str(b)]
         return "\n".join(lines)
