@@ -241,7 +241,7 @@ def page_has(page, text: str, seconds: float) -> None:
 
 def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     """Notebook 06 runs whole in JupyterLab (the sweep's heat map, the whole card-stats table,
-    the tuner's proposal); in notebook 05 the card designer, given attack + 1 for its card and
+    the tuner's proposal); notebook 05 shows balance by skill, and its card designer, given attack + 1 for its card and
     **apply the change**, shows the paired change table and the card's card-stats, played on the
     fast engine, and undo clears them."""
     url, token, _root = lab
@@ -268,6 +268,11 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     designer = page.locator(".ck-card-designer")
     designer.wait_for(timeout=PATIENCE * 60_000)
+    # Balance by skill, above the designer: the rank correlation, the per-deck table, both charts.
+    page_has(page, "Rank correlation of the decks' rates, greedy vs expert", 40)
+    page_has(page, "change greedy → expert (points)", 20)
+    page_has(page, "Each deck's rate against the strength of play", 20)
+    page_has(page, "win rate against the column deck at each strength", 20)
     designer.scroll_into_view_if_needed()
     assert "No change yet" in designer.inner_text()
     designer.locator("select").first.select_option("OGRE")
