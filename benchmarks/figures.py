@@ -69,7 +69,20 @@ FIGURES: dict[str, Figure] = {
         "about 15 min",
     ),
     "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 20 s"),
-    "ladder": Figure(("-m", "clashkit", "ladder", "-n", "20", "--no-progress"), True, "about 1 min"),
+    "ladder": Figure(
+        (
+            "-m",
+            "clashkit",
+            "ladder",
+            "--policies",
+            "random,greedy,search:budget=4,search:budget=16,search:fair,search:budget=64,fair,expert",
+            "-n",
+            "20",
+            "--no-progress",
+        ),
+        True,
+        "about 4 min",
+    ),
     "balance-by-skill": Figure(
         (
             "-m",
@@ -78,11 +91,11 @@ FIGURES: dict[str, Figure] = {
             "--policies",
             "greedy,search:budget=16,search:fair,search:budget=64,fair,expert",
             "-n",
-            "200",
+            "500",
             "--no-progress",
         ),
         True,
-        "about 5 min",
+        "about 12 min",
     ),
     "ogre-sweep": Figure(
         (
