@@ -121,6 +121,7 @@ FIGURES: dict[str, Figure] = {
         "about 2 min",
     ),
     "speed": Figure(("benchmarks/run.py",), False, "about 2 min"),
+    "first-build": Figure(("benchmarks/first_build.py",), True, "about 3 min (on a quiet machine)"),
     "memory": Figure(("benchmarks/memory.py",), False, "about 4 min"),
 }
 
