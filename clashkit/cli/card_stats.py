@@ -66,6 +66,7 @@ def _side_by_side(result) -> str:
         head += f"  {(p + ': played')[:16]:>16}" + (f"  {'removed (points)':>22}" if impact else "")
     if impact:
         head += "".join(f"  {('removed ' + t + ' − ' + names[0])[:28]:<28}" for t in later)
+        head = head.rstrip()
     lines = [
         f"Each card at {', '.join(names)}, on the same seeds: how often its owner played it and, with the "
         "impact, its deck's paired change when it is replaced by a vanilla 0/1 of cost 1; then how much "

@@ -31,9 +31,11 @@ from .strengths import skill_distance
 from .study import Study, matchups
 from .tuning import STRENGTHENS, Change, apply_changes, candidates, size
 
-#: Candidate sets played together when the games are played in this process (the progress bar
-#: moves after each batch); with worker processes a parent's whole round is one batch.
+#: Candidate sets played together in this process (the progress bar moves and the budget is
+#: looked at after each batch); with worker processes ``WORKER_BATCH``, so that starting the
+#: workers costs little beside the games.
 BATCH = 8
+WORKER_BATCH = 32
 
 
 @dataclass(frozen=True)
@@ -97,10 +99,11 @@ def beam_search(
     planned = len(first_round) * (1 + beam * max(0, max_changes - 1)) if max_changes else 0
     if evaluations is not None:
         planned = min(planned, evaluations)
-    per_set = _seconds_per_set(study, policies, base) if progress and first_round else None
+    probe = progress or budget_seconds is not None
+    per_set = _seconds_per_set(study, policies, base) if probe and first_round else None
     if per_set is not None and budget_seconds is not None:
         planned = min(planned, max(1, int(budget_seconds / per_set)))
-    if per_set is not None:
+    if per_set is not None and progress:
         budget = "" if budget_seconds is None else f", within the budget of {duration(budget_seconds)}"
         print(
             f"tune: up to {planned:,} candidate sets at {', '.join(policies)}, about {duration(planned * per_set)} "
@@ -113,15 +116,25 @@ def beam_search(
     with tqdm(total=planned, unit="set", desc="tune", disable=not progress, file=sys.stderr) as bar:
         for depth in range(1, max_changes + 1):
             children: list[Scored] = []
+            # The bar's total: what is left if every later round is as wide as the first, within
+            # the budget at the rate so far.
+            left = len(frontier) * len(first_round) + beam * len(first_round) * (max_changes - depth)
+            spent = time.perf_counter() - started
+            if budget_seconds is not None and tried:
+                left = min(left, max(0, int((budget_seconds - spent) / (spent / tried))))
+            if evaluations is not None:
+                left = min(left, evaluations - tried)
+            bar.total = tried + left
+            bar.refresh()
             for parent in frontier:
                 options = _options(parent, fields, sizes, names, seen)
-                batch = len(options) if (study.workers or os.cpu_count() or 1) > 1 else BATCH
+                batch = WORKER_BATCH if (study.workers or os.cpu_count() or 1) > 1 else BATCH
                 for i in range(0, len(options), batch):
                     chunk = options[i : i + batch]
                     spent = time.perf_counter() - started
-                    if budget_seconds is not None and tried:
-                        fit = int((budget_seconds - spent) / (spent / tried))
-                        chunk = chunk[: max(0, fit)]
+                    rate = spent / tried if tried else per_set  # seconds a set, measured once there are some
+                    if budget_seconds is not None and rate:
+                        chunk = chunk[: max(0, int((budget_seconds - spent) / rate))]
                     if evaluations is not None:
                         chunk = chunk[: max(0, evaluations - tried)]
                     if not chunk:

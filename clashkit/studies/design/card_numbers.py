@@ -16,7 +16,7 @@ from ...base.cards import CardSet
 from ...base.errors import OptionError
 from ...base.rules import Rules
 from ...base.stats import mean_exprs, wilson_exprs
-from .jobs import Runner, _plays_of, run_jobs
+from .jobs import Job, Runner, _plays_of, run_jobs
 from .matrix import card_set_of, make_study, on_cluster
 from .strengths import no_changes, skill_changes, strengths
 from .study import Study, outcomes, paired_changes, paired_contrast, sides
@@ -206,7 +206,7 @@ def _removal_games(
 ) -> dict[str, tuple[pl.DataFrame, dict[str, pl.DataFrame]]]:
     """At each strength, the outcomes of the set as it is and of the set with each card replaced
     by :func:`vanilla` (only the pairings of its deck), played as one list of jobs."""
-    plan = []
+    plan: list[tuple[str, str | None, list[Job]]] = []
     for p, study in studies.items():
         plan.append((p, None, study.jobs(base)))
         for name in names:
@@ -220,13 +220,13 @@ def _removal_games(
     )
     out: dict[str, tuple[pl.DataFrame, dict[str, pl.DataFrame]]] = {}
     i = 0
-    for p, name, jobs in plan:
+    for p, removed, jobs in plan:
         games = outcomes(jobs, results[i : i + len(jobs)])
         i += len(jobs)
-        if name is None:
+        if removed is None:
             out[p] = (games, {})
         else:
-            out[p][1][name] = games
+            out[p][1][removed] = games
     return out
 
 

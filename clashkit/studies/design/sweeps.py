@@ -171,7 +171,7 @@ class SkillSweep:
         keys = " ".join(f"{f:>7}" for f in s.fields) + "  deck"
         top = " " * len(keys) + "".join(f"  {p[:28]:<28}" for p in names)
         top += "".join(f"  {(t + ' − ' + names[0])[:24]:<24}" for t in later)
-        head = keys + f"  {'rate':>6}  {'change':<20}" * len(names) + f"  {'change':<24}" * len(later)
+        head = (keys + f"  {'rate':>6}  {'change':<20}" * len(names) + f"  {'change':<24}" * len(later)).rstrip()
         lines = [
             f"{s.card} (shipped: {shipped}); {s.n:,} games per ordered pairing at each strength, seeds "
             f"{s.seed}+k, the same seeds for every value and strength.",
