@@ -188,20 +188,18 @@ def balance_by_skill(
 
     names = parse_policies(policies)
     cards = card_set_of(cards)
-    played = {}
-    for policy in names:
-        study = make_study(
-            n,
-            seed=seed,
-            policy=policy,
-            rules=rules,
-            engine=engine,
-            mirror=mirror,
-            jobs=jobs,
-            progress=progress,
-            runner=runner,
-        )
-        (played[policy],) = study.play([cards], desc=f"balance {policy}")
+    study = make_study(
+        n,
+        seed=seed,
+        policy=names[0],
+        rules=rules,
+        engine=engine,
+        mirror=mirror,
+        jobs=jobs,
+        progress=progress,
+        runner=runner,
+    )
+    played = {p: games for p, (games,) in study.play_at(names, [cards], desc="balance by skill").items()}
     balances = {p: Balance(matchups(g), n, seed, p) for p, g in played.items()}
     weak, strong = played[names[0]], played[names[-1]]
     changes = paired_changes(weak, strong).drop("sd")
