@@ -194,6 +194,17 @@ def test_cli_sweep_side_by_side_and_one_strength_keeps_the_sweep_object():
     assert one == old and "policies" not in one and set(one["rows"][0]) >= {"value", "change_low"}
 
 
+def test_cli_sweep_at_two_strengths_writes_each_strength_and_the_changes(tmp_path):
+    result = run("sweep", "--card", "OGRE", "--set", "attack=6", "--policies", f"{WEAK},{STRONG}", "-n", "1",
+                 "--out", str(tmp_path / "s"))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    files = sorted(p.name for p in (tmp_path / "s").iterdir())
+    assert files == ["changes.parquet", "manifest.json", "matchups.parquet", "sweep.parquet"]
+    rows = pl.read_parquet(tmp_path / "s" / "sweep.parquet")
+    assert rows.columns[0] == "policy" and rows["policy"].unique(maintain_order=True).to_list() == [WEAK, STRONG]
+    assert pl.read_parquet(tmp_path / "s" / "changes.parquet")["to"].unique().to_list() == [STRONG]
+
+
 def test_cli_card_stats_and_tune_at_two_strengths():
     data = last_json(run("card-stats", "--card", "GNOME", "--policies", f"{WEAK},{STRONG}", "-n", "1", "--json"))
     assert list(data["policies"]) == [WEAK, STRONG] and data["policies"][STRONG]["cards"][0]["card"] == "GNOME"

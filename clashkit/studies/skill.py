@@ -2,7 +2,8 @@
 
 :func:`balance_by_skill` plays the balance (:func:`clashkit.studies.design.balance`)
 once per policy — weakest first, as the caller lists them — on the **same
-seeds**: every policy plays the same deals and coin flips (R2.2, R2.3), so a
+seeds**, all of it as one list of jobs (:meth:`clashkit.studies.design.Study.play_at`):
+every policy plays the same deals and coin flips (R2.2, R2.3), so a
 deck's change from one strength to another is measured game by game, with
 the paired interval of :func:`clashkit.studies.design.paired_changes`.
 

@@ -27,7 +27,8 @@ from .variants import replace_card, unknown_card, vanilla
 class SkillCardStats:
     """Card stats at several strengths on the same seeds (``tables``, weakest first, each as
     :func:`card_stats` returns it), each deck's paired change of rate from the first strength
-    to each later one (``decks``, :func:`~clashkit.studies.design.strengths.skill_changes`)
+    to each later one over the play numbers' games (``decks``,
+    :func:`~clashkit.studies.design.strengths.skill_changes`)
     and, per card, how much more (or less) its removal changes its deck at the later strength
     (``removed``: ``card``, ``deck``, ``from``, ``to``, ``change``, ``change_low``,
     ``change_high``, ``clear``; a paired difference of two paired changes, game by game)."""

@@ -394,7 +394,8 @@ def tune(
     # The check: the shipped set and every Pareto row on fresh seeds, at every strength.
     rows = found.rows
     sets = [apply_changes(base, r.changes) for r in rows]
-    checked = study.play_at(chosen, [base, *sets], seed=check_seed, desc="tune: check on fresh seeds")
+    checking = dataclasses.replace(study, progress=progress)  # its own bar, estimate and all strengths
+    checked = checking.play_at(chosen, [base, *sets], seed=check_seed, desc="tune: check on fresh seeds")
     before = {p: games[0] for p, games in checked.items()}
     pareto = []
     for i, r in enumerate(rows):
