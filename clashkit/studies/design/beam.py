@@ -110,6 +110,18 @@ def beam_search(
             f"by a probe (assumes the machine stays as busy as during it){budget}",
             file=sys.stderr,
         )
+
+    def room(tried: int) -> int:
+        """How many more sets the budget and the evaluations leave room for: at the rate so far
+        (the root's games and the probe included), else at the probe's."""
+        out = len(first_round) * (1 + beam * max_changes)  # more than the search can ask for
+        rate = (time.perf_counter() - started) / tried if tried else per_set
+        if budget_seconds is not None and rate:
+            out = min(out, int((budget_seconds - (time.perf_counter() - started)) / rate))
+        if evaluations is not None:
+            out = min(out, evaluations - tried)
+        return max(0, out)
+
     seen: set[frozenset] = set()
     frontier, best, rows = [root], root, []
     tried, stopped = 0, None
@@ -119,30 +131,18 @@ def beam_search(
             # The bar's total: what is left if every later round is as wide as the first, within
             # the budget at the rate so far.
             left = len(frontier) * len(first_round) + beam * len(first_round) * (max_changes - depth)
-            spent = time.perf_counter() - started
-            if budget_seconds is not None and tried:
-                left = min(left, max(0, int((budget_seconds - spent) / (spent / tried))))
-            if evaluations is not None:
-                left = min(left, evaluations - tried)
-            bar.total = tried + left
+            bar.total = tried + min(left, room(tried))
             bar.refresh()
             for parent in frontier:
                 options = _options(parent, fields, sizes, names, seen)
                 batch = WORKER_BATCH if (study.workers or os.cpu_count() or 1) > 1 else BATCH
                 for i in range(0, len(options), batch):
-                    chunk = options[i : i + batch]
-                    spent = time.perf_counter() - started
-                    rate = spent / tried if tried else per_set  # seconds a set, measured once there are some
-                    if budget_seconds is not None and rate:
-                        chunk = chunk[: max(0, int((budget_seconds - spent) / rate))]
-                    if evaluations is not None:
-                        chunk = chunk[: max(0, evaluations - tried)]
+                    chunk = options[i : i + batch][: room(tried)]
                     if not chunk:
-                        stopped = (
-                            "stopped by the budget"
-                            if budget_seconds is not None
-                            else "stopped at the evaluations asked for"
-                        )
+                        if evaluations is not None and tried >= evaluations:
+                            stopped = "stopped at the evaluations asked for"
+                        else:
+                            stopped = "stopped by the budget"
                         break
                     variants = [apply_changes(parent.cards, [c]) for c in chunk]
                     played = study.play_at(policies, variants, desc=f"tune: change {depth}")
