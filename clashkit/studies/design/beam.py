@@ -128,13 +128,13 @@ def beam_search(
     with tqdm(total=planned, unit="set", desc="tune", disable=not progress, file=sys.stderr) as bar:
         for depth in range(1, max_changes + 1):
             children: list[Scored] = []
-            # The bar's total: what is left if every later round is as wide as the first, within
-            # the budget at the rate so far.
-            left = len(frontier) * len(first_round) + beam * len(first_round) * (max_changes - depth)
-            bar.total = tried + min(left, room(tried))
-            bar.refresh()
-            for parent in frontier:
+            for k, parent in enumerate(frontier):
                 options = _options(parent, fields, sizes, names, seen)
+                # The bar's total: what is left if every later parent and round is as wide as the
+                # first round, within what the budget and the evaluations leave room for.
+                later = (len(frontier) - k - 1 + beam * (max_changes - depth)) * len(first_round)
+                bar.total = tried + min(len(options) + later, room(tried))
+                bar.refresh()
                 batch = WORKER_BATCH if (study.workers or os.cpu_count() or 1) > 1 else BATCH
                 for i in range(0, len(options), batch):
                     chunk = options[i : i + batch][: room(tried)]
@@ -151,6 +151,7 @@ def beam_search(
                         children.append(Scored((*parent.changes, change), cards, games, skill_distance(games)))
                         seen.add(_key(children[-1].changes))
                     tried += len(chunk)
+                    bar.total = tried + min(len(options) - i - len(chunk) + later, room(tried))
                     bar.update(len(chunk))
                     bar.set_postfix_str(
                         f"best {100 * min([best, *children], key=lambda s: s.rank).distance:.1f} points"
