@@ -72,6 +72,8 @@ LIMITS: dict[str, Limit] = {
     "sweep": Limit(-99, 99, "R1.3: a card's values have at most two digits"),
     "changes": Limit(0, 1_000, "tune: card changes proposed"),
     "step": Limit(1, 99, "tune: the size of a change (R1.3: a card's values have two digits)"),
+    "beam": Limit(1, 1_000, "tune: the sets of changes a round goes on from"),
+    "evaluations": Limit(1, 10_000_000, "tune: candidate sets the search tries"),
     # Policy options (``search:budget=N,horizon=H``): a decision's work stays bounded.
     "budget": Limit(1, 100_000, "search: rollouts per decision"),
     "horizon": Limit(1, 10_000, "search: turns a rollout looks ahead (at most a turn limit, R10.1)"),

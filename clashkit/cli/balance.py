@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import click
-import polars as pl
 
-from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
+from .design_options import emit, labelled, policy_list, study_kwargs, study_options, study_output, timed
 
 
 @click.command("balance")
@@ -52,12 +51,13 @@ def _by_skill(policies, as_json, out, options) -> None:
     with study_output(out, "balance", asked, ("matchups", "decks", "changes")) as save:
         result, seconds = timed(balance_by_skill)(policies, **kwargs)
 
-        def labelled(frame: str) -> pl.DataFrame:
-            return pl.concat(
-                [getattr(b, frame).select(pl.lit(p).alias("policy"), pl.all()) for p, b in result.balances.items()]
-            )
-
-        save({"matchups": labelled("matchups"), "decks": labelled("decks"), "changes": result.changes})
+        save(
+            {
+                "matchups": labelled({p: b.matchups for p, b in result.balances.items()}),
+                "decks": labelled({p: b.decks for p, b in result.balances.items()}),
+                "changes": result.changes,
+            }
+        )
     text = (
         f"{', '.join(policies)}: {kwargs['n']:,} games per ordered pairing each, seeds {kwargs['seed']}+k "
         f"({seconds:.1f} s)\n\n{result}"

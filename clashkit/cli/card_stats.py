@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..base.points import percent_text, points_text
-from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
+from .design_options import emit, labelled, strengths, study_kwargs, study_options, study_output, timed
 
 
 @click.command("card-stats")
@@ -19,46 +19,82 @@ def command(names, no_impact, as_json, out, **options) -> None:
     in games where it was played and where it was not, its owner's hand-health
     at the end of the turn after (R1.5), and its impact: the change in its deck's
     rate when it is replaced by a vanilla 0/1 creature of cost 1, measured on the
-    same seeds.  Every figure with its 95% interval and its game count.  With
-    --policies, the table at each strength on the same seeds (JSON:
-    {"policies": {P: <the card-stats object>}}).
+    same seeds.  Every figure with its 95% interval and its game count.
+
+    With --policies greedy,expert (weakest first) the table is played at each
+    strength on the same seeds and shown side by side, with each card's change
+    of impact and each deck's paired change of rate from the first strength to
+    each later one (JSON: {"policies": {P: <the card-stats object>}, "decks":
+    […], "removed": […]}; one strength prints the card-stats object itself).
     """
     from ..studies.design import card_stats
 
-    policies = policy_list(options)
-    if policies is not None:
-        import polars as pl
-
-        kwargs = study_kwargs(**options)
-        asked = {**options, "cards": list(names), "impact": not no_impact, "policies": policies}
-        with study_output(out, "card-stats", asked, ("card_stats",)) as save:
-            tables, seconds = timed(
-                lambda: {
-                    p: card_stats(names=list(names) or None, impact=not no_impact, **{**kwargs, "policy": p})
-                    for p in policies
-                }
-            )()
-            save({"card_stats": pl.concat([t.select(pl.lit(p).alias("policy"), pl.all()) for p, t in tables.items()])})
-        data = {
-            "policies": {
-                p: {"n": kwargs["n"], "seed": kwargs["seed"], "policy": p, "cards": t.to_dicts()}
-                for p, t in tables.items()
-            },
-            "seconds": seconds,
-        }
-        emit(data, "\n\n".join(f"{p}:\n{_text(t, seconds)}" for p, t in tables.items()), as_json=as_json)
-        return
-
-    asked = {**options, "cards": list(names), "impact": not no_impact}
-    with study_output(out, "card-stats", asked, ("card_stats",)) as save:
-        table, seconds = timed(card_stats)(names=list(names) or None, impact=not no_impact, **study_kwargs(**options))
-        save({"card_stats": table})
-    kw = study_kwargs(**options)
-    data = {"n": kw["n"], "seed": kw["seed"], "policy": kw["policy"], "cards": table.to_dicts(), "seconds": seconds}
-    emit(data, _text(table, seconds), as_json=as_json)
+    policies = strengths(options)
+    several = len(policies) > 1
+    kwargs = study_kwargs(**options)
+    asked = {**options, "cards": list(names), "impact": not no_impact, **({"policies": policies} if several else {})}
+    files = ("card_stats", "decks", "removed") if several else ("card_stats",)
+    with study_output(out, "card-stats", asked, files) as save:
+        result, seconds = timed(card_stats)(
+            names=list(names) or None, impact=not no_impact, **kwargs, policies=policies
+        )
+        if several:
+            save({"card_stats": labelled(result.tables), "decks": result.decks, "removed": result.removed})
+        else:
+            save({"card_stats": result.tables[policies[0]]})
+    if several:
+        text = _side_by_side(result) + "".join(f"\n\n{p}:\n{_text(t)}" for p, t in result.tables.items())
+    else:
+        text = _text(result.tables[policies[0]])
+    emit({**result.to_dict(), "seconds": seconds}, f"{text}\n({seconds:.1f} s)", as_json=as_json)
 
 
-def _text(table, seconds: float) -> str:
+def _change(r) -> str:
+    return f"{points_text(r['change'])} [{points_text(r['change_low'])}, {points_text(r['change_high'])}]"
+
+
+def _side_by_side(result) -> str:
+    """Each card at each strength (played, impact), the change of its impact between strengths,
+    and each deck's paired change of rate between strengths."""
+    names = list(result.tables)
+    later = names[1:]
+    rows = {p: {r["card"]: r for r in t.iter_rows(named=True)} for p, t in result.tables.items()}
+    removed = {(r["to"], r["card"]): r for r in result.removed.iter_rows(named=True)}
+    impact = bool(removed)
+    head = f"{'card':<13}{'deck':>4}"
+    for p in names:
+        head += f"  {(p + ': played')[:16]:>16}" + (f"  {'removed (points)':>22}" if impact else "")
+    if impact:
+        head += "".join(f"  {('removed ' + t + ' − ' + names[0])[:28]:<28}" for t in later)
+        head = head.rstrip()
+    lines = [
+        f"Each card at {', '.join(names)}, on the same seeds: how often its owner played it and, with the "
+        "impact, its deck's paired change when it is replaced by a vanilla 0/1 of cost 1; then how much "
+        "that change moves from the first strength to each later one (points, paired 95%).",
+        "",
+        head,
+    ]
+    for card, r0 in rows[names[0]].items():
+        line = f"{card:<13}{r0['deck']:>4}"
+        for p in names:
+            r = rows[p][card]
+            line += f"  {percent_text(r['play_rate']):>16}"
+            if impact:
+                cell = f"{points_text(r['removed_change'])} [{points_text(r['removed_low'])}, " + (
+                    f"{points_text(r['removed_high'])}]"
+                )
+                line += f"  {cell:>22}"
+        if impact:
+            line += "".join(f"  {_change(removed[(t, card)]):<28}" for t in later)
+        lines.append(line.rstrip())
+    lines += ["", f"Each deck's rate from {names[0]} to " + ", ".join(later) + " (points, paired 95%):"]
+    for r in result.decks.iter_rows(named=True):
+        clear = "" if r["clear"] else "  cannot be told from 0"
+        lines.append(f"  deck {r['deck']}  {r['to']}: {_change(r)}{clear}")
+    return "\n".join(lines)
+
+
+def _text(table) -> str:
     def pct(x):
         return percent_text(x)
 
@@ -90,6 +126,6 @@ def _text(table, seconds: float) -> str:
     games = int(table["games"].max()) if table.height else 0
     lines.append(
         f"\n{games:,} games of each card's deck; rates over those games; the removal change is in points of "
-        f"the deck's rate (negative: the deck is worse without the card). ({seconds:.1f} s)"
+        f"the deck's rate (negative: the deck is worse without the card)."
     )
     return "\n".join(lines)

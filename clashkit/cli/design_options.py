@@ -2,9 +2,10 @@
 
 Every one of them plays ``-n`` games of each ordered pairing of the starter
 decks (R7.1; mirrors only with ``--mirror``) between two copies of
-``--policy``, prints its progress on stderr, then either a readable report or,
-with ``--json``, one JSON object on one line; ``--out DIR`` also writes its
-frames as Parquet.
+``--policy``, or of each of ``--policies`` (weakest first) on the same seeds,
+prints its progress on stderr, then either a readable report or, with
+``--json``, one JSON object on one line; ``--out DIR`` also writes its frames
+as Parquet.
 """
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ def study_options(default_n: int):
                 "--policies",
                 default=None,
                 metavar="P1,P2,…",
-                help="Several policies, weakest first: the study at each strength, on the same seeds "
-                "(search:fair, search:budget=4,fair; replaces --policy).",
+                help="Several policies, weakest first: the study at each strength, side by side on the same "
+                "seeds, with each deck's paired change between strengths (greedy,expert; search:budget=4,fair; "
+                "replaces --policy).",
             ),
             click.option(
                 "--seed",
@@ -135,13 +137,27 @@ def study_kwargs(
     )
 
 
-def policy_list(options: dict) -> list[str] | None:
-    """``--policies`` checked (:func:`clashkit.studies.ladder.parse_policies`), or ``None`` when not given."""
-    if options.get("policies") is None:
-        return None
+def strengths(options: dict) -> list[str]:
+    """The strengths a study plays: ``--policies`` (weakest first), else ``--policy`` as a list of
+    one; each checked, an unknown one refused naming the option and the bots
+    (:func:`clashkit.studies.ladder.parse_policies`).  The one parser of both options."""
     from ..studies.ladder import parse_policies
 
-    return parse_policies(options["policies"], least=1)
+    if options.get("policies") is not None:
+        return parse_policies(options["policies"], where="--policies", least=1)
+    return parse_policies([options["policy"]], where="--policy", least=1)
+
+
+def policy_list(options: dict) -> list[str] | None:
+    """``--policies`` checked (:func:`strengths`), or ``None`` when not given."""
+    return None if options.get("policies") is None else strengths(options)
+
+
+def labelled(frames: dict, column: str = "policy"):
+    """One frame from ``{policy: frame}``, the policy as its first column."""
+    import polars as pl
+
+    return pl.concat([f.select(pl.lit(p).alias(column), pl.all()) for p, f in frames.items()])
 
 
 def timed(function):

@@ -1,12 +1,12 @@
 """``clashkit sweep``: one card's field set to several values, every change measured on the same
-seeds as the card as shipped (R9.3)."""
+seeds as the card as shipped (R9.3), at one strength or several side by side."""
 
 from __future__ import annotations
 
 import click
 
 from ..base.errors import OptionError
-from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
+from .design_options import emit, labelled, strengths, study_kwargs, study_options, study_output, timed
 
 
 @click.command("sweep")
@@ -26,8 +26,14 @@ def command(card, settings, as_json, out, **options) -> None:
 
     Every value plays the same seeds (common random numbers), so the 95%
     interval of a change comes from the per-game differences: a change the
-    games cannot tell from 0 is said so.  With --policies, the sweep at each
-    strength on the same seeds (JSON: {"policies": {P: <the sweep object>}}).
+    games cannot tell from 0 is said so.
+
+    With --policies greedy,expert (weakest first) the sweep is played at each
+    strength on the same seeds and shown side by side, with each deck's paired
+    change from the first strength to each later one (JSON: {"policies": {P:
+    <the sweep object>}, "changes": [{FIELD, "deck", "from", "to", "change",
+    "change_low", "change_high", "clear"}, …]}; one strength prints the sweep
+    object itself).
     """
     from ..studies.design import parse_values, sweep
 
@@ -37,30 +43,21 @@ def command(card, settings, as_json, out, **options) -> None:
         if field in values:
             raise OptionError(f"--set {field}: the field is given twice")
         values[field] = vs
-    policies = policy_list(options)
-    if policies is not None:
-        import polars as pl
-
-        kwargs = study_kwargs(**options)
-        asked = {**options, "card": card, "set": values, "policies": policies}
-        with study_output(out, "sweep", asked, ("sweep", "matchups")) as save:
-            results, seconds = timed(lambda: {p: sweep(card, values, **{**kwargs, "policy": p}) for p in policies})()
+    policies = strengths(options)
+    several = len(policies) > 1
+    asked = {**options, "card": card, "set": values, **({"policies": policies} if several else {})}
+    files = ("sweep", "matchups", "changes") if several else ("sweep", "matchups")
+    with study_output(out, "sweep", asked, files) as save:
+        result, seconds = timed(sweep)(card, values, **study_kwargs(**options), policies=policies)
+        if several:
             save(
                 {
-                    "sweep": pl.concat(
-                        [r.rows.select(pl.lit(p).alias("policy"), pl.all()) for p, r in results.items()]
-                    ),
-                    "matchups": pl.concat(
-                        [r.matchups.select(pl.lit(p).alias("policy"), pl.all()) for p, r in results.items()]
-                    ),
+                    "sweep": labelled({p: s.rows for p, s in result.sweeps.items()}),
+                    "matchups": labelled({p: s.matchups for p, s in result.sweeps.items()}),
+                    "changes": result.changes,
                 }
             )
-        text = "\n\n".join(f"{p}:\n{r}" for p, r in results.items()) + f"\n\n({seconds:.1f} s)"
-        data = {"policies": {p: r.to_dict() for p, r in results.items()}, "seconds": seconds}
-        emit(data, text, as_json=as_json)
-        return
-    with study_output(out, "sweep", {**options, "card": card, "set": values}, ("sweep", "matchups")) as save:
-        result, seconds = timed(sweep)(card, values, **study_kwargs(**options))
-        save({"sweep": result.rows, "matchups": result.matchups})
+        else:
+            save({"sweep": result.first.rows, "matchups": result.first.matchups})
     text = f"{result}\n\n({seconds:.1f} s)"
     emit({**result.to_dict(), "seconds": seconds}, text, as_json=as_json)

@@ -1,4 +1,5 @@
-"""``clashkit tune``: the smallest changes to the shipped cards that balance the starter decks."""
+"""``clashkit tune``: the fewest changes to the shipped cards that balance the starter decks, at
+one strength of play or at several at once."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import OptionError
-from ..base.points import percent_text
-from .design_options import emit, policy_list, study_kwargs, study_options, study_output, timed
+from .design_options import emit, labelled, strengths, study_kwargs, study_options, study_output, timed
 from .numbers import Whole
 
 
@@ -35,7 +35,34 @@ from .numbers import Whole
     metavar="NAME",
     help="Only change this card (repeatable; default: every card of a starter deck).",
 )
-@click.option("--step", type=Whole("step"), default=1, show_default=True, help="The size of a change.")
+@click.option("--step", type=Whole("step"), default=1, show_default=True, help="The smallest change of a value.")
+@click.option(
+    "--max-step",
+    type=Whole("step"),
+    default=None,
+    help="The largest change of a value, in steps of --step (default: 2 × --step).",
+)
+@click.option(
+    "--beam",
+    type=Whole("beam", low=1),
+    default=3,
+    show_default=True,
+    help="The best sets of changes each round goes on from (1: plain greedy).",
+)
+@click.option(
+    "--budget-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="S",
+    help="Stop the search after about S seconds (the check on fresh seeds comes after).",
+)
+@click.option(
+    "--evaluations",
+    type=Whole("evaluations", low=1),
+    default=None,
+    metavar="E",
+    help="Stop the search after E candidate sets.",
+)
 @click.option(
     "--write-cards",
     type=click.Path(dir_okay=False),
@@ -44,54 +71,65 @@ from .numbers import Whole
     help="Write the tuned set as a card file.",
 )
 @study_options(default_n=200)
-def command(max_changes, fields, cards, step, write_cards, as_json, out, **options) -> None:
-    """Propose up to K changes of ±STEP to single fields of the starter decks' cards that bring
-    the largest distance of any deck's overall rate from 50% down most.
+def command(
+    max_changes, fields, cards, step, max_step, beam, budget_seconds, evaluations, write_cards, as_json, out, **options
+) -> None:
+    """Propose the fewest changes to single fields of the starter decks' cards that bring every
+    deck's overall rate near 50%, at every strength of --policies at once.
 
-    A greedy search on N games per pairing, checked on fresh seeds before it is
-    reported: the matrix before and after on those seeds is printed.
+    The objective is the largest distance of any deck's rate from 50% at any
+    strength, then the number and the size of the changes.  A beam search
+    (--beam sets go on each round) over changes of --step … --max-step, toward
+    50% for the changed card's deck, on N games per pairing at every strength,
+    the same seeds for every candidate, within --budget-seconds or
+    --evaluations if given.  The best set of at most 1, 2, … changes (the
+    Pareto table) is then checked on fresh seeds, with a paired interval on its
+    improvement; the proposal is the row best there.
 
-    It balances the set for the strength of --policy.  With --policies
-    (weakest first) it targets the last one — the strength to balance at —
-    and shows what the proposal does at each of the others, on the same fresh
-    seeds (JSON: "target" and "at": {P: {"before", "after"}}, each the largest
-    distance of a deck's rate from 50%).
+    JSON: {"changes", "before", "after", "pareto", …} for one strength; for
+    several, "before" and "after" per strength under "policies": {P: …}.
     """
-    from ..studies.design import card_set_of, compare, tune
-
-    policies = policy_list(options)
-    if policies is not None:
-        options = {**options, "policy": policies[-1]}
-
+    policies = strengths(options)
     if write_cards is not None and not Path(write_cards).resolve().parent.is_dir():
         raise OptionError(f"--write-cards: no directory for {write_cards}")
     names = [f for f in (part.strip() for part in fields.split(",")) if f]
-    asked = {**options, "max_changes": max_changes, "fields": names, "step": step, "cards": list(cards)}
-    with study_output(out, "tune", asked, ("changes", "before", "after")) as save:
+    several = len(policies) > 1
+    asked = {
+        **options,
+        "max_changes": max_changes,
+        "fields": names,
+        "step": step,
+        "max_step": max_step,
+        "beam": beam,
+        "budget_seconds": budget_seconds,
+        "evaluations": evaluations,
+        "cards": list(cards),
+        **({"policies": policies} if several else {}),
+    }
+    from ..studies.design import tune
+
+    with study_output(out, "tune", asked, ("changes", "before", "after", "pareto")) as save:
         result, seconds = timed(tune)(
-            max_changes=max_changes, fields=names, step=step, names=list(cards) or None, **study_kwargs(**options)
+            max_changes=max_changes,
+            fields=names,
+            step=step,
+            max_step=max_step,
+            beam=beam,
+            names=list(cards) or None,
+            budget_seconds=budget_seconds,
+            evaluations=evaluations,
+            **study_kwargs(**options),
+            policies=policies,
         )
-        at = {}
-        for policy in (policies or [])[:-1]:
-            kw = {**study_kwargs(**options), "policy": policy}
-            kw.pop("n")
-            kw.pop("seed")
-            base = kw.pop("cards")
-            shown = compare(card_set_of(base), result.cards, options["n"], seed=result.check_seed, **kw)
-            at[policy] = {"before": shown.before.distance, "after": shown.after.distance}
         if write_cards is not None:
             result.cards.to_csv(write_cards)
-        save({"changes": result.table(), "before": result.before.matchups, "after": result.after.matchups})
+        if several:
+            before = labelled({p: b.matchups for p, (b, _) in result.at.items()})
+            after = labelled({p: a.matchups for p, (_, a) in result.at.items()})
+        else:
+            before, after = result.before.matchups, result.after.matchups
+        save({"changes": result.table(), "before": before, "after": after, "pareto": result.pareto_table()})
     text = f"{result}\n({seconds:.1f} s)"
-    extra = {}
-    if policies is not None:
-        extra = {"target": policies[-1], "at": at}
-        text += f"\nTuned at {policies[-1]}."
-        for policy, d in at.items():
-            text += (
-                f"\nAt {policy}, on the same fresh seeds: largest distance from 50% "
-                f"{percent_text(d['before'], sign='')} → {percent_text(d['after'], sign='')} points."
-            )
     if write_cards is not None:
         text += f"\nwrote {write_cards}"
-    emit({**result.to_dict(), **extra, "seconds": seconds}, text, as_json=as_json)
+    emit({**result.to_dict(), "seconds": seconds}, text, as_json=as_json)

@@ -2,7 +2,8 @@
 
 :func:`balance_by_skill` plays the balance (:func:`clashkit.studies.design.balance`)
 once per policy — weakest first, as the caller lists them — on the **same
-seeds**: every policy plays the same deals and coin flips (R2.2, R2.3), so a
+seeds**, all of it as one list of jobs (:meth:`clashkit.studies.design.Study.play_at`):
+every policy plays the same deals and coin flips (R2.2, R2.3), so a
 deck's change from one strength to another is measured game by game, with
 the paired interval of :func:`clashkit.studies.design.paired_changes`.
 
@@ -41,6 +42,7 @@ from .design import (
     percent_text,
     points_text,
 )
+from .design.strengths import deck_rates_of, win_arrays
 
 #: Bootstrap replicates of the rank correlation's interval.
 BOOTSTRAP = 1000
@@ -126,50 +128,26 @@ def _num(x: float | None) -> str:
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:+.2f}"
 
 
-def _wins(games: pl.DataFrame) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:
-    """The pairings in order and, per pairing and game, whether seat A won and whether B won."""
-    games = games.sort("deck_a", "deck_b", "game")
-    keys = games.select("deck_a", "deck_b").unique(maintain_order=True).rows()
-    n = games.height // len(keys)
-    a = (games["winner"] == "A").fill_null(False).to_numpy().reshape(len(keys), n).astype(float)
-    b = (games["winner"] == "B").fill_null(False).to_numpy().reshape(len(keys), n).astype(float)
-    return keys, a, b
-
-
-def _deck_rates(keys, a_wins: np.ndarray, b_wins: np.ndarray, decks: list[int]) -> list[float]:
-    """Each deck's overall rate from per-pairing win counts (a mirror counts once each side)."""
-    out = []
-    for d in decks:
-        wins = games = 0.0
-        for k, (da, db) in enumerate(keys):
-            if da == d:
-                wins, games = wins + a_wins[k], games + 1
-            if db == d:
-                wins, games = wins + b_wins[k], games + 1
-        out.append(wins / games)
-    return out
-
-
 def rank_correlation(
     weak: pl.DataFrame, strong: pl.DataFrame, *, seed: int = 0, bootstrap: int = BOOTSTRAP
 ) -> dict[str, Any]:
     """Spearman and Kendall between the decks' rates in two :func:`~clashkit.studies.design.outcomes`
     frames of the same seeds, with percentile bootstrap intervals over the games."""
-    keys, wa, wb = _wins(weak)
-    keys_s, sa, sb = _wins(strong)
+    keys, wa, wb = win_arrays(weak)
+    keys_s, sa, sb = win_arrays(strong)
     if keys != keys_s or wa.shape != sa.shape:
         raise ValueError("the two balances must play the same pairings and games")
     decks = sorted({d for pair in keys for d in pair})
     n = wa.shape[1]
-    x = _deck_rates(keys, wa.mean(axis=1), wb.mean(axis=1), decks)
-    y = _deck_rates(keys, sa.mean(axis=1), sb.mean(axis=1), decks)
+    x = deck_rates_of(keys, wa.mean(axis=1), wb.mean(axis=1), decks)
+    y = deck_rates_of(keys, sa.mean(axis=1), sb.mean(axis=1), decks)
     rng = np.random.default_rng(seed)
     rhos, taus = [], []
     rows = np.arange(len(keys))[:, None]
     for _ in range(bootstrap):
         pick = rng.integers(0, n, size=(len(keys), n))
-        bx = _deck_rates(keys, wa[rows, pick].mean(axis=1), wb[rows, pick].mean(axis=1), decks)
-        by = _deck_rates(keys, sa[rows, pick].mean(axis=1), sb[rows, pick].mean(axis=1), decks)
+        bx = deck_rates_of(keys, wa[rows, pick].mean(axis=1), wb[rows, pick].mean(axis=1), decks)
+        by = deck_rates_of(keys, sa[rows, pick].mean(axis=1), sb[rows, pick].mean(axis=1), decks)
         rhos.append(spearman(bx, by))
         taus.append(kendall(bx, by))
 
@@ -214,20 +192,18 @@ def balance_by_skill(
 
     names = parse_policies(policies)
     cards = card_set_of(cards)
-    played = {}
-    for policy in names:
-        study = make_study(
-            n,
-            seed=seed,
-            policy=policy,
-            rules=rules,
-            engine=engine,
-            mirror=mirror,
-            jobs=jobs,
-            progress=progress,
-            runner=runner,
-        )
-        (played[policy],) = study.play([cards], desc=f"balance {policy}")
+    study = make_study(
+        n,
+        seed=seed,
+        policy=names[0],
+        rules=rules,
+        engine=engine,
+        mirror=mirror,
+        jobs=jobs,
+        progress=progress,
+        runner=runner,
+    )
+    played = {p: games for p, (games,) in study.play_at(names, [cards], desc="balance by skill").items()}
     balances = {p: Balance(matchups(g), n, seed, p) for p, g in played.items()}
     weak, strong = played[names[0]], played[names[-1]]
     changes = paired_changes(weak, strong).drop("sd")

@@ -13,6 +13,12 @@ The four questions a designer asks, each one function:
   hand-health after it, and the change when it is removed.
 * :func:`tune` — what is the smallest change that would balance the set?
 
+**Strengths.**  Each takes ``policies=["greedy", "expert"]`` (weakest first) besides
+``policy=``: the study at each strength on the same seeds, played as one list of jobs,
+with each deck's paired change from the first strength to the later ones
+(:mod:`~clashkit.studies.design.strengths`); :func:`tune` then balances every strength at
+once (its objective: the largest distance of any deck from 50% at any strength).
+
 **Common random numbers.**  Ordered pairing ``k`` of the starter decks (1 vs 2,
 1 vs 3, …, 4 vs 3, then the mirrors when asked for) plays games ``0 … n-1`` of
 master seed ``seed + k`` (:func:`clashkit.runs.simulate.game_seeds`), whatever the
@@ -37,7 +43,7 @@ An unfinished game (R10.1) is never a win: it counts in every denominator.
 
 from __future__ import annotations
 
-from .card_numbers import card_stats
+from .card_numbers import SkillCardStats, card_stats
 from .comparison import HALF_WIDTH, Comparison, compare, games_for_half_width
 from .files import write_parquet
 from .jobs import (
@@ -55,9 +61,10 @@ from .jobs import (
     run_jobs,
 )
 from .matrix import Balance, balance, card_set_of, make_study, on_cluster, percent_text, points_text
-from .study import Study, matchups, outcomes, paired_changes, pairings, sides
-from .sweeps import Sweep, parse_values, sweep
-from .tuning import CHECK_SEED_OFFSET, TUNE_FIELDS, Change, Tuning, apply_changes, candidates, tune
+from .strengths import distance_improvement, skill_changes, skill_distance, strengths
+from .study import Study, matchups, outcomes, paired_changes, paired_contrast, pairings, sides
+from .sweeps import SkillSweep, Sweep, parse_values, sweep
+from .tuning import CHECK_SEED_OFFSET, TUNE_FIELDS, Change, ParetoRow, Tuning, apply_changes, candidates, tune
 from .variants import FIELDS, field_value, replace_card, vanilla, vary
 
 __all__ = [
@@ -69,10 +76,13 @@ __all__ = [
     "FIELDS",
     "HALF_WIDTH",
     "Job",
+    "ParetoRow",
     "JobResult",
     "Runner",
     "SMALL_BATCH",
     "Settings",
+    "SkillCardStats",
+    "SkillSweep",
     "Study",
     "Sweep",
     "TUNE_FIELDS",
@@ -83,6 +93,7 @@ __all__ = [
     "card_set_of",
     "card_stats",
     "compare",
+    "distance_improvement",
     "duration",
     "estimate_seconds",
     "field_value",
@@ -92,6 +103,7 @@ __all__ = [
     "on_cluster",
     "outcomes",
     "paired_changes",
+    "paired_contrast",
     "pairings",
     "parse_values",
     "percent_text",
@@ -102,6 +114,9 @@ __all__ = [
     "replace_card",
     "run_jobs",
     "sides",
+    "skill_changes",
+    "skill_distance",
+    "strengths",
     "sweep",
     "tune",
     "vanilla",

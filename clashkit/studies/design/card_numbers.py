@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
@@ -15,10 +16,58 @@ from ...base.cards import CardSet
 from ...base.errors import OptionError
 from ...base.rules import Rules
 from ...base.stats import mean_exprs, wilson_exprs
-from .jobs import Runner, _plays_of, run_jobs
+from .jobs import Job, Runner, _plays_of, run_jobs
 from .matrix import card_set_of, make_study, on_cluster
-from .study import Study, outcomes, paired_changes, sides
+from .strengths import no_changes, skill_changes, strengths
+from .study import Study, outcomes, paired_changes, paired_contrast, sides
 from .variants import replace_card, unknown_card, vanilla
+
+
+@dataclass(frozen=True)
+class SkillCardStats:
+    """Card stats at several strengths on the same seeds (``tables``, weakest first, each as
+    :func:`card_stats` returns it), each deck's paired change of rate from the first strength
+    to each later one over the play numbers' games (``decks``,
+    :func:`~clashkit.studies.design.strengths.skill_changes`)
+    and, per card, how much more (or less) its removal changes its deck at the later strength
+    (``removed``: ``card``, ``deck``, ``from``, ``to``, ``change``, ``change_low``,
+    ``change_high``, ``clear``; a paired difference of two paired changes, game by game)."""
+
+    tables: dict[str, pl.DataFrame]
+    decks: pl.DataFrame
+    removed: pl.DataFrame
+    n: int
+    seed: int
+
+    def table(self) -> pl.DataFrame:
+        """One row per card: ``play_rate <policy>``, ``removed_change <policy>`` at each strength
+        and ``removed <to> − <from>`` for each later one."""
+        out = None
+        for policy, t in self.tables.items():
+            cols = [pl.col("play_rate").alias(f"play_rate {policy}")]
+            if "removed_change" in t.columns:
+                cols.append(pl.col("removed_change").alias(f"removed_change {policy}"))
+            part = t.select("card", "deck", *cols)
+            out = part if out is None else out.join(part, on=["card", "deck"])
+        assert out is not None, "skill card stats hold a table at each of their strengths"
+        for (f, t), part in self.removed.group_by("from", "to", maintain_order=True):
+            out = out.join(part.select("card", pl.col("change").alias(f"removed {t} − {f}")), on="card")
+        return out.sort("deck", "card")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The object ``clashkit card-stats --json`` prints: for one strength ``{"n", "seed",
+        "policy", "cards"}``; for several ``{"n", "seed", "policies": {P: <that object>},
+        "decks": [<deck changes>], "removed": [<card changes>]}``."""
+        per = {p: {"n": self.n, "seed": self.seed, "policy": p, "cards": t.to_dicts()} for p, t in self.tables.items()}
+        if len(per) == 1:
+            return next(iter(per.values()))
+        return {
+            "n": self.n,
+            "seed": self.seed,
+            "policies": per,
+            "decks": self.decks.to_dicts(),
+            "removed": self.removed.to_dicts(),
+        }
 
 
 @on_cluster
@@ -30,6 +79,7 @@ def card_stats(
     plays_n: int | None = None,
     cards: CardSet | str | os.PathLike | None = None,
     policy: str = "greedy",
+    policies: Sequence[str] | str | None = None,
     rules: Rules | Mapping[str, Any] | None = None,
     seed: int = 0,
     engine: str | None = None,
@@ -38,7 +88,7 @@ def card_stats(
     progress: bool = False,
     runner: Runner | None = None,
     cache: dict | None = None,
-) -> pl.DataFrame:
+) -> Any:
     """Per card of the starter decks, over ``n`` games of every ordered pairing:
 
     * ``play_rate``: the share of its owner's games in which it was played (R3.2–R3.4);
@@ -55,7 +105,12 @@ def card_stats(
     removal games.  The play numbers (they need events) are played on ``plays_n`` games a
     pairing (default ``n``), the removal games on ``n``, both on ``engine`` (``None``: the fast
     engine when the policy exists there).  ``cache`` (a dict, as for :func:`run_jobs`) reuses games already played.
+
+    A frame at ``policy``; with ``policies`` (weakest first) a :class:`SkillCardStats`: the
+    table at each strength on the same seeds (each phase played as one list of jobs for all
+    strengths), the decks' paired changes between strengths and each card's change of impact.
     """
+    chosen_strengths = strengths(policy, policies)
     base = card_set_of(cards)
     chosen = [str(x).strip().upper() for x in names] if names else None
     for name in chosen or ():
@@ -67,7 +122,7 @@ def card_stats(
     study = make_study(
         n,
         seed=seed,
-        policy=policy,
+        policy=chosen_strengths[0],
         rules=rules,
         engine=engine,
         mirror=mirror,
@@ -76,19 +131,36 @@ def card_stats(
         runner=runner,
         cache=cache,
     )
-    plays_study = study if plays_n is None else dataclasses.replace(study, n=plays_n)
-    jobs_events = plays_study.jobs(base, events=True)
-    results = run_jobs(
-        jobs_events, workers=study.workers, progress=progress, desc="card plays", runner=runner, cache=study.cache
+    studies = {p: study if p == chosen_strengths[0] else study.at(p) for p in chosen_strengths}
+    plays_jobs = {
+        p: (s if plays_n is None else dataclasses.replace(s, n=plays_n)).jobs(base, events=True)
+        for p, s in studies.items()
+    }
+    flat = [j for jobs in plays_jobs.values() for j in jobs]
+    results = iter(
+        run_jobs(flat, workers=study.workers, progress=progress, desc="card plays", runner=runner, cache=study.cache)
     )
-    plays = pl.concat(
-        _plays_of(r).with_columns(pl.lit(j.deck_a, pl.Int8).alias("deck_a"), pl.lit(j.deck_b, pl.Int8).alias("deck_b"))
-        for j, r in zip(jobs_events, results, strict=True)
-    ).filter(pl.col("card").is_in(measured))
-    table = _play_numbers(plays, base)
+    tables, games = {}, {}
+    for p, jobs_events in plays_jobs.items():
+        done = [next(results) for _ in jobs_events]
+        games[p] = outcomes(jobs_events, done)
+        plays = pl.concat(
+            _plays_of(r).with_columns(
+                pl.lit(j.deck_a, pl.Int8).alias("deck_a"), pl.lit(j.deck_b, pl.Int8).alias("deck_b")
+            )
+            for j, r in zip(jobs_events, done, strict=True)
+        ).filter(pl.col("card").is_in(measured))
+        tables[p] = _play_numbers(plays, base)
+    played: dict[str, tuple[pl.DataFrame, dict[str, pl.DataFrame]]] = {}
     if impact:
-        table = table.join(_removal(base, measured, study), on="card", how="left")
-    return table.sort("deck", "card")
+        played = _removal_games(base, measured, studies)
+        for p in tables:
+            tables[p] = tables[p].join(_removal(base, *played[p]), on="card", how="left")
+    tables = {p: t.sort("deck", "card") for p, t in tables.items()}
+    if policies is None:
+        return tables[chosen_strengths[0]]
+    removed = _impact_changes(base, played) if impact else no_changes({"card": pl.String, "deck": pl.Int8})
+    return SkillCardStats(tables, skill_changes(games), removed, n, seed)
 
 
 def _play_numbers(plays: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
@@ -130,23 +202,39 @@ def _play_numbers(plays: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
     return decks.join(table, on="card")
 
 
-def _removal(base: CardSet, names: Sequence[str], study: Study) -> pl.DataFrame:
-    """For each card, its deck's paired change when it is replaced by :func:`vanilla`."""
-    baseline_jobs = study.jobs(base)
-    variant_jobs = {}
-    for name in names:
-        card = base.card(name)
-        assert card.deck is not None, "only the cards of a starter deck are measured (card_plays)"
-        variant_jobs[name] = study.jobs(replace_card(base, vanilla(card)), decks={card.deck})
-    flat = baseline_jobs + [j for jobs in variant_jobs.values() for j in jobs]
+def _removal_games(
+    base: CardSet, names: Sequence[str], studies: Mapping[str, Study]
+) -> dict[str, tuple[pl.DataFrame, dict[str, pl.DataFrame]]]:
+    """At each strength, the outcomes of the set as it is and of the set with each card replaced
+    by :func:`vanilla` (only the pairings of its deck), played as one list of jobs."""
+    plan: list[tuple[str, str | None, list[Job]]] = []
+    for p, study in studies.items():
+        plan.append((p, None, study.jobs(base)))
+        for name in names:
+            card = base.card(name)
+            assert card.deck is not None, "only the cards of a starter deck are measured (card_plays)"
+            plan.append((p, name, study.jobs(replace_card(base, vanilla(card)), decks={card.deck})))
+    first = next(iter(studies.values()))
+    flat = [j for _, _, jobs in plan for j in jobs]
     results = run_jobs(
-        flat, workers=study.workers, progress=study.progress, desc="removals", runner=study.runner, cache=study.cache
+        flat, workers=first.workers, progress=first.progress, desc="removals", runner=first.runner, cache=first.cache
     )
-    before = outcomes(baseline_jobs, results[: len(baseline_jobs)])
-    rows, i = [], len(baseline_jobs)
-    for name, jobs in variant_jobs.items():
-        after = outcomes(jobs, results[i : i + len(jobs)])
+    out: dict[str, tuple[pl.DataFrame, dict[str, pl.DataFrame]]] = {}
+    i = 0
+    for p, removed, jobs in plan:
+        games = outcomes(jobs, results[i : i + len(jobs)])
         i += len(jobs)
+        if removed is None:
+            out[p] = (games, {})
+        else:
+            out[p][1][removed] = games
+    return out
+
+
+def _removal(base: CardSet, before: pl.DataFrame, removed: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """For each card, its deck's paired change when it is replaced by :func:`vanilla`."""
+    rows = []
+    for name, after in removed.items():
         deck = base.card(name).deck
         change = paired_changes(before, after).filter(pl.col("deck") == deck).drop("sd")
         games = sides(after).filter(pl.col("deck") == deck).height
@@ -160,3 +248,27 @@ def _removal(base: CardSet, names: Sequence[str], study: Study) -> pl.DataFrame:
             )
         )
     return pl.concat(rows)
+
+
+def _impact_changes(base: CardSet, played: Mapping[str, tuple[pl.DataFrame, dict[str, pl.DataFrame]]]) -> pl.DataFrame:
+    """Per card and later strength: its removal's change at that strength minus at the first,
+    paired game by game (:func:`paired_contrast`)."""
+    names = list(played)
+    weak_before, weak_removed = played[names[0]]
+    rows = []
+    for p in names[1:]:
+        before, removed = played[p]
+        for name, after in removed.items():
+            deck = base.card(name).deck
+            terms = [(1.0, after), (-1.0, before), (-1.0, weak_removed[name]), (1.0, weak_before)]
+            change = paired_contrast(terms).filter(pl.col("deck") == deck).drop("sd")
+            rows.append(
+                change.select(
+                    pl.lit(name).alias("card"),
+                    "deck",
+                    pl.lit(names[0]).alias("from"),
+                    pl.lit(p).alias("to"),
+                    pl.all().exclude("deck"),
+                )
+            )
+    return pl.concat(rows) if rows else no_changes({"card": pl.String, "deck": pl.Int8})

@@ -215,12 +215,13 @@ def run_jobs(
 
 
 def plays_search(jobs: Sequence[Job]) -> bool:
-    """Whether any of ``jobs`` plays a ``search`` policy (slow enough to be worth an estimate)."""
+    """Whether any of ``jobs`` plays a ``search`` policy or ``expert`` (search's machinery one
+    turn deep): slow enough to be worth an estimate."""
     return any(_is_search(p) for job in jobs for p in (job.settings.policy, job.settings.opponent))
 
 
 def _is_search(policy: str | None) -> bool:
-    return policy is not None and str(policy).strip().lower().startswith("search")
+    return policy is not None and str(policy).strip().lower().startswith(("search", "expert"))
 
 
 #: Games a timing probe plays on the fast engine (after one untimed game that loads its compiled code).

@@ -3,6 +3,7 @@ between them (common random numbers)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -56,9 +57,23 @@ class Study:
             if decks is None or a in decks or b in decks
         ]
 
+    def at(self, policy: str) -> Study:
+        """This study with both players playing ``policy``: the same seeds and the same cache, so
+        two strengths play the same deals and coin flips (R2.2, R2.3)."""
+        return dataclasses.replace(self, settings=dataclasses.replace(self.settings, policy=policy, opponent=None))
+
     def play(self, variants: Sequence[CardSet], *, seed: int | None = None, desc: str = "games") -> list[pl.DataFrame]:
         """The outcomes (:func:`outcomes`) of every version of the card set, same seeds."""
-        per_variant = [self.jobs(cards, seed=seed) for cards in variants]
+        (played,) = self.play_at([self.settings.policy], variants, seed=seed, desc=desc).values()
+        return played
+
+    def play_at(
+        self, policies: Sequence[str], variants: Sequence[CardSet], *, seed: int | None = None, desc: str = "games"
+    ) -> dict[str, list[pl.DataFrame]]:
+        """The outcomes of every version of the card set at each strength in ``policies``, all on
+        the same seeds, played as one list of jobs (one progress bar, one estimate for all)."""
+        studies = [self if p == self.settings.policy else self.at(p) for p in policies]
+        per_variant = [study.jobs(cards, seed=seed) for study in studies for cards in variants]
         flat = [job for jobs in per_variant for job in jobs]
         results = run_jobs(
             flat,
@@ -68,11 +83,12 @@ class Study:
             runner=self.runner,
             cache=self.cache,
         )
-        out, i = [], 0
+        played, i = [], 0
         for jobs in per_variant:
-            out.append(outcomes(jobs, results[i : i + len(jobs)]))
+            played.append(outcomes(jobs, results[i : i + len(jobs)]))
             i += len(jobs)
-        return out
+        k = len(variants)
+        return {p: played[j * k : (j + 1) * k] for j, p in enumerate(policies)}
 
 
 def outcomes(jobs: Sequence[Job], results: Sequence[JobResult]) -> pl.DataFrame:
@@ -115,16 +131,29 @@ def paired_changes(before: pl.DataFrame, after: pl.DataFrame, *, by: Sequence[st
     ``change``, ``change_low``, ``change_high``, ``sd`` (of the differences) and ``clear``
     (the interval excludes 0).  ``by=("deck", "opponent")`` gives one row per cell of the
     balance matrix instead: the row deck's change against the column deck, both seats."""
+    return paired_contrast([(1.0, after), (-1.0, before)], by=by)
+
+
+def paired_contrast(terms: Sequence[tuple[float, pl.DataFrame]], *, by: Sequence[str] = ("deck",)) -> pl.DataFrame:
+    """Each deck's mean of ``Σ weight × won`` over ``terms`` (weights and :func:`outcomes` of the
+    same seeds), game by game, with the paired 95% interval of those per-game sums; columns as
+    :func:`paired_changes` (which is ``[(1, after), (-1, before)]``).  Only the games every
+    term played count.  ``[(1, b_strong), (-1, a_strong), (-1, b_weak), (1, a_weak)]`` is a
+    difference of two changes: whether a change does more under strong play than under weak."""
     keys = ["deck_a", "deck_b", "game", "side"]
-    joined = sides(after).join(sides(before).select(*keys, pl.col("win").alias("was")), on=keys)
-    mean, low, high = mean_exprs(pl.col("win") - pl.col("was"))
+    (w0, first), *rest = terms
+    joined = sides(first).with_columns((w0 * pl.col("win")).alias("diff"))
+    for j, (w, frame) in enumerate(rest):
+        term = sides(frame).select(*keys, (w * pl.col("win")).alias(f"term{j}"))
+        joined = joined.join(term, on=keys).with_columns((pl.col("diff") + pl.col(f"term{j}")).alias("diff"))
+    mean, low, high = mean_exprs(pl.col("diff"))
     return (
         joined.group_by(*by)
         .agg(
             mean.alias("change"),
             low.alias("change_low"),
             high.alias("change_high"),
-            (pl.col("win") - pl.col("was")).std().alias("sd"),
+            pl.col("diff").std().alias("sd"),
         )
         .with_columns(((pl.col("change_low") > 0) | (pl.col("change_high") < 0)).alias("clear"))
         .sort(*by)

@@ -18,6 +18,7 @@ from ...base.rules import Rules
 from ..analysis import deck_rates, deck_results
 from .jobs import Runner
 from .matrix import card_set_of, make_study, on_cluster, percent_text, points_text
+from .strengths import skill_changes, strengths
 from .study import matchups, paired_changes
 from .variants import field_value, unknown_card, vary
 
@@ -117,6 +118,92 @@ def parse_values(text: str, *, where: str = "--set") -> tuple[str, list[int]]:
     return name, list(dict.fromkeys(values))
 
 
+@dataclass(frozen=True)
+class SkillSweep:
+    """A sweep at several strengths on the same seeds (``sweeps``, weakest first) and, per
+    combination of values and deck, the paired change of the deck's rate from the first
+    strength to each later one (``changes``: the fields, ``from``, ``to``, ``deck``,
+    ``change``, ``change_low``, ``change_high``, ``clear``)."""
+
+    sweeps: dict[str, Sweep]
+    changes: pl.DataFrame
+
+    @property
+    def first(self) -> Sweep:
+        return next(iter(self.sweeps.values()))
+
+    def table(self) -> pl.DataFrame:
+        """One row per combination and deck: ``rate <policy>`` and ``change <policy>`` (against
+        the shipped card) at each strength, then ``<to> − <from>`` (the paired change between
+        strengths) for each later strength."""
+        keys = [*self.first.fields, "deck"]
+        out = None
+        for policy, s in self.sweeps.items():
+            part = s.rows.select(
+                *keys, pl.col("rate").alias(f"rate {policy}"), pl.col("change").alias(f"change {policy}")
+            )
+            out = part if out is None else out.join(part, on=keys)
+        assert out is not None, "a skill sweep holds a sweep at each of its strengths"
+        for (f, t), part in self.changes.group_by("from", "to", maintain_order=True):
+            out = out.join(part.select(*keys, pl.col("change").alias(f"{t} − {f}")), on=keys)
+        return out.sort(keys)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The object ``clashkit sweep --json`` prints: for one strength the sweep's own
+        (:meth:`Sweep.to_dict`); for several ``{"card", "field", "shipped", "n", "seed",
+        "policies": {P: <the sweep object>}, "changes": [{<fields>, "deck", "from", "to",
+        "change", "change_low", "change_high", "clear"}, …]}``."""
+        if len(self.sweeps) == 1:
+            return self.first.to_dict()
+        one = self.first.to_dict()
+        return {
+            **{k: one[k] for k in ("card", "field", "shipped", "n", "seed")},
+            "policies": {p: s.to_dict() for p, s in self.sweeps.items()},
+            "changes": self.changes.to_dicts(),
+        }
+
+    def __str__(self) -> str:
+        if len(self.sweeps) == 1:
+            return str(self.first)
+        s, names = self.first, list(self.sweeps)
+        shipped = ", ".join(f"{f} {v}" for f, v in zip(s.fields, s.shipped, strict=True))
+        later = names[1:]
+        keys = " ".join(f"{f:>7}" for f in s.fields) + "  deck"
+        top = " " * len(keys) + "".join(f"  {p[:28]:<28}" for p in names)
+        top += "".join(f"  {(t + ' − ' + names[0])[:24]:<24}" for t in later)
+        head = (keys + f"  {'rate':>6}  {'change':<20}" * len(names) + f"  {'change':<24}" * len(later)).rstrip()
+        lines = [
+            f"{s.card} (shipped: {shipped}); {s.n:,} games per ordered pairing at each strength, seeds "
+            f"{s.seed}+k, the same seeds for every value and strength.",
+            "At each strength: each deck's rate and its change against the shipped card; then each deck's "
+            f"change from {names[0]} to each later strength (points, paired 95% intervals).",
+            "",
+            top.rstrip(),
+            head,
+        ]
+        rows = {
+            p: {tuple(r[f] for f in [*s.fields, "deck"]): r for r in x.rows.iter_rows(named=True)}
+            for p, x in self.sweeps.items()
+        }
+        skill = {(r["to"], *(r[f] for f in [*s.fields, "deck"])): r for r in self.changes.iter_rows(named=True)}
+        for key in rows[names[0]]:
+            line = " ".join(f"{v:>7}" for v in key[:-1]) + f"  {key[-1]:>4}"
+            for p in names:
+                r = rows[p][key]
+                line += f"  {percent_text(r['rate']):>6}  {_change_text(r):<20}"
+            for t in later:
+                line += f"  {_change_text(skill[(t, *key)]):<24}"
+            lines.append(line.rstrip())
+        return "\n".join(lines)
+
+
+def _change_text(row: Mapping[str, Any]) -> str:
+    """``+2.1 [+1.6, +2.6]``, ``±0`` when no game changed."""
+    if row["change_low"] == row["change_high"] == 0:
+        return "±0"
+    return f"{points_text(row['change'])} [{points_text(row['change_low'])}, {points_text(row['change_high'])}]"
+
+
 @on_cluster
 def sweep(
     card: str,
@@ -125,6 +212,7 @@ def sweep(
     *,
     cards: CardSet | str | os.PathLike | None = None,
     policy: str = "greedy",
+    policies: Sequence[str] | str | None = None,
     rules: Rules | Mapping[str, Any] | None = None,
     seed: int = 0,
     engine: str | None = None,
@@ -132,10 +220,15 @@ def sweep(
     jobs: int | None = 1,
     progress: bool = False,
     runner: Runner | None = None,
-) -> Sweep:
+) -> Any:
     """Card ``card`` with each combination of ``values`` (``{"attack": [3, 4, 5]}``; several
     fields make a grid), every pairing on the same seeds as the card as shipped: each deck's
-    rate and its paired change (R9.3)."""
+    rate and its paired change (R9.3).
+
+    A :class:`Sweep` at ``policy``; with ``policies`` (weakest first, ``["greedy",
+    "expert"]``) a :class:`SkillSweep`: the sweep at each strength on the same seeds, all of
+    it played as one list of jobs, and each deck's paired change between strengths."""
+    names = strengths(policy, policies)
     base = card_set_of(cards)
     name = str(card).strip().upper()
     if name not in base:
@@ -154,7 +247,7 @@ def sweep(
     study = make_study(
         n,
         seed=seed,
-        policy=policy,
+        policy=names[0],
         rules=rules,
         engine=engine,
         mirror=mirror,
@@ -162,8 +255,23 @@ def sweep(
         progress=progress,
         runner=runner,
     )
-    played = study.play([base, *variants], desc=f"sweep {name}")
+    played = study.play_at(names, [base, *variants], desc=f"sweep {name}")
     shipped = tuple(field_value(shipped_card, f) for f in fields)
+    sweeps = {p: _sweep_of(name, fields, shipped, combos, games, n, seed) for p, games in played.items()}
+    if policies is None:
+        return sweeps[names[0]]
+    changes = [
+        skill_changes(
+            {p: games[1 + i] for p, games in played.items()},
+            labels=[pl.lit(v, pl.Int32).alias(f) for f, v in zip(fields, combo, strict=True)],
+        )
+        for i, combo in enumerate(combos)
+    ]
+    return SkillSweep(sweeps, pl.concat(changes))
+
+
+def _sweep_of(name, fields, shipped, combos, played: Sequence[pl.DataFrame], n: int, seed: int) -> Sweep:
+    """The sweep of one strength from its outcomes: the shipped set first, then each combination."""
     rows, matrices, cells = [], [], []
     for combo, games in zip(combos, played[1:], strict=True):
         labels = [pl.lit(v, pl.Int32).alias(f) for f, v in zip(fields, combo, strict=True)]

@@ -3,6 +3,7 @@ on fresh seeds (``clashkit tune``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -12,11 +13,12 @@ import polars as pl
 
 from ...base.cards import CardSet
 from ...base.errors import OptionError
-from ...base.points import percent_text
+from ...base.points import percent_text, points_text
 from ...base.rules import Rules
 from ...base.suggest import did_you_mean
 from .jobs import Runner
 from .matrix import Balance, card_set_of, make_study, on_cluster
+from .strengths import distance_improvement, skill_distance, strengths
 from .study import matchups
 from .variants import _AMOUNT_EFFECTS, FIELDS, field_value, unknown_card, vary
 
@@ -51,10 +53,57 @@ def apply_changes(cards: CardSet, changes: Iterable[Change]) -> CardSet:
     return cards
 
 
+def size(changes: Iterable[Change]) -> int:
+    """How far a set of changes moves the cards: the sum of ``|new − old|`` (the tuner's second
+    objective, after the number of changes)."""
+    return sum(abs(c.new - c.old) for c in changes)
+
+
+#: Which way a field moves its deck (R1.3, R5.5): a dearer card is weaker, more attack,
+#: health or amount stronger.
+STRENGTHENS = {"cost": -1, "attack": 1, "health": 1, "amount": 1}
+
+
+@dataclass(frozen=True)
+class ParetoRow:
+    """The best set of at most ``limit`` changes the search found (``changes``; its ``search``
+    distance on the search's seeds), checked on fresh seeds: the largest distance of any deck
+    from 50% at any strength ``before`` and ``after`` the changes, and the paired 95%
+    bootstrap interval of the ``improvement`` (``before − after``)."""
+
+    limit: int
+    changes: tuple[Change, ...]
+    search: float
+    before: float
+    after: float
+    improvement: float
+    low: float | None
+    high: float | None
+
+    @property
+    def size(self) -> int:
+        return size(self.changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "limit": self.limit,
+            "changes": [c.to_dict() for c in self.changes],
+            "size": self.size,
+            "search": self.search,
+            "before": self.before,
+            "after": self.after,
+            "improvement": self.improvement,
+            "improvement_low": self.low,
+            "improvement_high": self.high,
+        }
+
+
 @dataclass(frozen=True)
 class Tuning:
-    """What :func:`tune` proposes: ``changes`` (kept after the check on fresh seeds), the
-    balance ``before`` and ``after`` on those fresh seeds, and the search's own record."""
+    """What :func:`tune` proposes: ``changes`` (the Pareto row that is best on fresh seeds), the
+    balance ``before`` and ``after`` on those fresh seeds at the first strength, and the search's
+    own record.  ``at`` holds (before, after) at every strength, ``pareto`` the trade-off
+    between the number of changes and the distance reached."""
 
     changes: tuple[Change, ...]
     before: Balance
@@ -66,20 +115,41 @@ class Tuning:
     candidates: int
     games: int
     check_seed: int
+    at: dict[str, tuple[Balance, Balance]] = dataclasses.field(default_factory=dict)
+    pareto: tuple[ParetoRow, ...] = ()
+    stopped: str | None = None
+
+    @property
+    def policies(self) -> list[str]:
+        return list(self.at) or [self.before.policy]
 
     def to_dict(self) -> dict[str, Any]:
-        """The object ``clashkit tune --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""
-        return {
-            "changes": [c.to_dict() for c in self.changes],
-            "before": self.before.to_dict(),
-            "after": self.after.to_dict(),
+        """The object ``clashkit tune --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md):
+        for one strength ``{"changes", "before", "after", …}``; for several ``"before"`` and
+        ``"after"`` are per strength, under ``"policies": {P: {"before", "after"}}``."""
+        data: dict[str, Any] = {"changes": [c.to_dict() for c in self.changes]}
+        if len(self.policies) == 1:
+            data |= {"before": self.before.to_dict(), "after": self.after.to_dict()}
+        else:
+            data["policies"] = {p: {"before": b.to_dict(), "after": a.to_dict()} for p, (b, a) in self.at.items()}
+            data["distance"] = dict(zip(("before", "after"), self.distances, strict=True))
+        return data | {
             "searched": [c.to_dict() for c in self.searched],
             "search_distances": list(self.search_distances),
             "check_distances": list(self.check_distances),
             "check_seed": self.check_seed,
             "candidates": self.candidates,
             "games": self.games,
+            "pareto": [r.to_dict() for r in self.pareto],
+            "stopped": self.stopped,
         }
+
+    @property
+    def distances(self) -> tuple[float, float]:
+        """The largest distance of any deck from 50% at any strength on the fresh seeds, before
+        and after the proposal."""
+        pairs = list(self.at.values()) or [(self.before, self.after)]
+        return max(b.distance for b, _ in pairs), max(a.distance for _, a in pairs)
 
     def table(self, cards: CardSet | None = None) -> pl.DataFrame:
         """The proposal beside the shipped values: ``card``, ``field``, ``shipped``,
@@ -89,6 +159,35 @@ class Tuning:
             schema={"card": pl.String, "field": pl.String, "shipped": pl.Int64, "proposed": pl.Int64},
         )
 
+    def pareto_table(self) -> pl.DataFrame:
+        """One row per number of changes: the best set found with at most that many, its
+        distance on the search's seeds and on fresh ones, and the improvement's interval."""
+        return pl.DataFrame(
+            [
+                {
+                    "changes": r.limit,
+                    "changed": "; ".join(map(str, r.changes)),
+                    "size": r.size,
+                    "search": r.search,
+                    "fresh": r.after,
+                    "improvement": r.improvement,
+                    "improvement_low": r.low,
+                    "improvement_high": r.high,
+                }
+                for r in self.pareto
+            ],
+            schema={
+                "changes": pl.Int64,
+                "changed": pl.String,
+                "size": pl.Int64,
+                "search": pl.Float64,
+                "fresh": pl.Float64,
+                "improvement": pl.Float64,
+                "improvement_low": pl.Float64,
+                "improvement_high": pl.Float64,
+            },
+        )
+
     def __str__(self) -> str:
         lines = []
         if self.changes:
@@ -96,23 +195,66 @@ class Tuning:
             lines += [f"  {c}" for c in self.changes]
         else:
             lines.append(NO_CHANGE_PROPOSED)
-        dropped = self.searched[len(self.changes) :]
+        dropped = [c for c in self.searched if c not in self.changes]
         if dropped:
             lines.append("Found by the search but not confirmed on fresh seeds: " + "; ".join(map(str, dropped)))
+        names = self.policies
+        at = f"at any of {', '.join(names)}" if len(names) > 1 else f"under {names[0]}"
         lines += [
             "",
-            f"Checked on fresh seeds ({self.check_seed}+k): largest distance from 50% "
-            f"{percent_text(self.before.distance, sign='')} → {percent_text(self.after.distance, sign='')} points.",
-            "",
-            "Before:",
-            str(self.before),
-            "",
-            "After:",
-            str(self.after),
-            "",
-            f"({self.candidates:,} candidate changes tried, {self.games:,} games played)",
+            f"Checked on fresh seeds ({self.check_seed}+k): largest distance of a deck from 50% {at} "
+            f"{percent_text(self.distances[0], sign='')} → {percent_text(self.distances[1], sign='')} points.",
         ]
+        if self.search_distances:
+            lines += ["", *self._pareto_lines()]
+        if len(names) > 1:
+            lines += ["", *self._strength_lines()]
+        else:
+            lines += ["", "Before:", str(self.before), "", "After:", str(self.after)]
+        stop = f"; {self.stopped}" if self.stopped else ""
+        lines += ["", f"({self.candidates:,} candidate sets tried, {self.games:,} games played{stop})"]
         return "\n".join(lines)
+
+    def _pareto_lines(self) -> list[str]:
+        lines = [
+            "Fewest changes against distance (search seeds, then fresh seeds; improvement with its paired 95% "
+            "interval, bootstrap over the games):",
+            "",
+            "| at most | changes | search (points from 50%) | fresh | improvement (points) |",
+            "| ---: | --- | ---: | ---: | --- |",
+        ]
+        lines.append(
+            f"| 0 | — (as shipped) | {percent_text(self.search_distances[0], sign='')} | "
+            f"{percent_text(self.check_distances[0], sign='')} | |"
+        )
+        for r in self.pareto:
+            changed = "; ".join(map(str, r.changes))
+            interval = "" if r.low is None else f" [{points_text(r.low)}, {points_text(r.high)}]"
+            lines.append(
+                f"| {r.limit} | {changed} | {percent_text(r.search, sign='')} | {percent_text(r.after, sign='')} | "
+                f"{points_text(r.improvement)}{interval} |"
+            )
+        if not self.pareto:
+            lines.append("(no set of changes tried did better than the set as shipped on the search's seeds)")
+        return lines
+
+    def _strength_lines(self) -> list[str]:
+        names = list(self.at)
+        lines = [
+            "Each deck's rate on the fresh seeds, shipped → proposed:",
+            "",
+            "| deck | " + " | ".join(names) + " |",
+            "| --- |" + " --- |" * len(names),
+        ]
+        decks = sorted(self.before.decks["deck"].to_list())
+        rates = {p: (b.decks, a.decks) for p, (b, a) in self.at.items()}
+        for deck in decks:
+            cells = []
+            for p in names:
+                b, a = (float(f.filter(pl.col("deck") == deck)["rate"][0]) for f in rates[p])
+                cells.append(f"{percent_text(b, sign='')} → {percent_text(a, sign='')}")
+            lines.append(f"| deck {deck} | " + " | ".join(cells) + " |")
+        return lines
 
 
 def candidates(
@@ -122,10 +264,13 @@ def candidates(
     *,
     names: Sequence[str] | None = None,
     done: Iterable[tuple[str, str]] = (),
+    sizes: Sequence[int] | None = None,
 ) -> list[Change]:
-    """Every single-field change of ±``step`` to a card of a starter deck that the card file
-    allows (cost ≥ 0, health ≥ 1, …), fields already changed (``done``) left out."""
+    """Every single-field change of ±``step`` (or of each of ``sizes``) to a card of a starter
+    deck that the card file allows (cost ≥ 0, health ≥ 1, …: :mod:`clashkit.base.limits`),
+    fields already changed (``done``) left out."""
     done = set(done)
+    steps = [step] if sizes is None else list(sizes)
     out = []
     for card in cards:
         if card.deck is None or (names is not None and card.name not in names):
@@ -136,12 +281,13 @@ def candidates(
             if f == "amount" and card.effect not in _AMOUNT_EFFECTS:
                 continue
             value = field_value(card, f)
-            for new in (value - step, value + step):
-                try:
-                    vary(cards, card.name, **{f: new})
-                except OptionError:
-                    continue
-                out.append(Change(card.name, f, value, new))
+            for by in steps:
+                for new in (value - by, value + by):
+                    try:
+                        vary(cards, card.name, **{f: new})
+                    except OptionError:
+                        continue
+                    out.append(Change(card.name, f, value, new))
     return out
 
 
@@ -152,9 +298,12 @@ def tune(
     *,
     fields: Sequence[str] = TUNE_FIELDS,
     step: int = 1,
+    max_step: int | None = None,
+    beam: int = 3,
     names: Sequence[str] | None = None,
     cards: CardSet | str | os.PathLike | None = None,
     policy: str = "greedy",
+    policies: Sequence[str] | str | None = None,
     rules: Rules | Mapping[str, Any] | None = None,
     seed: int = 0,
     check_seed: int | None = None,
@@ -163,24 +312,48 @@ def tune(
     jobs: int | None = 1,
     progress: bool = False,
     runner: Runner | None = None,
+    budget_seconds: float | None = None,
+    evaluations: int | None = None,
+    bootstrap: int = 1000,
 ) -> Tuning:
-    """Search for up to ``max_changes`` single-field changes of ±``step`` to the cards of the
-    starter decks that bring the largest distance of any deck's overall rate from 50% down
-    most, then check them on fresh seeds.
+    """Search for the fewest changes to the cards of the starter decks that bring every deck
+    near 50% at every strength, then check them on fresh seeds.
 
-    The search is greedy: each round tries every candidate (:func:`candidates`) on the same
-    ``n`` games per pairing (master seeds ``seed + k``; only the pairings of the changed
-    card's deck are played again) and keeps the one with the smallest largest distance, if
-    it beats the set without it; a (card, field) is changed at most once.  The check plays
-    the whole matrix after each number of changes on master seeds ``check_seed + k``
-    (default ``seed + CHECK_SEED_OFFSET``) and keeps the prefix of the changes with the
-    smallest distance there, so a change that only fitted the search's seeds is dropped.
+    The objective is the largest distance of any deck's overall rate from 50% at any of
+    ``policies`` (or at ``policy``; :func:`~clashkit.studies.design.strengths.skill_distance`),
+    then the number of changes, then their size.  The search
+    (:func:`~clashkit.studies.design.beam.beam_search`) adds one change a round to each of the
+    ``beam`` best sets so far: every change of ``step``, ``2·step`` … ``max_step`` (default
+    ``2·step``) to one of ``fields`` of a card of a starter deck that the card file allows, in
+    the direction that brings its deck toward 50% at the strength where it is furthest, a
+    (card, field) changed at most once.  Every candidate plays the same ``n`` games per pairing
+    at every strength (master seeds ``seed + k``: common random numbers; only the pairings of
+    the changed decks are played again), on the fast engine where the policies exist there.
+    It stops after ``max_changes`` rounds, when a round finds nothing better, or when
+    ``budget_seconds`` or ``evaluations`` (candidate sets tried) run out.
+
+    The best set of at most 1, 2, … changes (the Pareto rows) is then played again on master
+    seeds ``check_seed + k`` (default ``seed + CHECK_SEED_OFFSET``) with the shipped set, at
+    every strength; each row gets the improvement of the distance with a paired bootstrap
+    interval over the games, and the proposal is the row with the smallest distance there
+    (the fewer changes on a tie; no change if none beats the shipped set), so a change that
+    only fitted the search's seeds is dropped.
     """
+    from .beam import beam_search
+
+    chosen = strengths(policy, policies)
     base = card_set_of(cards)
     if isinstance(max_changes, bool) or not isinstance(max_changes, int) or max_changes < 0:
         raise OptionError(f"max changes {max_changes!r} must be a whole number ≥ 0")
     if isinstance(step, bool) or not isinstance(step, int) or step < 1:
         raise OptionError(f"step {step!r} must be a whole number ≥ 1")
+    max_step = 2 * step if max_step is None else max_step
+    if isinstance(max_step, bool) or not isinstance(max_step, int) or max_step < step:
+        raise OptionError(f"max step {max_step!r} must be a whole number ≥ step ({step})")
+    if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
+        raise OptionError(f"beam {beam!r} must be a whole number ≥ 1")
+    if budget_seconds is not None and not budget_seconds > 0:
+        raise OptionError(f"budget {budget_seconds!r} must be a number of seconds > 0")
     known = sorted({f for fs in FIELDS.values() for f in fs})
     fields = tuple(dict.fromkeys(str(f).strip().lower() for f in fields))
     for f in fields:
@@ -196,52 +369,69 @@ def tune(
     study = make_study(
         n,
         seed=seed,
-        policy=policy,
+        policy=chosen[0],
         rules=rules,
         engine=engine,
         mirror=mirror,
         jobs=jobs,
-        progress=progress,
+        progress=False,
         runner=runner,
     )
     check_seed = seed + CHECK_SEED_OFFSET if check_seed is None else check_seed
-
-    def distance(games: pl.DataFrame) -> float:
-        return Balance(matchups(games), n, seed).distance
-
-    current = base
-    (games_now,) = study.play([current], desc="tune: the set as it is")
-    found: list[Change] = []
-    distances = [distance(games_now)]
-    tried = 0
-    for round_ in range(max_changes):
-        options = candidates(current, fields, step, names=names, done={(c.card, c.field) for c in found})
-        if not options:
-            break
-        tried += len(options)
-        variants = [apply_changes(current, [c]) for c in options]
-        played = study.play(variants, desc=f"tune: change {round_ + 1} of {max_changes}")
-        scored = [(distance(g), i) for i, g in enumerate(played)]
-        best, i = min(scored)
-        if best >= distances[-1]:
-            break
-        found.append(options[i])
-        current, games_now = variants[i], played[i]
-        distances.append(best)
-    prefixes = [apply_changes(base, found[:k]) for k in range(len(found) + 1)]
-    checked = study.play(prefixes, seed=check_seed, desc="tune: check on fresh seeds")
-    check = [Balance(matchups(g), n, check_seed, str(policy)) for g in checked]
-    keep = min(range(len(check)), key=lambda k: (round(check[k].distance, 12), k))
+    found = beam_search(
+        study,
+        chosen,
+        base,
+        max_changes,
+        fields=fields,
+        sizes=range(step, max_step + 1, step),
+        names=names,
+        beam=beam,
+        budget_seconds=budget_seconds,
+        evaluations=evaluations,
+        progress=progress,
+    )
+    # The check: the shipped set and every Pareto row on fresh seeds, at every strength.
+    rows = found.rows
+    sets = [apply_changes(base, r.changes) for r in rows]
+    checking = dataclasses.replace(study, progress=progress)  # its own bar, estimate and all strengths
+    checked = checking.play_at(chosen, [base, *sets], seed=check_seed, desc="tune: check on fresh seeds")
+    before = {p: games[0] for p, games in checked.items()}
+    pareto = []
+    for i, r in enumerate(rows):
+        after = {p: games[1 + i] for p, games in checked.items()}
+        gain, low, high = distance_improvement(before, after, seed=check_seed, bootstrap=bootstrap)
+        pareto.append(
+            ParetoRow(r.limit, r.changes, r.distance, skill_distance(before), skill_distance(after), gain, low, high)
+        )
+    start = skill_distance(before)
+    best = min(
+        [None, *range(len(pareto))],
+        key=lambda k: (round(start if k is None else pareto[k].after, 12), 0 if k is None else pareto[k].limit),
+    )
+    kept = () if best is None else pareto[best].changes
+    at = {
+        p: (
+            Balance(matchups(games[0]), n, check_seed, p),
+            Balance(matchups(games[0 if best is None else 1 + best]), n, check_seed, p),
+        )
+        for p, games in checked.items()
+    }
+    first = at[chosen[0]]
     games_played = sum(key[3] for key in study.cache)  # Job.key's n
+    searched = pareto[-1].changes if pareto else ()
     return Tuning(
-        tuple(found[:keep]),
-        check[0],
-        check[keep],
-        prefixes[keep],
-        tuple(found),
-        tuple(distances),
-        tuple(c.distance for c in check),
-        tried,
+        tuple(kept),
+        first[0],
+        first[1],
+        apply_changes(base, kept),
+        searched,
+        (found.start, *(r.search for r in pareto)),
+        (start, *(r.after for r in pareto)),
+        found.evaluations,
         games_played,
         check_seed,
+        at if len(chosen) > 1 else {},
+        tuple(pareto),
+        found.stopped,
     )
