@@ -103,6 +103,17 @@ def test_no_process_of_the_run_outlives_a_sigkill_of_the_parent_by_5_s(tmp_path)
             os.kill(pid, signal.SIGKILL)
 
 
+def _communicate_or_dump(process: subprocess.Popen, limit: float) -> tuple[str, str]:
+    """``process``'s stdout and stderr once it ends; if it has not ended within ``limit`` seconds, fail
+    with the stack of every thread of it (Python's fault handler, on SIGABRT)."""
+    try:
+        return process.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        _, stderr = process.communicate(timeout=60)
+        pytest.fail(f"the run had not ended {limit:.0f} s after the signal; its threads then:\n{stderr[-6000:]}")
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_at_any_moment_of_start_up_ends_the_run_without_a_traceback(tmp_path, signum):
     for delay in (0.3, 0.8, 1.5, 2.5, 4.0):
@@ -112,7 +123,7 @@ def test_a_signal_at_any_moment_of_start_up_ends_the_run_without_a_traceback(tmp
         try:
             time.sleep(delay)
             process.send_signal(signum)
-            _, stderr = process.communicate(timeout=300)
+            _, stderr = _communicate_or_dump(process, 180)
         finally:
             if process.poll() is None:
                 process.kill()
@@ -148,3 +159,66 @@ def test_sigterm_stops_every_process_of_the_run_and_keeps_finished_games(tmp_pat
     assert not list((out / STAGING).glob("*.tmp")) and not (out / ".clashkit.lock").exists()
     with pytest.raises(ValueError, match="no manifest.json"):
         Trace.read_parquet(out)
+
+
+HALF_SENT = """
+import gc, os, signal, struct, sys, threading, time
+from multiprocessing.queues import SimpleQueue
+from pathlib import Path
+
+from clashkit.runs.workers import run_tasks
+
+READY = Path(sys.argv[1])
+
+
+def half_sent(i):
+    if i == 0:
+        # A worker stopped in the middle of sending a result: the header of a 1 GB message
+        # in the result pipe, and nothing more.
+        results = next(o for o in gc.get_objects() if isinstance(o, SimpleQueue))
+        os.write(results._writer.fileno(), struct.pack("!i", 1 << 30))
+        READY.write_text("sent")
+    time.sleep(600)
+
+
+def interrupt_when_ready():
+    while not READY.exists():
+        time.sleep(0.05)
+    time.sleep(0.5)  # the manager thread is reading the message by now
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+if __name__ == "__main__":
+    threading.Thread(target=interrupt_when_ready, daemon=True).start()
+    try:
+        for _ in run_tasks(half_sent, ((i, (i,)) for i in range(2)), jobs=2):
+            pass
+    except KeyboardInterrupt:
+        print("stopped")
+"""
+
+
+def test_ctrl_c_while_a_result_is_half_sent_stops_the_run(tmp_path):
+    """A worker stopped mid-send leaves half a message in the result pipe; stopping the run
+    must not wait for the rest of it (before the fix the run hung for ever there)."""
+    script = tmp_path / "half_sent.py"
+    script.write_text(HALF_SENT)
+    mark = f"CLASHKIT_TEST_RUN={uuid.uuid4().hex}"
+    env = {**os.environ, "PYTHONFAULTHANDLER": "1", mark.split("=")[0]: mark.split("=")[1]}
+    process = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path / "ready")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        stdout, stderr = _communicate_or_dump(process, 120)
+        assert (process.returncode, stdout) == (0, "stopped\n"), stderr
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for pid in _processes_marked(mark):
+            os.kill(pid, signal.SIGKILL)
+    assert (tmp_path / "ready").read_text() == "sent"
+    assert _processes_marked(mark) == []

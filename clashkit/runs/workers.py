@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from types import FrameType
@@ -215,12 +216,41 @@ def _in_worker(function: Callable[..., Any], args: tuple) -> Any:
     return function(*_SHARED, *args)
 
 
+#: How long a stopped worker may take to end before it is killed.
+STOP_SECONDS = 5.0
+
+
 def _stop(executor: ProcessPoolExecutor) -> None:
-    """Kill the worker processes now (a task of hundreds of games is not waited for)."""
+    """Kill the worker processes now (a task of hundreds of games is not waited for).
+
+    A worker stopped while it was sending a result (a part's records: megabytes) leaves
+    half a message in the result pipe, and the executor's manager thread reading it waits
+    for the rest for ever, and ``shutdown`` with it.  So once the workers are gone, this
+    process's own write end of that pipe (it never writes there) is closed: the read ends
+    with end-of-file, the manager thread sees a broken pool and ends.
+    """
+    from multiprocessing.connection import wait as wait_for
+
     workers = dict(getattr(executor, "_processes", None) or {})
     for process in workers.values():
         with contextlib.suppress(Exception):
             process.terminate()
+    # Wait on the sentinels, not join(): the manager thread may be joining them too.
+    sentinels = [p.sentinel for p in workers.values()]
+    deadline = time.monotonic() + STOP_SECONDS
+    while sentinels and time.monotonic() < deadline:
+        done = wait_for(sentinels, timeout=max(0.0, deadline - time.monotonic()))
+        sentinels = [s for s in sentinels if s not in done]
+    for process in workers.values():
+        if process.sentinel in sentinels:
+            with contextlib.suppress(Exception):
+                process.kill()
+    if sentinels:
+        wait_for(sentinels, timeout=STOP_SECONDS)
+    results = getattr(executor, "_result_queue", None)
+    if results is not None:
+        with contextlib.suppress(Exception):
+            results._writer.close()
     executor.shutdown(wait=True, cancel_futures=True)
     for process in workers.values():
         with contextlib.suppress(Exception):
