@@ -499,8 +499,37 @@ def build_trace(records: GameRecords, cards: CardSet) -> Trace:
     turn_counts = np.asarray(records.turn_counts, dtype=np.int64)
     events = events_from_buffer(records.events, cards, games=games, counts=event_counts)
     games_frame = _games_frame(records, games)
-    turns = turn_context(turns_from_buffer(records.turns, games=games, counts=turn_counts), games_frame, cards)
-    return Trace(events, turns, games_frame)
+    turns = turns_from_buffer(records.turns, games=games, counts=turn_counts)
+    return Trace(events, _with_context(turns, records, turn_counts, cards), games_frame)
+
+
+def _with_context(turns: pl.DataFrame, records: GameRecords, counts: np.ndarray, cards: CardSet) -> pl.DataFrame:
+    """:func:`turn_context` of freshly recorded turns, from the records' arrays rather than by a
+    join with the games frame: each game's first player and each setup's decks' numbers
+    spread over the turns with ``numpy.repeat`` (the same columns; tests compare the two)."""
+    starter = {tuple(sorted(names)): number for number, names in cards.decks.items()}
+
+    def number(setup, deck: tuple[str, ...]) -> int:
+        return starter.get(tuple(sorted(deck)), -1) if setup.format == "preconstructed" else -1
+
+    runs = np.asarray(records.setup_runs, dtype=np.int64)
+    decks = np.array([[number(s, s.deck_a), number(s, s.deck_b)] for s in records.setups], np.int8).reshape(-1, 2)
+    deck_of_game = np.repeat(decks, runs, axis=0)
+    first_of_game = np.asarray(records.first_player, dtype=np.int8)
+    first = np.repeat(first_of_game, counts)
+    player = turns["player"].to_physical().to_numpy()
+    turn = turns["turn"].to_numpy().astype(np.int32)
+    is_first = player == first
+    deck = np.repeat(deck_of_game, counts, axis=0)[np.arange(len(player)), player.astype(np.intp)]
+    own_turn = np.where(is_first, (turn + 1) // 2, turn // 2).astype(np.uint16)
+    return _frame(
+        [
+            *((turns[name], pl.col(name)) for name in RAW_TURNS_SCHEMA),
+            (pl.Series("own_turn", own_turn), pl.col("own_turn")),
+            _code_column("seat", (~is_first).astype(np.int8), SEAT),
+            _int_column("deck", deck, pl.Int8, nullable=True),
+        ]
+    )
 
 
 def turn_context(turns: pl.DataFrame, games: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
@@ -590,8 +619,8 @@ def _codes_enum(name: str, words: Sequence[str], dtype: pl.Enum) -> pl.Series:
 
 
 #: Games a chunk of the frames :class:`TraceBuilder` builds at once: a part of the fast engine
-#: (``clashkit.runs.simulate.FAST_PART_GAMES``, about 82,000 turn rows), built as it comes
-#: without being copied; the reference engine's parts of 500 are gathered into chunks of 8,500.
+#: (``clashkit.runs.simulate.part_games``: 8,192 games with events, 65,536 without) is built as
+#: it comes, without being copied; the reference engine's parts of 500 are gathered into 8,500.
 CHUNK_GAMES = 1 << 13
 
 
