@@ -450,7 +450,7 @@ def _append(target: array, rows: np.ndarray, dtype) -> None:
     """Append ``rows`` to ``target`` as they are in memory: one copy, with no bytes object between."""
     rows = np.ascontiguousarray(rows, dtype=dtype)
     if rows.size:
-        target.frombytes(memoryview(rows).cast("B"))
+        target.frombytes(memoryview(rows).cast("B"))  # type: ignore[arg-type]  # numpy arrays are buffers
 
 
 def play_games(matchup, first: int, seeds: list[int]) -> GameRecords:

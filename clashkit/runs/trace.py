@@ -352,8 +352,10 @@ def turns_from_buffer(
     columns = [(pl.Series("game", _repeat_ids(games, counts)), pl.col("game"))]
     for name, dtype in list(RAW_TURNS_SCHEMA.items())[1:]:
         values = cols[_T[name]]
-        maker = _code_column if isinstance(dtype, pl.Enum) else _int_column
-        columns.append(maker(name, values, dtype))
+        if isinstance(dtype, pl.Enum):
+            columns.append(_code_column(name, values, dtype))
+        else:
+            columns.append(_int_column(name, values, dtype))
     return _frame(columns)
 
 
