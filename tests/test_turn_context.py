@@ -67,3 +67,16 @@ def test_a_run_folder_from_before_the_columns_reads_with_them(tmp_path, monkeypa
     back = Trace.read_parquet(tmp_path)
     assert back.turns.equals(trace.turns)
     assert trace_module.FRAMES_VERSION == trace_module.TURN_CONTEXT_VERSION == 4
+
+
+@pytest.mark.parametrize(
+    ("deck_a", "deck_b", "mode"), [("1", "3", "duel"), ("draft", "draft", "duel"), ("2", None, "solo")]
+)
+def test_the_columns_made_from_the_records_equal_turn_context_of_the_games_frame(deck_a, deck_b, mode):
+    trace = simulate(
+        40, deck_a, deck_b, "greedy", seed=2, engine="fast", mode=mode, record_events=False, progress=False
+    )
+    from clashkit.base.cards import starter_set
+
+    raw = trace.turns.select(list(RAW_TURNS_SCHEMA))
+    assert turn_context(raw, trace.games, starter_set()).equals(trace.turns)

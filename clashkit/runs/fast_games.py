@@ -424,8 +424,8 @@ def _add_bulk(
     ``deck_a`` / ``deck_b``: one deck (names) for every game, or a list of one a game (dealt formats).
     """
     n = len(seeds)
-    records.turns.frombytes(np.ascontiguousarray(rows, dtype=np.int16).tobytes())
-    records.events.frombytes(np.ascontiguousarray(events, dtype=np.int32).tobytes())
+    _append(records.turns, rows, np.int16)
+    _append(records.events, events, np.int32)
     records.event_counts.frombytes(np.asarray(event_counts, np.int64).tobytes())
     records.turn_counts.frombytes(np.asarray(counts, np.int64).tobytes())
     records.game.frombytes(np.arange(first, first + n, dtype=np.int64).tobytes())
@@ -444,6 +444,13 @@ def _add_bulk(
     solo = mode == Mode.SOLO
     codes = np.array([TERMINATIONS.index(termination_of(solo, w)) for w in (-1, 0, 1)], np.int8)
     records.termination.frombytes(codes[np.asarray(winner, np.int64) + 1].tobytes())
+
+
+def _append(target: array, rows: np.ndarray, dtype) -> None:
+    """Append ``rows`` to ``target`` as they are in memory: one copy, with no bytes object between."""
+    rows = np.ascontiguousarray(rows, dtype=dtype)
+    if rows.size:
+        target.frombytes(memoryview(rows).cast("B"))  # type: ignore[arg-type]  # numpy arrays are buffers
 
 
 def play_games(matchup, first: int, seeds: list[int]) -> GameRecords:

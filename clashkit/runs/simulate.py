@@ -22,7 +22,7 @@ chunk by chunk as the games come (:class:`~clashkit.runs.trace.TraceBuilder`):
 memory holds the frames, never the whole run's raw records as well.
 
 :func:`simulate_to` streams a run of any size into a folder: the games are
-cut into parts of :func:`part_games` (fixed for each engine, so the files do
+cut into parts of :func:`part_games` (fixed for each engine and events, so the files do
 not depend on ``jobs``), each part's seeds are made when it is played, each finished part
 is written as Parquet (:class:`~clashkit.runs.output.RunWriter`) and forgotten,
 and the parts are assembled at the end.  Memory stays bounded whatever
@@ -58,14 +58,18 @@ from .workers import Terminated, check_main_guard, run_tasks, sigterm_as_interru
 #: depend on jobs.
 PART_GAMES = 500
 MAX_CHUNK = PART_GAMES
-#: The fast engine's parts: about a tenth of a second of its games, so that writing a part
-#: costs little beside playing it (a part of 500 would be written every few milliseconds).
-FAST_PART_GAMES = 8192
+#: The fast engine's parts without events: about a second of its games (some 650,000 turn
+#: rows), so that writing a part (two files, each synced to disk) costs little beside playing it.
+FAST_PART_GAMES = 1 << 16
+#: With events, whose rows are some twenty times the turns': about 1.8 million event rows a part.
+FAST_EVENTS_PART_GAMES = 1 << 13
 
 
-def part_games(engine: str) -> int:
-    """Games in one part of a run played by ``engine`` (``reference`` or ``fast``)."""
-    return FAST_PART_GAMES if engine == "fast" else PART_GAMES
+def part_games(engine: str, events: bool = False) -> int:
+    """Games in one part of a run played by ``engine`` (``reference`` or ``fast``), with or without events."""
+    if engine != "fast":
+        return PART_GAMES
+    return FAST_EVENTS_PART_GAMES if events else FAST_PART_GAMES
 
 
 # numpy's SeedSequence.generate_state: word k mixes pool word k % 4 with the k-th power
@@ -377,7 +381,7 @@ def play_parts(
     stopped before it goes on.  ``cluster`` (a ``distributed.Client``) plays
     the same chunks on Dask instead of ``jobs`` processes.
     """
-    size = part_games(matchup.engine)
+    size = part_games(matchup.engine, matchup.record_events)
     parts = _Parts(n, size)
     expected = parts.expected
     if cluster is not None or (jobs > 1 and n > 1):
@@ -438,7 +442,7 @@ def run_description(n: int, seed: int, matchup: Matchup) -> dict[str, Any]:
         "mirror": matchup.mirror,
         "events": matchup.record_events,
         "cards_sha256": fingerprint,
-        "part_games": part_games(matchup.engine),
+        "part_games": part_games(matchup.engine, matchup.record_events),
         "frames_version": FRAMES_VERSION,
     }
 
@@ -505,7 +509,7 @@ def play_matchup_to(
     # SIGTERM is an interrupt from before the folder is opened: its lock is always let go.
     with sigterm_as_interrupt(), RunWriter(out, run, events=record_events, resume=resume) as writer:
         skip = writer.done_parts()
-        size = part_games(matchup.engine)
+        size = part_games(matchup.engine, matchup.record_events)
         finished = sum(min(size, n - p * size) for p in skip)
         with _progress(n, progress, initial=finished) as bar, _connected(cluster) as client:
             for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar, cluster=client):
@@ -543,6 +547,7 @@ def json_plain(value: Any) -> Any:
 
 
 __all__ = [
+    "FAST_EVENTS_PART_GAMES",
     "FAST_PART_GAMES",
     "MAX_CHUNK",
     "PART_GAMES",

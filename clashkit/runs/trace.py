@@ -180,30 +180,43 @@ _T = {name: i for i, name in enumerate(TURN_FIELDS)}
 
 
 # --- Codes to columns -------------------------------------------------------------------
+#
+# A buffer becomes a frame in three whole-column steps, with no Python loop over rows: the
+# rows are transposed into one contiguous array per field (block by block), each field is
+# checked against its column's range and narrowed with numpy, and one polars query makes
+# every code column a ``pl.Enum`` and every ``-1`` of a nullable column a null.
+
+#: Rows of a raw buffer transposed at a time (a block stays in the CPU's cache: numpy copies
+#: a whole buffer's transpose at a third of the speed).
+_BLOCK = 8192
 
 
-def _enum(name: str, codes: np.ndarray, dtype: pl.Enum) -> pl.Series:
-    """Integer codes (index into ``dtype``'s categories; negative = null) as an Enum column."""
-    physical = pl.Series([], dtype=dtype).cat.physical().dtype
-    # A dtype instance hashes and compares equal to its class (the stub types the keys as classes).
-    np_physical = {pl.UInt8: np.uint8, pl.UInt16: np.uint16}.get(physical, np.uint32)  # type: ignore[call-overload]
-    if len(dtype.categories) <= np.iinfo(np_physical).max:
-        # A negative code wraps to the physical type's maximum, which is no
-        # category: the non-strict conversion makes it null.
-        return pl.Series(name, codes.astype(np_physical)).cat.to(dtype, strict=False)
-    values = pl.Series(name, np.where(codes < 0, 0, codes).astype(np_physical)).cat.to(dtype)
-    return _nulls_where(values, codes < 0)
+def _transposed(rows: np.ndarray) -> np.ndarray:
+    """``rows`` (one a step or a turn) as one contiguous array a field: shape ``(width, n)``."""
+    out = np.empty((rows.shape[1], rows.shape[0]), dtype=rows.dtype)
+    for start in range(0, rows.shape[0], _BLOCK):
+        out[:, start : start + _BLOCK] = rows[start : start + _BLOCK].T
+    return out
 
 
-def _nulls_where(values: pl.Series, mask: np.ndarray) -> pl.Series:
-    if not mask.any():
-        return values
-    expr = pl.when(pl.lit(pl.Series(mask))).then(None).otherwise(pl.lit(values))
-    return pl.select(expr).to_series().alias(values.name)
+#: A column as it goes into polars and the expression that makes it the frame's column.
+_Column = tuple[pl.Series, pl.Expr]
 
 
-def _int(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> pl.Series:
-    """An integer column in ``dtype``, refusing (not wrapping) values outside its range."""
+def _code_column(name: str, codes: np.ndarray, dtype: pl.Enum) -> _Column:
+    """Integer codes (index into ``dtype``'s categories; negative = null) and their Enum column.
+
+    The codes go in unsigned, as narrow as the categories allow (polars converts those three
+    times faster than signed ones): a negative code wraps to the type's maximum, which is no
+    category, and the non-strict conversion makes it null.
+    """
+    n = len(dtype.categories)
+    unsigned = np.uint8 if n <= 0xFF else np.uint16 if n <= 0xFFFF else np.uint32
+    return pl.Series(name, codes.astype(unsigned)), pl.col(name).cat.to(dtype, strict=False)
+
+
+def _checked(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> np.ndarray:
+    """``values`` in ``dtype``'s numpy type, refusing (not wrapping) values outside its range."""
     target = _NUMPY[dtype]
     if len(values):
         info = np.iinfo(target)
@@ -215,16 +228,60 @@ def _int(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> pl.
             )
     # A copy of its own: polars keeps the numpy buffer it is given, and ``values`` is often one
     # row of a block of all the columns, which would then live as long as this column.
-    column = pl.Series(name, values.astype(target))
-    return _nulls_where(column, values < 0) if nullable else column
+    return values.astype(target)
+
+
+def _int_column(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> _Column:
+    """An integer column in ``dtype`` (:func:`_checked`); ``nullable``: ``-1`` is null."""
+    column = pl.Series(name, _checked(name, values, dtype, nullable=nullable))
+    return column, (pl.when(pl.col(name) >= 0).then(pl.col(name)).alias(name) if nullable else pl.col(name))
+
+
+def _frame(columns: Sequence[_Column]) -> pl.DataFrame:
+    """The frame of these columns, each decoded by its expression, in one polars query."""
+    return pl.DataFrame([series for series, _ in columns]).select([expr for _, expr in columns])
+
+
+def _enum(name: str, codes: np.ndarray, dtype: pl.Enum) -> pl.Series:
+    """Integer codes (index into ``dtype``'s categories; negative = null) as an Enum column."""
+    return _frame([_code_column(name, codes, dtype)]).to_series()
+
+
+def _nulls_where(values: pl.Series, mask: np.ndarray) -> pl.Series:
+    if not mask.any():
+        return values
+    expr = pl.when(pl.lit(pl.Series(mask))).then(None).otherwise(pl.lit(values))
+    return pl.select(expr).to_series().alias(values.name)
+
+
+def _int(name: str, values: np.ndarray, dtype) -> pl.Series:
+    """An integer column in ``dtype``, refusing (not wrapping) values outside its range."""
+    return pl.Series(name, _checked(name, values, dtype))
 
 
 def _repeat_ids(ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.repeat(ids.astype(np.uint32, copy=False), counts)
 
 
-#: The kinds of event whose ``target_card = -1`` is a keep (:data:`clashkit.engine.events.EVENT_FIELDS`).
-_KEEP_TARGET_KINDS = [code for code, kind in enumerate(EVENT_KINDS) if EVENT_FIELDS[kind].keep_target]
+def _steps(counts: np.ndarray, total: int) -> np.ndarray:
+    """Each row's index within its game (``counts[i]`` rows a game, in order)."""
+    starts = (np.cumsum(counts) - counts).astype(np.uint32)
+    step = np.arange(total, dtype=np.uint32)
+    step -= np.repeat(starts, counts)
+    return step
+
+
+def _counted(total: int, games, counts, what: str) -> tuple[np.ndarray, np.ndarray]:
+    games = np.asarray(games, dtype=np.int64)
+    counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
+    if counts.sum() != total or len(counts) != len(games):
+        raise ValueError(f"{what} counts {counts.sum()} do not match the {total} rows of the buffer")
+    return games, counts
+
+
+#: Whether an event of each kind (by code) whose ``target_card = -1`` names a keep
+#: (:data:`clashkit.engine.events.EVENT_FIELDS`), looked up for a whole column at once.
+_KEEP_TARGET = np.array([EVENT_FIELDS[kind].keep_target for kind in EVENT_KINDS], dtype=bool)
 
 
 def events_from_buffer(
@@ -242,13 +299,8 @@ def events_from_buffer(
     rows = np.frombuffer(buffer, dtype=np.int32) if not isinstance(buffer, np.ndarray) else buffer
     rows = rows.reshape(-1, WIDTH)
     total = rows.shape[0]
-    games = np.asarray(games, dtype=np.int64)
-    counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
-    if counts.sum() != total or len(counts) != len(games):
-        raise ValueError(f"event counts {counts.sum()} do not match the {total} rows of the buffer")
-    cols = np.ascontiguousarray(rows.T)
-    starts = np.cumsum(counts) - counts
-    step = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
+    games, counts = _counted(total, games, counts, "event")
+    cols = _transposed(rows)
 
     card_dtype = card_enum(cards)
     kind = cols[_F["kind"]]
@@ -257,31 +309,32 @@ def events_from_buffer(
     target_card = cols[_F["target_card"]]
     # R4.2: an attack on a keep names the keep, as it stood when the attack landed (the field
     # table's keep_target, as clashkit.engine.events.decode reads one row).
-    on_keep = np.isin(kind, _KEEP_TARGET_KINDS) & (target_card < 0)
+    on_keep = (target_card < 0) & _KEEP_TARGET[np.clip(kind, 0, len(_KEEP_TARGET) - 1)]
     if on_keep.any():
         keep_code = len(cards) + np.where(target_player == 1, keep_b, keep_a)
         target_card = np.where(on_keep, keep_code, target_card)
 
-    columns = [
-        pl.Series("game", _repeat_ids(games, counts)),
-        _int("step", step, pl.UInt32),
-        _int("turn", cols[_F["turn"]], pl.UInt16),
-        _enum("player", cols[_F["player"]], PLAYER),
-        _enum("phase", cols[_F["phase"]], PHASE),
-        _enum("kind", kind, KIND),
-        _enum("card", cols[_F["card"]], card_dtype),
-        _enum("lane", cols[_F["lane"]], LANE),
-        _int("position", cols[_F["position"]], pl.Int8, nullable=True),
-        _enum("target_player", target_player, PLAYER),
-        _enum("target_card", target_card, card_dtype),
-        _int("amount", cols[_F["amount"]], pl.Int32),
-        _int("mana_left", cols[_F["mana_left"]], pl.Int8),
-        _int("hand_health_a", cols[_F["hand_health_a"]], pl.Int8),
-        _int("hand_health_b", cols[_F["hand_health_b"]], pl.Int8),
-        _enum("keep_a", keep_a, KEEP_SIDE),
-        _enum("keep_b", keep_b, KEEP_SIDE),
-    ]
-    return pl.DataFrame(columns)
+    return _frame(
+        [
+            (pl.Series("game", _repeat_ids(games, counts)), pl.col("game")),
+            (pl.Series("step", _steps(counts, total)), pl.col("step")),
+            _int_column("turn", cols[_F["turn"]], pl.UInt16),
+            _code_column("player", cols[_F["player"]], PLAYER),
+            _code_column("phase", cols[_F["phase"]], PHASE),
+            _code_column("kind", kind, KIND),
+            _code_column("card", cols[_F["card"]], card_dtype),
+            _code_column("lane", cols[_F["lane"]], LANE),
+            _int_column("position", cols[_F["position"]], pl.Int8, nullable=True),
+            _code_column("target_player", target_player, PLAYER),
+            _code_column("target_card", target_card, card_dtype),
+            _int_column("amount", cols[_F["amount"]], pl.Int32),
+            _int_column("mana_left", cols[_F["mana_left"]], pl.Int8),
+            _int_column("hand_health_a", cols[_F["hand_health_a"]], pl.Int8),
+            _int_column("hand_health_b", cols[_F["hand_health_b"]], pl.Int8),
+            _code_column("keep_a", keep_a, KEEP_SIDE),
+            _code_column("keep_b", keep_b, KEEP_SIDE),
+        ]
+    )
 
 
 def turns_from_buffer(
@@ -294,20 +347,16 @@ def turns_from_buffer(
     :data:`~clashkit.engine.turn.TURN_FIELDS` wide); :func:`turn_context` adds the rest."""
     rows = np.frombuffer(buffer, dtype=np.int16) if not isinstance(buffer, np.ndarray) else buffer
     rows = rows.reshape(-1, TURN_WIDTH)
-    total = rows.shape[0]
-    games = np.asarray(games, dtype=np.int64)
-    counts = np.asarray([total] if counts is None else counts, dtype=np.int64)
-    if counts.sum() != total or len(counts) != len(games):
-        raise ValueError(f"turn counts {counts.sum()} do not match the {total} rows of the buffer")
-    cols = np.ascontiguousarray(rows.T)  # one pass; each column is then read contiguously
-    columns = [pl.Series("game", _repeat_ids(games, counts))]
+    games, counts = _counted(rows.shape[0], games, counts, "turn")
+    cols = _transposed(rows)
+    columns = [(pl.Series("game", _repeat_ids(games, counts)), pl.col("game"))]
     for name, dtype in list(RAW_TURNS_SCHEMA.items())[1:]:
         values = cols[_T[name]]
         if isinstance(dtype, pl.Enum):
-            columns.append(_enum(name, values, dtype))
+            columns.append(_code_column(name, values, dtype))
         else:
-            columns.append(_int(name, values, dtype))
-    return pl.DataFrame(columns)
+            columns.append(_int_column(name, values, dtype))
+    return _frame(columns)
 
 
 # --- Collecting many games --------------------------------------------------------------
@@ -452,8 +501,37 @@ def build_trace(records: GameRecords, cards: CardSet) -> Trace:
     turn_counts = np.asarray(records.turn_counts, dtype=np.int64)
     events = events_from_buffer(records.events, cards, games=games, counts=event_counts)
     games_frame = _games_frame(records, games)
-    turns = turn_context(turns_from_buffer(records.turns, games=games, counts=turn_counts), games_frame, cards)
-    return Trace(events, turns, games_frame)
+    turns = turns_from_buffer(records.turns, games=games, counts=turn_counts)
+    return Trace(events, _with_context(turns, records, turn_counts, cards), games_frame)
+
+
+def _with_context(turns: pl.DataFrame, records: GameRecords, counts: np.ndarray, cards: CardSet) -> pl.DataFrame:
+    """:func:`turn_context` of freshly recorded turns, from the records' arrays rather than by a
+    join with the games frame: each game's first player and each setup's decks' numbers
+    spread over the turns with ``numpy.repeat`` (the same columns; tests compare the two)."""
+    starter = {tuple(sorted(names)): number for number, names in cards.decks.items()}
+
+    def number(setup, deck: tuple[str, ...]) -> int:
+        return starter.get(tuple(sorted(deck)), -1) if setup.format == "preconstructed" else -1
+
+    runs = np.asarray(records.setup_runs, dtype=np.int64)
+    decks = np.array([[number(s, s.deck_a), number(s, s.deck_b)] for s in records.setups], np.int8).reshape(-1, 2)
+    deck_of_game = np.repeat(decks, runs, axis=0)
+    first_of_game = np.asarray(records.first_player, dtype=np.int8)
+    first = np.repeat(first_of_game, counts)
+    player = turns["player"].to_physical().to_numpy()
+    turn = turns["turn"].to_numpy().astype(np.int32)
+    is_first = player == first
+    deck = np.repeat(deck_of_game, counts, axis=0)[np.arange(len(player)), player.astype(np.intp)]
+    own_turn = np.where(is_first, (turn + 1) // 2, turn // 2).astype(np.uint16)
+    return _frame(
+        [
+            *((turns[name], pl.col(name)) for name in RAW_TURNS_SCHEMA),
+            (pl.Series("own_turn", own_turn), pl.col("own_turn")),
+            _code_column("seat", (~is_first).astype(np.int8), SEAT),
+            _int_column("deck", deck, pl.Int8, nullable=True),
+        ]
+    )
 
 
 def turn_context(turns: pl.DataFrame, games: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
@@ -542,8 +620,10 @@ def _codes_enum(name: str, words: Sequence[str], dtype: pl.Enum) -> pl.Series:
     return _enum(name, codes, dtype)
 
 
-#: Games a chunk of the frames :class:`TraceBuilder` builds at once (about 650,000 turn rows).
-CHUNK_GAMES = 1 << 16
+#: Games a chunk of the frames :class:`TraceBuilder` builds at once: a part of the fast engine
+#: (``clashkit.runs.simulate.part_games``: 8,192 games with events, 65,536 without) is built as
+#: it comes, without being copied; the reference engine's parts of 500 are gathered into 8,500.
+CHUNK_GAMES = 1 << 13
 
 
 class TraceBuilder:
@@ -563,8 +643,15 @@ class TraceBuilder:
         self.chunks: list[Trace] = []
 
     def add(self, records: GameRecords) -> None:
-        """The next games' records (they follow the games added before)."""
-        self.pending.extend(records)
+        """The next games' records (they follow the games added before).
+
+        The builder takes ``records`` over: the first records of a chunk are kept as they are,
+        not copied, and those that follow are appended to them.
+        """
+        if len(self.pending):
+            self.pending.extend(records)
+        else:
+            self.pending = records
         if len(self.pending) >= self.chunk_games:
             self._flush()
 
