@@ -141,7 +141,7 @@ def chart_skill_matrices(result: SkillBalance, *, size: int = 46) -> alt.FacetCh
     )
 
 
-def chart_skill(result: SkillBalance, *, width: int = 320, height: int = 220) -> alt.LayerChart:
+def chart_skill(result: SkillBalance, *, width: int = 320, height: int = 220) -> alt.LayerChart | alt.FacetChart:
     """Each deck's rate against all opponents at each strength, weakest to strongest, with
     its 95% interval; the dashed line is 50%.  Lines that spread apart to the right say the
     set is less balanced for strong players than for weak ones."""
