@@ -152,7 +152,7 @@ def _frames_line(row: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", type=int, nargs="+", default=[2000, 8000, 32000], help="games per run")
+    parser.add_argument("-n", type=int, nargs="+", default=[2000, 32000, 128000], help="games per run")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--policy", default="greedy", help="both players' policy (default greedy)")
     parser.add_argument(

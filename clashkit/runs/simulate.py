@@ -63,6 +63,10 @@ MAX_CHUNK = PART_GAMES
 FAST_PART_GAMES = 1 << 16
 #: With events, whose rows are some twenty times the turns': about 1.8 million event rows a part.
 FAST_EVENTS_PART_GAMES = 1 << 13
+#: The most games one worker task of the fast engine plays with events before it reports back:
+#: about 220,000 event rows, so that the tasks in flight (:data:`~clashkit.runs.workers.WINDOW_PER_JOB`
+#: a worker) hold a part's worth of rows at most, whatever the run's size.
+FAST_EVENTS_TASK_GAMES = 1 << 10
 
 
 def part_games(engine: str, events: bool = False) -> int:
@@ -323,9 +327,15 @@ def _progress(n: int, progress: bool | None, initial: int = 0):
         bar.close()
 
 
-def _tasks(n: int, jobs: int, skip: Set[int], part_size: int) -> Iterator[tuple[int, int, int]]:
-    """``(part, first game, count)``: each part of ``part_size`` games cut into worker tasks."""
-    size = max(1, min(part_size, -(-n // (jobs * 8))))
+def task_games(engine: str, events: bool = False) -> int:
+    """The most games one worker task plays: a part, or with the fast engine's events a fraction of one."""
+    return FAST_EVENTS_TASK_GAMES if engine == "fast" and events else part_games(engine, events)
+
+
+def _tasks(n: int, jobs: int, skip: Set[int], part_size: int, most: int) -> Iterator[tuple[int, int, int]]:
+    """``(part, first game, count)``: each part of ``part_size`` games cut into worker tasks of at
+    most ``most`` games (fewer on a small run, so that every worker has some)."""
+    size = max(1, min(part_size, most, -(-n // (jobs * 8))))
     for part in range(-(-n // part_size)):
         if part in skip:
             continue
@@ -389,7 +399,8 @@ def play_parts(
             from .cluster import worker_threads
 
             jobs = worker_threads(cluster)
-        tasks = (((part, first), (pool, first, count)) for part, first, count in _tasks(n, jobs, skip, size))
+        most = task_games(matchup.engine, matchup.record_events)
+        tasks = (((part, first), (pool, first, count)) for part, first, count in _tasks(n, jobs, skip, size, most))
         chunks = run_tasks(_play_chunk, tasks, jobs=jobs, shared=matchup, cluster=cluster, call="simulate")
         for (part, first), records in chunks:
             if bar is not None:
@@ -548,6 +559,7 @@ def json_plain(value: Any) -> Any:
 
 __all__ = [
     "FAST_EVENTS_PART_GAMES",
+    "FAST_EVENTS_TASK_GAMES",
     "FAST_PART_GAMES",
     "MAX_CHUNK",
     "PART_GAMES",
@@ -556,6 +568,7 @@ __all__ = [
     "choose_engine",
     "game_seeds",
     "part_games",
+    "task_games",
     "play_game",
     "play_matchup",
     "play_matchup_to",
