@@ -252,7 +252,8 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     # The sweep plays greedy and expert: its estimate first, then the heat map with a panel each.
     page_has(page, "games, about ", 120)
     page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 120_000)
-    sweep_text = page.locator(".ck-sweep-view").inner_text()
+    # Read from the DOM: JupyterLab may not lay out the cell once the run has moved past it.
+    sweep_text = page.locator(".ck-sweep-view").text_content() or ""
     assert "2,000 games a pairing of every value under greedy and expert" in sweep_text, sweep_text
     heat_map = page.locator(".ck-sweep-view .jp-RenderedVega5").first.text_content() or ""
     assert "under greedy" in heat_map and "under expert" in heat_map, heat_map
