@@ -300,10 +300,11 @@ def play_local(
     if total < SMALL_BATCH:
         workers = 1  # starting worker processes would cost more than the games
     results: list[JobResult | None] = [None] * len(jobs)
+    if progress and estimate is not None:
+        # Said once before the games start, where it stays (a notebook's bar may be redrawn).
+        print(f"{desc}: {total:,} games, {time_left(total, 0, None, estimate=estimate)}", file=sys.stderr)
     with tqdm(total=total, unit="game", desc=desc, disable=not progress, file=sys.stderr) as bar:
         if estimate is not None:
-            # Said once before the games start, where it stays (a notebook's bar may be redrawn).
-            print(f"{desc}: {total:,} games, {time_left(total, 0, None, estimate=estimate)}", file=sys.stderr)
             bar.set_postfix_str(time_left(total, 0, None, estimate=estimate), refresh=True)
         tasks = ((i, (job,)) for i, job in enumerate(jobs))
         for i, result in run_tasks(play_job, tasks, jobs=min(workers, len(jobs)), call="run_jobs"):
