@@ -231,10 +231,16 @@ class CardDesigner:
         return int(self._need_result().after.matchups["games"].max())
 
     def _keep(self, result) -> None:
+        first = result.first
         self.skill = result  # clashkit.studies.design.SkillComparison
         self.results = dict(result.comparisons)
-        self.result = result.first
-        self.before, self.after = self.result.before, self.result.after
+        self.result = first
+        self.before, self.after = first.before, first.after
+
+    def _need_skill(self):
+        """The comparison at every strength of the last run (a run first)."""
+        self._need_result()
+        return self.skill
 
     def _need_result(self):
         if self.result is None:
@@ -265,8 +271,7 @@ class CardDesigner:
     def change_table(self) -> pl.DataFrame:
         """One row per strength and deck: rate before and after, the change and its paired 95%
         interval (``clear``: the games tell it from 0), and the game count."""
-        self._need_result()
-        return self.skill.table().with_columns(pl.format("deck {}", "deck").alias("deck"))
+        return self._need_skill().table().with_columns(pl.format("deck {}", "deck").alias("deck"))
 
     def change_lines(self) -> list[str]:
         """Each deck's change at every strength, one line a deck:
@@ -290,8 +295,7 @@ class CardDesigner:
         """One row per strength and cell of the balance matrix: the row deck's rate against the
         column deck (both seats) before and after, and the paired change with its 95% interval
         (:meth:`clashkit.studies.design.Comparison.matrix`)."""
-        self._need_result()
-        return self.skill.matrix()
+        return self._need_skill().matrix()
 
     def clear_result(self) -> None:
         """Forget the last run (its numbers no longer describe the cards)."""

@@ -98,7 +98,7 @@ class CardDesignerView(_View):
         self.progress = w.Output()
         self.chart = w.Output()
         #: The chart of paired changes drawn last (None: no result shown).
-        self.last_chart: alt.LayerChart | alt.FacetChart | None = None
+        self.last_chart: alt.LayerChart | alt.FacetChart | alt.HConcatChart | None = None
         self.table = w.HTML()
         self.matrix = w.HTML()
         self.stats = w.HTML()
@@ -331,7 +331,7 @@ class CardDesignerView(_View):
             + "".join(f"<li {_LI}>{escape(line)}</li>" for line in d.change_lines())
             + "</ul></div>"
         )
-        self.last_chart = chart_paired_by_strength(cells, d.skill.table())
+        self.last_chart = chart_paired_by_strength(cells, d._need_skill().table())
         _show_chart(self.chart, self.last_chart)
         self.matrix.value = "".join(
             paired_matrix_html(
