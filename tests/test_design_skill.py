@@ -239,3 +239,17 @@ def test_cli_a_bad_strength_names_the_option_and_the_bots(args, message):
     result = run(*args, "-n", "1")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip().splitlines() == [message]
+
+
+def test_compare_at_two_strengths_equals_each_strength_alone():
+    before = starter_set()
+    after = design.vary(before, "OGRE", attack=7)
+    both = design.compare(before, after, 4, policies=[WEAK, STRONG], seed=3)
+    assert isinstance(both, design.SkillComparison) and list(both.comparisons) == [WEAK, STRONG]
+    for policy in (WEAK, STRONG):
+        alone = design.compare(before, after, 4, policy=policy, seed=3)
+        assert isinstance(alone, design.Comparison)
+        assert alone.table().equals(both.comparisons[policy].table())
+        assert alone.matrix().equals(both.comparisons[policy].matrix())
+    assert both.table()["strength"].to_list() == [WEAK] * 4 + [STRONG] * 4
+    assert both.half_width == max(c.half_width for c in both.comparisons.values())

@@ -69,6 +69,7 @@ _EXPORTS = {
         "starter_deck_names",
     ),
     "paired": (
+        "chart_paired_by_strength",
         "chart_paired_changes",
         "paired_matrix_html",
     ),

@@ -14,6 +14,7 @@ browser) and draws with ipywidgets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import altair as alt
@@ -21,22 +22,33 @@ import ipywidgets as w
 import polars as pl
 
 from ..base import CardSet, starter_set
-from ..base.points import interval_text, percent_text, points_expr, points_text_expr
+from ..base.points import interval_text, percent_text, points_expr, points_text, points_text_expr
 from ..studies import FIELDS, Sweep, Tuning, field_value, sweep
+from ..studies.design import SkillSweep
 from . import rendering
 from .tables import card_stats_html, table_html
 
 rendering.on_altair_loaded()  # the heat map draws offline, as the other charts do
 
 
-def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart | alt.FacetChart:
+def _by_strength(result: Sweep | SkillSweep) -> dict[str, Sweep]:
+    """The sweep at each strength (one, unnamed, for a plain :class:`Sweep`); a chart or table
+    names the strengths only when there are several."""
+    return result.sweeps if isinstance(result, SkillSweep) else {"": result}
+
+
+def chart_sweep(result: Sweep | SkillSweep, *, width: int = 360) -> alt.LayerChart | alt.FacetChart:
     """Each deck's paired change against the card as shipped (colour on a diverging scale
     centred on 0, the number in points) for each swept value: one cell per value and deck;
-    a cell's tooltip has the deck's rate and the change's paired 95% interval."""
+    a cell's tooltip has the deck's rate and the change's paired 95% interval.  A sweep at
+    several strengths (:class:`~clashkit.studies.design.SkillSweep`) is drawn once a strength,
+    side by side on one colour scale."""
     from .paired import FULL_SCALE, NOT_CLEAR
 
-    field = result.fields[0]
-    rows = result.rows.with_columns(
+    sweeps = _by_strength(result)
+    first = next(iter(sweeps.values()))
+    field = first.fields[0]
+    rows = pl.concat(s.rows.select(pl.lit(p).alias("strength"), pl.all()) for p, s in sweeps.items()).with_columns(
         pl.format("deck {}", "deck").alias("deck "),
         points_expr("change").alias("change (points)"),
         points_text_expr("change").alias("label"),
@@ -46,10 +58,11 @@ def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart | alt.Face
         .alias("paired 95% interval (points)"),
         pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit(NOT_CLEAR)).alias("clear"),
     )
-    base = alt.Chart(rows, width=width).encode(
+    several = len(sweeps) > 1
+    base = alt.Chart(width=width // 2 if several else width).encode(
         x=alt.X(
             f"{field}:O",
-            title=f"{result.card} {field} (shipped {result.shipped[0]})",
+            title=f"{first.card} {field} (shipped {first.shipped[0]})",
             axis=alt.Axis(labelAngle=0),
         ),
         y=alt.Y("deck :N", title=None),
@@ -61,6 +74,7 @@ def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart | alt.Face
             scale=alt.Scale(scheme="redblue", domain=[-FULL_SCALE, FULL_SCALE], domainMid=0, clamp=True),
         ),
         tooltip=[
+            *(["strength:N"] if several else []),
             "deck :N",
             f"{field}:O",
             "rate (%):N",
@@ -74,19 +88,26 @@ def chart_sweep(result: Sweep, *, width: int = 360) -> alt.LayerChart | alt.Face
         text="label:N",
         opacity=alt.condition("datum.clear == 'yes'", alt.value(1.0), alt.value(0.55)),
     )
-    return alt.layer(cells, text).properties(
-        title=alt.Title(
-            f"Each deck's change against {result.card} as shipped, by {field}",
-            subtitle=f"points, paired on the same seeds ({result.n:,} games a pairing); faint: cannot be told from 0",
-        )
+    title = alt.Title(
+        f"Each deck's change against {first.card} as shipped, by {field}" + (" and strength" if several else ""),
+        subtitle=f"points, paired on the same seeds ({first.n:,} games a pairing); faint: cannot be told from 0",
     )
+    chart = alt.layer(cells, text, data=rows)
+    if several:
+        header = alt.Header(labelFontSize=13, labelExpr="'under ' + datum.value")
+        return chart.facet(column=alt.Column("strength:N", title=None, sort=list(sweeps), header=header)).properties(
+            title=title
+        )
+    return chart.properties(title=title)
 
 
 class SweepView:
     """Pick a card, one of its fields and a range of values, run :func:`clashkit.studies.design.sweep`
-    and see the heat map and the rows (rate, change and their intervals).  The games are played
-    on the fast engine when both bots exist there: 2,000 games a pairing (about ±1 point on a
-    deck's change) take a few seconds for a handful of values."""
+    at each strength of play in ``policies`` (weakest first; ``policy=`` for one) on the same
+    seeds, and see the heat map at each strength side by side and the rows (rate, change and
+    their intervals).  The games are played on the fast engine where the bots exist there:
+    2,000 games a pairing (about ±1 point on a deck's change) take a few seconds a value
+    under ``greedy``, some ten times more under ``expert``; the progress bar says how long."""
 
     def __init__(
         self,
@@ -94,12 +115,14 @@ class SweepView:
         *,
         games_per_pairing: int = 2000,
         seed: int = 0,
-        policy: str = "greedy",
+        policies: Sequence[str] = ("greedy", "expert"),
+        policy: str | None = None,
         engine: str | None = None,
     ) -> None:
         self.cards = cards if cards is not None else starter_set()
-        self.games_per_pairing, self.seed, self.policy, self.engine = games_per_pairing, seed, policy, engine
-        self.result: Sweep | None = None
+        self.games_per_pairing, self.seed, self.engine = games_per_pairing, seed, engine
+        self.policies = [policy] if policy is not None else list(policies)
+        self.result: SkillSweep | None = None
         names = [c.name for c in self.cards if c.deck is not None]
         self.card = w.Dropdown(options=names, value="OGRE" if "OGRE" in names else names[0], description="card")
         self.field = w.Dropdown(description="field")
@@ -116,6 +139,7 @@ class SweepView:
         self.run_button = w.Button(description="run the sweep", button_style="primary")
         self.run_button.add_class("ck-sweep")
         self.run_button.on_click(lambda _b: self.run())
+        self.progress = w.Output()
         self.chart = w.Output()
         self.table = w.HTML()
         self.message = w.HTML()
@@ -130,6 +154,7 @@ class SweepView:
             [
                 w.HBox([self.card, self.field]),
                 w.HBox([self.values, self.games, self.run_button]),
+                self.progress,
                 self.message,
                 self.chart,
                 self.shown_value,
@@ -161,39 +186,45 @@ class SweepView:
         self.field.value = field
         self.values.value = (low, high)
 
-    def run(self) -> Sweep:
+    def run(self) -> SkillSweep:
         import time
 
         low, high = self.values.value
         started = time.perf_counter()
-        self.result = sweep(
-            self.card.value,
-            {self.field.value: list(range(low, high + 1))},
-            self.games.value,
-            cards=self.cards,
-            seed=self.seed,
-            policy=self.policy,
-            engine=self.engine,
-        )
+        with self.progress:
+            self.progress.clear_output()
+            self.result = sweep(
+                self.card.value,
+                {self.field.value: list(range(low, high + 1))},
+                self.games.value,
+                cards=self.cards,
+                seed=self.seed,
+                policies=self.policies,
+                engine=self.engine,
+                progress=True,
+            )
         seconds = time.perf_counter() - started
+        first = self.result.first
         self.message.value = (
-            f'<span style="font-size:12px">{escape(self.result.to_dict()["card"])}: {self.result.n:,} games a '
-            f"pairing of every value on the same seeds, played in {seconds:.1f} s</span>"
+            f'<span style="font-size:12px">{escape(first.card)}: {first.n:,} games a pairing of every value '
+            f"under {escape(' and '.join(self.result.sweeps))}, all on the same seeds, played in {seconds:.1f} s</span>"
         )
         with self.chart:
             self.chart.clear_output(wait=True)
             from IPython.display import display
 
             display(chart_sweep(self.result))
+        readable = sweep_rows_readable(self.result)
         self.table.value = table_html(
-            sweep_rows_readable(self.result),
-            max_rows=self.result.rows.height,
-            caption="Each deck's rate (95% interval) and change against the shipped value (paired 95% interval)",
+            readable,
+            max_rows=readable.height,
+            caption="Each deck's rate (95% interval) and change against the shipped value (paired 95% interval), "
+            "at each strength",
             tail=False,
         )
-        field = self.result.fields[0]
-        values = sorted(set(self.result.rows[field].to_list()))
-        shipped = self.result.shipped[0]
+        field = first.fields[0]
+        values = sorted(set(first.rows[field].to_list()))
+        shipped = first.shipped[0]
         others = [v for v in values if v != shipped] or values
         self.shown_value.description = f"{field} ="
         self.shown_value.options = values
@@ -203,44 +234,64 @@ class SweepView:
         return self.result
 
     def draw_matrix(self) -> None:
-        """The matrix of paired changes at the value chosen in :attr:`shown_value`."""
-        from .paired import chart_paired_changes, paired_matrix_html
+        """The matrix of paired changes at the value chosen in :attr:`shown_value`, at each strength."""
+        from .paired import chart_paired_by_strength, paired_matrix_html
 
-        if self.result is None or self.shown_value.value is None or self.result.cells is None:
+        if self.result is None or self.shown_value.value is None:
             return
-        field, value = self.result.fields[0], self.shown_value.value
-        cells = self.result.cells.filter(pl.col(field) == value)
-        decks = self.result.rows.filter(pl.col(field) == value)
-        caption = (
-            f"{self.result.card} {field} {value} (shipped {self.result.shipped[0]}): the change of each matchup, "
-            f"in points ({self.result.n:,} games a pairing, the same seeds as the card as shipped)"
-        )
-        self.matrix.value = paired_matrix_html(cells, decks, caption=caption)
+        first = self.result.first
+        field, value = first.fields[0], self.shown_value.value
+        html, all_cells, all_decks = [], [], []
+        for p, s in self.result.sweeps.items():
+            if s.cells is None:
+                return
+            cells = s.cells.filter(pl.col(field) == value)
+            decks = s.rows.filter(pl.col(field) == value)
+            caption = (
+                f"Under {p}: {first.card} {field} {value} (shipped {first.shipped[0]}), the change of each matchup, "
+                f"in points ({first.n:,} games a pairing, the same seeds as the card as shipped)"
+            )
+            html.append(paired_matrix_html(cells, decks, caption=caption))
+            all_cells.append(cells.select(pl.lit(p).alias("strength"), pl.all()))
+            all_decks.append(decks.select(pl.lit(p).alias("strength"), pl.all()))
+        self.matrix.value = "".join(html)
         with self.matrix_chart:
             self.matrix_chart.clear_output(wait=True)
             from IPython.display import display
 
-            display(chart_paired_changes(cells, decks, title=f"Paired changes at {field} {value}"))
+            display(
+                chart_paired_by_strength(
+                    pl.concat(all_cells), pl.concat(all_decks), title=f"Paired changes at {field} {value}"
+                )
+            )
 
 
-def sweep_rows_readable(result: Sweep) -> pl.DataFrame:
+def sweep_rows_readable(result: Sweep | SkillSweep) -> pl.DataFrame:
     """A sweep's rows as a person reads them: the values, the deck, its rate and interval in
-    points, the change with its paired interval, and whether it can be told from 0."""
+    points, the change with its paired interval, and whether it can be told from 0 (after the
+    ``strength`` for a sweep at several strengths)."""
     from .paired import NOT_CLEAR
 
-    return result.rows.select(
-        *result.fields,
-        pl.format("deck {}", "deck").alias("deck"),
-        "games",
-        points_text_expr("rate", signed=False).alias("rate (%)"),
-        pl.struct("low", "high")
-        .map_elements(lambda r: f"{percent_text(r['low'], sign='')}–{percent_text(r['high'])}", return_dtype=pl.String)
-        .alias("95% interval"),
-        points_text_expr("change").alias("change (points)"),
-        pl.struct("change_low", "change_high")
-        .map_elements(lambda r: interval_text(r["change_low"], r["change_high"]), return_dtype=pl.String)
-        .alias("paired 95% interval"),
-        pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit(NOT_CLEAR)).alias("clear change"),
+    several = len(_by_strength(result)) > 1
+    return pl.concat(
+        s.rows.select(
+            *([pl.lit(p).alias("strength")] if several else []),
+            *s.fields,
+            pl.format("deck {}", "deck").alias("deck"),
+            "games",
+            points_text_expr("rate", signed=False).alias("rate (%)"),
+            pl.struct("low", "high")
+            .map_elements(
+                lambda r: f"{percent_text(r['low'], sign='')}–{percent_text(r['high'])}", return_dtype=pl.String
+            )
+            .alias("95% interval"),
+            points_text_expr("change").alias("change (points)"),
+            pl.struct("change_low", "change_high")
+            .map_elements(lambda r: interval_text(r["change_low"], r["change_high"]), return_dtype=pl.String)
+            .alias("paired 95% interval"),
+            pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit(NOT_CLEAR)).alias("clear change"),
+        )
+        for p, s in _by_strength(result).items()
     )
 
 
@@ -336,15 +387,20 @@ def proposal_table(result: Tuning, shipped: CardSet | None = None) -> pl.DataFra
 
 
 def balance_side_by_side(result: Tuning) -> pl.DataFrame:
-    """Each deck's overall rate on the check's fresh seeds, shipped and proposed (rate units;
-    :func:`balance_side_by_side_readable` in points)."""
-    before = result.before.decks.select(
+    """Each deck's overall rate on the check's fresh seeds, shipped and proposed, at the first
+    strength (rate units; :func:`balance_side_by_side_readable` in points;
+    :func:`balance_by_strength_readable` at every strength)."""
+    return _side_by_side(result.before, result.after)
+
+
+def _side_by_side(shipped, proposed) -> pl.DataFrame:
+    before = shipped.decks.select(
         "deck",
         pl.col("rate").alias("shipped"),
         pl.col("low").alias("shipped_low"),
         pl.col("high").alias("shipped_high"),
     )
-    after = result.after.decks.select(
+    after = proposed.decks.select(
         "deck",
         pl.col("rate").alias("proposed"),
         pl.col("low").alias("proposed_low"),
@@ -356,7 +412,21 @@ def balance_side_by_side(result: Tuning) -> pl.DataFrame:
 
 def balance_side_by_side_readable(result: Tuning) -> pl.DataFrame:
     """:func:`balance_side_by_side` in points, one decimal, each rate with its interval."""
+    return _readable(balance_side_by_side(result))
 
+
+def balance_by_strength_readable(result: Tuning) -> pl.DataFrame:
+    """Each deck's rate on the check's fresh seeds at every strength the tuner balanced,
+    shipped and proposed, in points with 95% intervals: ``strength`` first, then the columns of
+    :func:`balance_side_by_side_readable`."""
+    at = result.at or {result.before.policy: (result.before, result.after)}
+    return pl.concat(
+        _readable(_side_by_side(before, after)).select(pl.lit(p).alias("strength"), pl.all())
+        for p, (before, after) in at.items()
+    )
+
+
+def _readable(frame: pl.DataFrame) -> pl.DataFrame:
     def rate(name: str) -> pl.Expr:
         return pl.struct(name, f"{name}_low", f"{name}_high").map_elements(
             lambda r: (
@@ -366,7 +436,6 @@ def balance_side_by_side_readable(result: Tuning) -> pl.DataFrame:
             return_dtype=pl.String,
         )
 
-    frame = balance_side_by_side(result)
     return frame.select(
         pl.format("deck {}", "deck").alias("deck"),
         rate("shipped").alias("shipped (95%)"),
@@ -376,12 +445,45 @@ def balance_side_by_side_readable(result: Tuning) -> pl.DataFrame:
     )
 
 
+def pareto_readable(result: Tuning) -> pl.DataFrame:
+    """The tuner's trade-off as a person reads it: one row per number of changes allowed (0:
+    the set as shipped), the best set found, its largest distance of a deck from 50% at any
+    strength on the search's seeds and on the check's fresh seeds (points), and the
+    improvement on the fresh seeds with its paired 95% interval (a bootstrap over the games)."""
+    rows = [
+        {
+            "at most": 0,
+            "changes": "— (as shipped)",
+            "search (points from 50%)": percent_text(result.search_distances[0], sign="")
+            if result.search_distances
+            else "—",
+            "fresh (points from 50%)": percent_text(result.distances[0], sign=""),
+            "improvement (points)": "",
+            "paired 95% interval": "",
+        }
+    ]
+    for r in result.pareto:
+        rows.append(
+            {
+                "at most": r.limit,
+                "changes": "; ".join(map(str, r.changes)),
+                "search (points from 50%)": percent_text(r.search, sign=""),
+                "fresh (points from 50%)": percent_text(r.after, sign=""),
+                "improvement (points)": points_text(r.improvement),
+                "paired 95% interval": "" if r.low is None else interval_text(r.low, r.high),
+            }
+        )
+    return pl.DataFrame(rows, schema={"at most": pl.Int64, **dict.fromkeys(list(rows[0])[1:], pl.String)})
+
+
 __all__ = [
     "CardStatsView",
     "Proposal",
     "SweepView",
+    "balance_by_strength_readable",
     "balance_side_by_side",
     "balance_side_by_side_readable",
+    "pareto_readable",
     "chart_sweep",
     "proposal",
     "proposal_html",

@@ -6,6 +6,7 @@ changes with their intervals, centred on 0.
 =============================  ===============================================
 :func:`paired_matrix_html`     the matrix of paired changes as an HTML table
 :func:`chart_paired_changes`   each deck's change and each cell's, with intervals
+:func:`chart_paired_by_strength` the same at each strength of play, side by side
 :func:`change_colour`          the diverging colour of a change (shared by both)
 =============================  ===============================================
 
@@ -157,6 +158,12 @@ def paired_frame(cells: pl.DataFrame, decks: pl.DataFrame | None = None, *, labe
     return pl.concat(parts)
 
 
+def _reach(data: pl.DataFrame) -> float:
+    """The half-width of an axis centred on 0 that holds every interval of ``data`` (points)."""
+    reach = max(3.0, *(abs(x) for c in ("change_low", "change_high") for x in data[c].drop_nulls().to_list()))
+    return float(int(reach) + 1)
+
+
 def _diverging() -> alt.Scale:
     return alt.Scale(scheme="redblue", domain=[-FULL_SCALE, FULL_SCALE], domainMid=0, clamp=True)
 
@@ -168,13 +175,14 @@ def chart_paired_changes(
     label: str = "deck {}",
     title: str = "Paired change of each deck's win rate",
     width: int = 380,
+    reach: float | None = None,
 ) -> alt.LayerChart | alt.FacetChart:
     """Each deck's paired change (a large point) and its change against each opponent
     (small points), with 95% intervals, in points on an axis centred on 0: a change whose
-    interval crosses the dashed line at 0 cannot be told from 0 (drawn hollow)."""
+    interval crosses the dashed line at 0 cannot be told from 0 (drawn hollow).  ``reach``
+    (points) fixes the axis at ±reach; by default it holds every interval."""
     data = paired_frame(cells, decks, label=label)
-    reach = max(3.0, *(abs(x) for c in ("change_low", "change_high") for x in data[c].drop_nulls().to_list()))
-    reach = float(int(reach) + 1)
+    reach = _reach(data) if reach is None else reach
     against = list(dict.fromkeys(data["against"].to_list()))
     scale = alt.Scale(domain=[-reach, reach])
     base = alt.Chart(data, width=width).encode(
@@ -214,4 +222,38 @@ def chart_paired_changes(
     )
 
 
-__all__ = ["NOT_CLEAR", "change_colour", "chart_paired_changes", "paired_frame", "paired_matrix_html"]
+def chart_paired_by_strength(
+    cells: pl.DataFrame,
+    decks: pl.DataFrame | None = None,
+    *,
+    label: str = "deck {}",
+    title: str = "Paired change of each deck's win rate",
+    width: int = 300,
+) -> alt.HConcatChart:
+    """:func:`chart_paired_changes` at each strength of play side by side, on one axis:
+    ``cells`` (and ``decks``) have a ``strength`` column, its values in the order drawn."""
+    names = list(dict.fromkeys(cells["strength"].to_list()))
+    parts = {
+        p: (
+            cells.filter(pl.col("strength") == p).drop("strength"),
+            None if decks is None else decks.filter(pl.col("strength") == p).drop("strength"),
+        )
+        for p in names
+    }
+    reach = max(_reach(paired_frame(c, d, label=label)) for c, d in parts.values())
+    return alt.hconcat(
+        *(
+            chart_paired_changes(c, d, label=label, title=f"{title} under {p}", width=width, reach=reach)
+            for p, (c, d) in parts.items()
+        )
+    )
+
+
+__all__ = [
+    "NOT_CLEAR",
+    "change_colour",
+    "chart_paired_by_strength",
+    "chart_paired_changes",
+    "paired_frame",
+    "paired_matrix_html",
+]

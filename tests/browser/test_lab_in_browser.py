@@ -240,24 +240,37 @@ def page_has(page, text: str, seconds: float) -> None:
 
 
 def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
-    """Notebook 06 runs whole in JupyterLab (the sweep's heat map, the whole card-stats table,
-    the tuner's proposal); notebook 05 shows balance by skill, and its card designer, given attack + 1 for its card and
-    **apply the change**, shows the paired change table and the card's card-stats, played on the
-    fast engine, and undo clears them."""
+    """Notebook 06 runs whole in JupyterLab (the sweep's heat map under greedy and expert, the
+    whole card-stats table, the tuner's proposal, its Pareto table and each strength's balance);
+    notebook 05 shows balance by skill, and its card designer, given attack + 1 for its card and
+    **apply the change**, shows each deck's change under greedy and under expert, a matrix of
+    paired changes a strength, the change table and the card's card-stats, played on the fast
+    engine, and undo clears them."""
     url, token, _root = lab
     context, page, blocked, seen = offline_page(browser, url, token, SWEEPS)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 60_000)
-    assert "2,000 games a pairing of every value" in page.locator(".ck-sweep-view").inner_text()
+    # The sweep plays greedy and expert: its estimate first, then the heat map with a panel each.
+    page_has(page, "games, about ", 120)
+    page.locator(".ck-sweep-view .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 120_000)
+    # Read from the DOM: JupyterLab may not lay out the cell once the run has moved past it.
+    sweep_text = page.locator(".ck-sweep-view").text_content() or ""
+    assert "2,000 games a pairing of every value under greedy and expert" in sweep_text, sweep_text
+    heat_map = page.locator(".ck-sweep-view .jp-RenderedVega5").first.text_content() or ""
+    assert "under greedy" in heat_map and "under expert" in heat_map, heat_map
+    assert "Under greedy: OGRE attack 6" in sweep_text and "Under expert: OGRE attack 6" in sweep_text
     page_has(page, "card-stats: 32 cards, sorted by card", 20)
-    page_has(page, "on the check's fresh seeds: shipped and proposed", 20)
+    # The tuner at both strengths: its estimate, the Pareto table, each strength's balance.
+    page_has(page, "candidate sets at greedy, expert, about", 60)
+    page_has(page, "at each strength: shipped and proposed", 120)
+    page_has(page, "Fewest changes against the largest distance of a deck from 50% at any strength", 20)
     # The tuner's proposal in words when it has none (the command line's sentence), else its table.
     page_has(page, "The tuner", 20)
     body = page.text_content("body") or ""
     assert "No change proposed: none improved the balance on fresh seeds." in body or "The tuner's proposal" in body
     assert "shape: (0, 6)" not in body
-    assert page.locator(".ck-sweep-view .ck-paired-matrix").count() == 1
+    assert page.locator(".ck-sweep-view .ck-paired-matrix").count() == 2  # one a strength
     body = page.text_content("body") or ""
+    assert "— (as shipped)" in body and "greedy" in body and "expert" in body
     assert "Traceback" not in body and "Error loading script" not in body
 
     context.close()
@@ -287,24 +300,43 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     assert "attack" in attack.inner_text()
     attack.locator(".noUi-handle").focus()
     page.keyboard.press("ArrowRight")
+    # Both bots chosen at first, every bot offered; fewer games than the default keep it quick.
+    bots = designer.locator(".ck-bots select")
+    assert bots.evaluate("s => [...s.selectedOptions].map(o => o.textContent)") == ["greedy", "expert"]
+    offered = bots.evaluate("s => [...s.options].map(o => o.textContent)")
+    assert {"random", "greedy", "search", "search:fair", "expert"} <= set(offered), offered
+    games = designer.locator(".widget-text", has_text="games a pairing").locator("input")
+    games.fill("500")
+    games.press("Tab")
     designer.locator("button.ck-apply").click()
-    # The results come in order: the chart (its axis names the paired interval too), the matrix
-    # with its caption, the deck table (its "clear change" column), the card's card-stats.
-    shows(page, ".ck-card-designer", "clear change", seconds=30)
+    # The results come in order: the change lines, the charts (their axes name the paired
+    # interval too), the matrices with their captions, the deck table (its "clear change"
+    # column), the card's card-stats.
+    shows(page, ".ck-card-designer", "clear change", seconds=120)
     text = designer.inner_text()
     assert "changed: OGRE" in text and "(was OGRE" in text and "No change yet" not in text, text
-    assert "games a pairing on the fast engine" in text
+    assert "500 games a pairing on the fast engine" in text
     assert "change (points)" in text and "deck 4" in text
-    # One matrix of paired changes: a cell per matchup, coloured on a scale centred on 0, each
-    # with its interval, marked where the games cannot tell it from 0; the deck's own beside it.
-    matrix = designer.locator(".ck-paired-matrix")
-    matrix.wait_for(timeout=PATIENCE * 30_000)
-    assert matrix.locator("td.ck-cell").count() == 12 + 4
+    # One line a deck with its change at each strength.
+    lines = designer.locator(".ck-change-lines li").all_inner_texts()
+    assert [line.split(":")[0] for line in lines] == ["deck 1", "deck 2", "deck 3", "deck 4"], lines
+    for line in lines:
+        assert re.fullmatch(r"deck \d: \S+ points under greedy \[\S+, \S+\], \S+ under expert \[\S+, \S+\]", line), line
+    # One matrix of paired changes a strength: a cell per matchup, coloured on a scale centred
+    # on 0, each with its interval, marked where the games cannot tell it from 0; the deck's
+    # own beside it.
+    matrices = designer.locator(".ck-paired-matrix")
+    matrices.first.wait_for(timeout=PATIENCE * 30_000)
+    assert matrices.count() == 2 and "Under greedy" in text and "Under expert" in text
+    matrix = matrices.first
+    assert designer.locator(".ck-paired-matrix td.ck-cell").count() == 2 * (12 + 4)
     assert "vs deck 4" in matrix.inner_text() and "the deck overall" in matrix.inner_text()
     colours = matrix.locator("td.ck-cell").evaluate_all("tds => tds.map(td => getComputedStyle(td).backgroundColor)")
     assert len(set(colours)) > 2, colours  # gains, losses and no change differ
     assert "[" in matrix.inner_text() and "≈0" in matrix.inner_text()
     page.locator(".ck-card-designer .jp-RenderedVega5 svg.marks").first.wait_for(timeout=PATIENCE * 30_000)
+    chart = page.locator(".ck-card-designer .jp-RenderedVega5").first.text_content() or ""
+    assert "under greedy" in chart and "under expert" in chart, chart
     shows(page, ".ck-card-designer", "card-stats of ", seconds=30)
     page.set_viewport_size({"width": 1400, "height": 2800})  # the whole designer in view, matrix included
     matrix.scroll_into_view_if_needed()

@@ -147,7 +147,7 @@ def test_the_sweep_shows_the_same_matrix_of_paired_changes_and_changes_in_points
     result = view.run()
     assert view.shown_value.options == (4, 5, 6) and view.shown_value.value == 6  # the last value not shipped
     assert "ck-paired-matrix" in view.matrix.value and "OGRE attack 6 (shipped 5)" in view.matrix.value
-    assert result.cells.height == 3 * 12
+    assert result.first.cells.height == 3 * 12
     view.shown_value.value = 5  # the shipped value: no game changed
     assert view.matrix.value.count("≈0 no game changed</div>") == 12 + 4
     spec = chart_sweep(result).to_dict()

@@ -367,6 +367,17 @@ def test_card_designer_run_compares_before_and_after():
         CardDesigner().comparison()
 
 
+def test_card_designer_plays_each_strength_on_the_same_seeds():
+    both = CardDesigner(games_per_pairing=2, policies=("random", "greedy"), seed=3)
+    both.edit("GNOME", attack=9, health=9)
+    played = both.run(progress=False)
+    assert played["strength"].to_list() == ["random"] * 8 + ["greedy"] * 8
+    for policy in ("random", "greedy"):
+        alone = CardDesigner(games_per_pairing=2, policy=policy, seed=3)
+        alone.edit("GNOME", attack=9, health=9)
+        assert alone.run(progress=False).equals(played.filter(pl.col("strength") == policy))
+
+
 def test_card_designer_preview_keeps_nothing():
     d = CardDesigner()
     card = d.preview("GNOME", attack=5)

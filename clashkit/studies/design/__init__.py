@@ -44,7 +44,7 @@ An unfinished game (R10.1) is never a win: it counts in every denominator.
 from __future__ import annotations
 
 from .card_numbers import SkillCardStats, card_stats
-from .comparison import HALF_WIDTH, Comparison, compare, games_for_half_width
+from .comparison import HALF_WIDTH, Comparison, SkillComparison, compare, games_for_half_width
 from .files import write_parquet
 from .jobs import (
     FAST_PROBE_GAMES,
@@ -82,6 +82,7 @@ __all__ = [
     "SMALL_BATCH",
     "Settings",
     "SkillCardStats",
+    "SkillComparison",
     "SkillSweep",
     "Study",
     "Sweep",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +15,7 @@ from ...base.stats import Z95
 from ..analysis import deck_results
 from .jobs import Runner
 from .matrix import Balance, make_study, on_cluster
+from .strengths import strengths
 from .study import matchups, paired_changes
 
 #: The designer's rule: a change is measured to within this many rate units (±1.5 points).
@@ -76,6 +77,32 @@ class Comparison:
         return float(widths.max()) if widths.len() else 0.0  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class SkillComparison:
+    """Two versions of a card set compared at several strengths on the same seeds
+    (``comparisons``: policy → :class:`Comparison`, weakest first): what a change does under
+    weak play beside what it does under strong play."""
+
+    comparisons: dict[str, Comparison]
+
+    @property
+    def first(self) -> Comparison:
+        return next(iter(self.comparisons.values()))
+
+    @property
+    def half_width(self) -> float:
+        """The widest half-width of any deck's change interval at any strength."""
+        return max(c.half_width for c in self.comparisons.values())
+
+    def table(self) -> pl.DataFrame:
+        """:meth:`Comparison.table` at each strength, stacked, ``strength`` first."""
+        return pl.concat(c.table().select(pl.lit(p).alias("strength"), pl.all()) for p, c in self.comparisons.items())
+
+    def matrix(self) -> pl.DataFrame:
+        """:meth:`Comparison.matrix` at each strength, stacked, ``strength`` first."""
+        return pl.concat(c.matrix().select(pl.lit(p).alias("strength"), pl.all()) for p, c in self.comparisons.items())
+
+
 @on_cluster
 def compare(
     before: CardSet,
@@ -83,6 +110,7 @@ def compare(
     n: int,
     *,
     policy: str = "greedy",
+    policies: Sequence[str] | str | None = None,
     rules: Rules | Mapping[str, Any] | None = None,
     seed: int = 0,
     engine: str | None = None,
@@ -91,17 +119,22 @@ def compare(
     progress: bool = False,
     runner: Runner | None = None,
     cache: dict | None = None,
-) -> Comparison:
+) -> Any:
     """Play both versions of the card set on the same seeds and compare them deck by deck.
 
     ``after`` should hold its cards in ``before``'s order, a changed card in the place of
     the one it changes (:func:`vary`, :func:`replace_card`), so that the decks deal the
     same hands; otherwise the change is still measured, but less precisely.
+
+    A :class:`Comparison` at ``policy``; with ``policies`` (weakest first, ``["greedy",
+    "expert"]``) a :class:`SkillComparison`: the comparison at each strength on the same
+    seeds, all of it played as one list of jobs (one progress bar, one estimate).
     """
+    names = strengths(policy, policies)
     study = make_study(
         n,
         seed=seed,
-        policy=policy,
+        policy=names[0],
         rules=rules,
         engine=engine,
         mirror=mirror,
@@ -110,13 +143,17 @@ def compare(
         runner=runner,
         cache=cache,
     )
-    old, new = study.play([before, after], desc="before and after")
-    return Comparison(
-        Balance(matchups(old), n, seed, str(policy)),
-        Balance(matchups(new), n, seed, str(policy)),
-        paired_changes(old, new),
-        paired_changes(old, new, by=("deck", "opponent")),
-    )
+    played = study.play_at(names, [before, after], desc="before and after")
+    comparisons = {
+        p: Comparison(
+            Balance(matchups(old), n, seed, p),
+            Balance(matchups(new), n, seed, p),
+            paired_changes(old, new),
+            paired_changes(old, new, by=("deck", "opponent")),
+        )
+        for p, (old, new) in played.items()
+    }
+    return comparisons[names[0]] if policies is None else SkillComparison(comparisons)
 
 
 def games_for_half_width(sd: float, half_width: float = HALF_WIDTH, *, games_per_deck_game: int = 6) -> int:

@@ -290,8 +290,9 @@ def play_local(
     """Play ``jobs`` on this machine: in this process, or in ``workers`` processes.
 
     With ``progress``, the bar says how long is left: at first ``estimate`` (a timing probe's,
-    :func:`estimate_seconds`, which assumes the machine stays as busy as during the probe),
-    then, once a job is done, :func:`time_left` at the bar's own rate so far."""
+    :func:`estimate_seconds`, which assumes the machine stays as busy as during the probe; also
+    printed on stderr before the first game), then, once a job is done, :func:`time_left` at
+    the bar's own rate so far."""
     from tqdm.auto import tqdm
 
     workers = workers or os.cpu_count() or 1
@@ -299,6 +300,9 @@ def play_local(
     if total < SMALL_BATCH:
         workers = 1  # starting worker processes would cost more than the games
     results: list[JobResult | None] = [None] * len(jobs)
+    if progress and estimate is not None:
+        # Said once before the games start, where it stays (a notebook's bar may be redrawn).
+        print(f"{desc}: {total:,} games, {time_left(total, 0, None, estimate=estimate)}", file=sys.stderr)
     with tqdm(total=total, unit="game", desc=desc, disable=not progress, file=sys.stderr) as bar:
         if estimate is not None:
             bar.set_postfix_str(time_left(total, 0, None, estimate=estimate), refresh=True)

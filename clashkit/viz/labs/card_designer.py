@@ -6,7 +6,7 @@ Plain Python, no ipywidgets: :mod:`clashkit.viz.labs.card_designer_view` draws i
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,21 +37,27 @@ def card_fields(card: Card) -> dict[str, object]:
 
 class CardDesigner:
     """Change a card (or add one to a starter deck in place of another), play every pairing
-    of the starter decks before and after on the same seeds, and see each deck's change
-    with its paired 95% interval (:func:`clashkit.studies.design.compare`), the matrix before and
-    after, and the card's own numbers (:func:`clashkit.studies.design.card_stats`).
+    of the starter decks before and after on the same seeds at each strength of play in
+    ``policies`` (weakest first; ``policy=`` for one), and see each deck's change at each
+    strength with its paired 95% interval (:func:`clashkit.studies.design.compare`), the
+    matrix before and after, and the card's own numbers
+    (:func:`clashkit.studies.design.card_stats`, at the first strength).
+
+    Every strength plays the same deals and coin flips, so a change that helps a deck under
+    ``greedy`` and not under ``expert`` is told apart game by game.
 
     ``games_per_pairing=None`` (the default) plays at least :attr:`MIN_GAMES` games a
     pairing and as many as it takes for every deck's change to be measured to ±1.5 points
-    (:data:`clashkit.studies.design.HALF_WIDTH`): the first :attr:`MIN_GAMES` games measure the
-    spread of the per-game differences, and a change whose interval is still wider is
-    played again with the count that spread needs, at most :attr:`MAX_GAMES` (enough for
-    any spread: a per-game difference is −1, 0 or 1).
+    (:data:`clashkit.studies.design.HALF_WIDTH`) at every strength: the first
+    :attr:`MIN_GAMES` games measure the spread of the per-game differences, and a change
+    whose interval is still wider is played again with the count that spread needs, at most
+    :attr:`MAX_GAMES` (enough for any spread: a per-game difference is −1, 0 or 1).
 
-    The games are played on the fast engine when both bots exist there (``random``,
-    ``greedy``; ``engine=None``), in this process (``jobs=1``: starting worker processes
-    costs more than the games).  :meth:`card_stats` plays there too, with events: its play
-    numbers come from :attr:`STATS_GAMES` games a pairing, as many as the win rates' first games.
+    The games are played on the fast engine when the bots exist there (``random``,
+    ``greedy``, ``search``, ``expert``; ``engine=None``), in this process (``jobs=1``:
+    starting worker processes costs more than the games), all strengths as one list of
+    jobs.  :meth:`card_stats` plays there too, with events: its play numbers come from
+    :attr:`STATS_GAMES` games a pairing, as many as the win rates' first games.
     """
 
     MIN_GAMES = 2_000
@@ -63,23 +69,38 @@ class CardDesigner:
         cards: CardSet | None = None,
         *,
         games_per_pairing: int | None = None,
+        policies: Sequence[str] = ("greedy", "expert"),
         policy: str | None = None,
         seed: int = 0,
         engine: str | None = None,
         jobs: int | None = 1,
     ) -> None:
+        from ...studies.design import strengths
+
         self.base = cards if cards is not None else starter_set()
         self.games_per_pairing = games_per_pairing
-        self.policy = policy
+        #: The strengths played, weakest first (``policy=`` gives one).
+        self.policies: tuple[str, ...] = tuple(strengths(policy, None if policy is not None else list(policies)))
         self.seed = seed
         self.engine = engine
         self.jobs = jobs
         self.changes: dict[str, Card] = {}
         self.swaps: dict[str, tuple[str, str]] = {}  # new card → (deck label, card it replaces)
         self._games: dict = {}  # clashkit.studies.design job results, kept between runs
-        self.result = None  # clashkit.studies.design.Comparison of the last run
+        self.skill = None  # clashkit.studies.design.SkillComparison of the last run
+        self.results: dict = {}  # … its Comparison at each strength
+        self.result = None  # the first strength's Comparison
         self.before = None  # its clashkit.studies.design.Balance before the change
         self.after = None  # … and after
+
+    @property
+    def policy(self) -> str:
+        """The first (weakest) strength; setting it plays that one strength alone."""
+        return self.policies[0]
+
+    @policy.setter
+    def policy(self, value: str) -> None:
+        self.policies = (value,)
 
     # -- Editing -----------------------------------------------------------------------
 
@@ -165,20 +186,18 @@ class CardDesigner:
     # -- Simulating ----------------------------------------------------------------------
 
     def _policy(self) -> str:
-        from ..runs import default_policy
-
-        return self.policy or default_policy()
+        return self.policies[0]
 
     @property
     def engine_used(self) -> str:
-        """The engine the games are played on: ``fast`` when both bots exist there and no
-        engine was asked for."""
+        """The engine the games are played on: ``fast`` when every strength's bot exists there
+        and no engine was asked for (else ``reference``)."""
         if self.engine is not None:
             return self.engine
         from ...runs import choose_engine
 
-        policy = self._policy()
-        return choose_engine(None, False, policy, policy)[0]
+        engines = {choose_engine(None, False, p, p)[0] for p in self.policies}
+        return "fast" if engines == {"fast"} else "reference"
 
     def run(self, *, progress: bool = True) -> pl.DataFrame:
         """Play before and after on the same seeds; returns :meth:`comparison`.  Games
@@ -187,7 +206,7 @@ class CardDesigner:
         from ...studies import HALF_WIDTH, compare, games_for_half_width
 
         options = dict(
-            policy=self._policy(),
+            policies=list(self.policies),
             seed=self.seed,
             engine=self.engine,
             jobs=self.jobs,
@@ -201,7 +220,7 @@ class CardDesigner:
             if first.half_width <= HALF_WIDTH:
                 self._keep(first)
                 return self.comparison()
-            sd = float(first.changes["sd"].max() or 0.0)
+            sd = max(float(c.changes["sd"].max() or 0.0) for c in first.comparisons.values())
             n = min(self.MAX_GAMES, max(self.MIN_GAMES, games_for_half_width(sd, HALF_WIDTH)))
         self._keep(compare(self.base, after, n, **options))
         return self.comparison()
@@ -212,7 +231,16 @@ class CardDesigner:
         return int(self._need_result().after.matchups["games"].max())
 
     def _keep(self, result) -> None:
-        self.result, self.before, self.after = result, result.before, result.after
+        first = result.first
+        self.skill = result  # clashkit.studies.design.SkillComparison
+        self.results = dict(result.comparisons)
+        self.result = first
+        self.before, self.after = first.before, first.after
+
+    def _need_skill(self):
+        """The comparison at every strength of the last run (a run first)."""
+        self._need_result()
+        return self.skill
 
     def _need_result(self):
         if self.result is None:
@@ -220,11 +248,13 @@ class CardDesigner:
         return self.result
 
     def comparison(self) -> pl.DataFrame:
-        """Each deck's win rate ``before`` and ``after`` (with 95% intervals), stacked:
-        ``version``, ``deck``, ``games``, ``wins``, ``win_rate``, ``low``, ``high``."""
-        result = self._need_result()
+        """Each deck's win rate ``before`` and ``after`` (with 95% intervals) at each strength,
+        stacked: ``strength``, ``version``, ``deck``, ``games``, ``wins``, ``win_rate``,
+        ``low``, ``high``."""
+        self._need_result()
         parts = [
             balance.decks.select(
+                pl.lit(strength).alias("strength"),
                 pl.lit(version).alias("version"),
                 pl.format("deck {}", "deck").alias("deck"),
                 pl.col("games").cast(pl.UInt32),
@@ -233,42 +263,65 @@ class CardDesigner:
                 "low",
                 "high",
             )
+            for strength, result in self.results.items()
             for version, balance in (("before", result.before), ("after", result.after))
         ]
         return pl.concat(parts)
 
     def change_table(self) -> pl.DataFrame:
-        """One row per deck: rate before and after, the change and its paired 95% interval
-        (``clear``: the games tell it from 0), and the game count."""
-        return self._need_result().table().with_columns(pl.format("deck {}", "deck").alias("deck"))
+        """One row per strength and deck: rate before and after, the change and its paired 95%
+        interval (``clear``: the games tell it from 0), and the game count."""
+        return self._need_skill().table().with_columns(pl.format("deck {}", "deck").alias("deck"))
+
+    def change_lines(self) -> list[str]:
+        """Each deck's change at every strength, one line a deck:
+        ``deck 2: +2.1 points under greedy [+0.9, +3.3], −0.4 under expert [−1.6, +0.8]``."""
+        from ...base.points import interval_text, points_text
+
+        table = self.change_table()
+        lines = []
+        for (deck,), rows in table.group_by("deck", maintain_order=True):
+            parts = []
+            for i, r in enumerate(rows.iter_rows(named=True)):
+                unit = " points" if i == 0 else ""
+                parts.append(
+                    f"{points_text(r['change'])}{unit} under {r['strength']} "
+                    f"{interval_text(r['change_low'], r['change_high'])}"
+                )
+            lines.append(f"{deck}: " + ", ".join(parts))
+        return lines
 
     def paired_matrix(self) -> pl.DataFrame:
-        """One row per cell of the balance matrix: the row deck's rate against the column deck
-        (both seats) before and after, and the paired change with its 95% interval
+        """One row per strength and cell of the balance matrix: the row deck's rate against the
+        column deck (both seats) before and after, and the paired change with its 95% interval
         (:meth:`clashkit.studies.design.Comparison.matrix`)."""
-        return self._need_result().matrix()
+        return self._need_skill().matrix()
 
     def clear_result(self) -> None:
         """Forget the last run (its numbers no longer describe the cards)."""
-        self.result = self.before = self.after = None
+        self.result = self.before = self.after = self.skill = None
+        self.results = {}
 
     def matrices(self) -> pl.DataFrame:
-        """The row deck's rate against the column deck, both seats, before and after."""
+        """The row deck's rate against the column deck, both seats, before and after, at each
+        strength: ``strength``, ``version`` and the columns of
+        :func:`clashkit.studies.balance_matrix`."""
         from ...studies import balance_matrix
 
-        result = self._need_result()
+        self._need_result()
         return pl.concat(
             [
-                balance_matrix(b.matchups).select(pl.lit(v).alias("version"), pl.all())
+                balance_matrix(b.matchups).select(pl.lit(p).alias("strength"), pl.lit(v).alias("version"), pl.all())
+                for p, result in self.results.items()
                 for v, b in (("before", result.before), ("after", result.after))
             ]
         )
 
     def card_stats(self, name: str, *, games_per_pairing: int | None = None, progress: bool = False) -> pl.DataFrame:
-        """:func:`clashkit.studies.design.card_stats` of card ``name`` as edited: the play numbers from
-        :attr:`STATS_GAMES` games a pairing, the removal impact from the last run's game count
-        (``games_per_pairing`` if given), both on the designer's engine, reusing the games
-        already played."""
+        """:func:`clashkit.studies.design.card_stats` of card ``name`` as edited, at the first
+        strength: the play numbers from :attr:`STATS_GAMES` games a pairing, the removal impact
+        from the last run's game count (``games_per_pairing`` if given), both on the designer's
+        engine, reusing the games already played."""
         from ...studies import card_stats
 
         n = games_per_pairing or (self.games if self.result is not None else None)

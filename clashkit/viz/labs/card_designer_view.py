@@ -26,10 +26,15 @@ _EFFECTS_WITH_AMOUNT = {"damage", "weaken", "empower"}
 _NO_CHANGE = '<span style="font-size:12px;color:#6b6250">No change yet: the shipped cards.</span>'
 
 
+#: The bots the designer offers, weakest first: every policy, and the fair search beside the full one.
+BOTS = tuple(p for name in POLICIES for p in ((name, f"{name}:fair") if name == "search" else (name,)))
+
+
 class CardDesignerView(_View):
-    """Edit or add a card with widgets and see the win rates move: **apply the change** plays it
-    at once when the fast engine plays the bots (a few seconds); **run the simulation** plays
-    it again with another game count or other bots."""
+    """Edit or add a card with widgets and see the win rates move at each strength of play:
+    **apply the change** plays it at once when the fast engine plays the bots (seconds);
+    **run the simulation** plays it again with another game count or other bots (pick one or
+    several; each is played on the same seeds)."""
 
     def __init__(self, designer: CardDesigner | None = None) -> None:
         self.designer = designer if designer is not None else CardDesigner()
@@ -79,16 +84,21 @@ class CardDesignerView(_View):
             style={"description_width": "initial"},
             layout=w.Layout(width="460px"),
         )
-        bots = list(POLICIES)
-        self.policy = w.Dropdown(
+        bots = list(dict.fromkeys([*BOTS, *d.policies]))
+        self.bots = w.SelectMultiple(
             options=bots,
-            value=d.policy if d.policy in bots else default_policy(),
+            value=[p for p in bots if p in d.policies] or [default_policy()],
             description="bots",
+            rows=len(bots),
+            tooltip="one or several strengths of play (ctrl-click), each on the same seeds",
         )
+        self.bots.add_class("ck-bots")
+        #: One line a deck: its change at each strength, with the paired 95% interval.
+        self.summary = w.HTML()
         self.progress = w.Output()
         self.chart = w.Output()
         #: The chart of paired changes drawn last (None: no result shown).
-        self.last_chart: alt.LayerChart | alt.FacetChart | None = None
+        self.last_chart: alt.LayerChart | alt.FacetChart | alt.HConcatChart | None = None
         self.table = w.HTML()
         self.matrix = w.HTML()
         self.stats = w.HTML()
@@ -129,11 +139,12 @@ class CardDesignerView(_View):
                 w.HBox(
                     [
                         self.games,
-                        self.policy,
+                        self.bots,
                         _button("run the simulation", "ck-simulate", self.on_run, style="primary"),
                     ]
                 ),
                 self.progress,
+                self.summary,
                 self.chart,
                 self.table,
                 self.matrix,
@@ -267,12 +278,14 @@ class CardDesignerView(_View):
         else:
             self.message.value = _message(
                 f"{what}; press “run the simulation” (the reference engine plays "
-                f"{self.policy.value}: it can take minutes)"
+                f"{', '.join(self.designer.policies)}: it can take minutes)"
             )
 
     def _settings(self) -> None:
         d = self.designer
-        d.games_per_pairing, d.policy = (self.games.value or None), self.policy.value
+        d.games_per_pairing = self.games.value or None
+        if self.bots.value:
+            d.policies = tuple(p for p in self.bots.options if p in self.bots.value)  # weakest first
 
     def on_undo(self) -> None:
         name = self._name()
@@ -299,7 +312,7 @@ class CardDesignerView(_View):
     def on_run(self) -> None:
         import time
 
-        from ..paired import chart_paired_changes, paired_matrix_html
+        from ..paired import chart_paired_by_strength, paired_matrix_html
 
         d = self.designer
         self._settings()
@@ -308,19 +321,30 @@ class CardDesignerView(_View):
             self.progress.clear_output()
             d.run(progress=True)
         seconds = time.perf_counter() - started
-        result = d._need_result()
-        decks, cells = result.table(), d.paired_matrix()
-        self.last_chart = chart_paired_changes(cells, decks)
-        _show_chart(self.chart, self.last_chart)
+        decks, cells = d.change_table(), d.paired_matrix()
+        names = " and ".join(d.policies)
         games = f"{d.games:,} games a pairing on the {d.engine_used} engine, the same seeds before and after"
-        self.matrix.value = paired_matrix_html(
-            cells,
-            decks,
-            caption=f"The change of each matchup, in points ({games}; mirrors left out; played in {seconds:.1f} s)",
+        self.summary.value = (
+            f'<div class="ck-change-lines" style="font-size:12px;margin:4px 0">'
+            f"<b>The change at each strength</b> (points, paired 95% interval; {escape(games)}, "
+            f"under {escape(names)}; played in {seconds:.1f} s)<ul>"
+            + "".join(f"<li {_LI}>{escape(line)}</li>" for line in d.change_lines())
+            + "</ul></div>"
+        )
+        self.last_chart = chart_paired_by_strength(cells, d._need_skill().table())
+        _show_chart(self.chart, self.last_chart)
+        self.matrix.value = "".join(
+            paired_matrix_html(
+                cells.filter(pl.col("strength") == p).drop("strength"),
+                d.results[p].table(),
+                caption=f"Under {p}: the change of each matchup, in points ({games}; mirrors left out)",
+            )
+            for p in d.policies
         )
         self.table.value = table_html(
             decks.select(
-                pl.format("deck {}", "deck").alias("deck"),
+                "strength",
+                "deck",
                 "games",
                 points_text_expr("before", signed=False).alias("before (%)"),
                 points_text_expr("after", signed=False).alias("after (%)"),
@@ -330,7 +354,9 @@ class CardDesignerView(_View):
                 .alias("paired 95% interval"),
                 pl.when(pl.col("clear")).then(pl.lit("yes")).otherwise(pl.lit(NOT_CLEAR)).alias("clear change"),
             ),
-            caption="Each deck's win rate before and after against all opponents, and its paired change",
+            max_rows=None,
+            caption="Each deck's win rate before and after against all opponents, and its paired change, "
+            "at each strength",
             tail=False,
         )
         name = self._name()
@@ -339,9 +365,9 @@ class CardDesignerView(_View):
             stats = d.card_stats(name)
             self.stats.value = card_stats_html(
                 stats,
-                caption=f"card-stats of {name} as edited: the play numbers from {min(d.games, d.STATS_GAMES):,} "
-                f"games a pairing, the removal impact from {d.games:,} games a pairing, on the "
-                f"{d.engine_used} engine",
+                caption=f"card-stats of {name} as edited, under {d.policy}: the play numbers from "
+                f"{min(d.games, d.STATS_GAMES):,} games a pairing, the removal impact from {d.games:,} games a "
+                f"pairing, on the {d.engine_used} engine",
             )
 
     def _name(self) -> str:
@@ -353,7 +379,7 @@ class CardDesignerView(_View):
         self.last_chart = None
         self.chart.clear_output()
         self.progress.clear_output()
-        self.table.value = self.matrix.value = self.stats.value = ""
+        self.table.value = self.matrix.value = self.stats.value = self.summary.value = ""
 
     def on_save(self) -> None:
         try:
