@@ -140,8 +140,8 @@ def study_kwargs(
 def strengths(options: dict) -> list[str]:
     """The strengths a study plays: ``--policies`` (weakest first), else ``--policy`` as a list of
     one; each checked, an unknown one refused naming the option and the bots
-    (:func:`clashkit.studies.ladder.parse_policies`).  The one parser of both options."""
-    from ..studies.ladder import parse_policies
+    (:func:`clashkit.policies.parse_policies`).  The one parser of both options."""
+    from ..policies import parse_policies
 
     if options.get("policies") is not None:
         return parse_policies(options["policies"], where="--policies", least=1)

@@ -13,6 +13,8 @@ May import: :mod:`clashkit.engine`, :mod:`clashkit.base`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..base.errors import OptionError
 from ..base.suggest import did_you_mean
 from .base import Policy
@@ -101,6 +103,37 @@ def _is_flag(cls: type[Policy], key: str) -> bool:
     return parameter is not None and isinstance(parameter.default, bool)
 
 
+def parse_policies(text: str | Sequence[str], *, where: str = "--policies", least: int = 2) -> list[str]:
+    """``"random,greedy,search:budget=4"`` as a list of policy names, each checked; a policy's
+    own options are separated by commas too, so a part with ``=`` and no ``:`` belongs to
+    the policy before it (``search:budget=4,fair`` is one policy)."""
+    if isinstance(text, str):
+        parts: list[str] = []
+        for part in (p.strip() for p in text.split(",")):
+            if not part:
+                continue
+            if parts and ":" not in part and ("=" in part or part in _FLAGS):
+                parts[-1] += "," + part
+            else:
+                parts.append(part)
+    else:
+        parts = [str(p).strip() for p in text]
+    for part in parts:
+        try:
+            get_policy(part)
+        except OptionError as e:
+            raise OptionError(f"{where}: {e}") from None
+    if len(set(parts)) != len(parts):
+        raise OptionError(f"{where}: a policy is named twice")
+    if len(parts) < least:
+        raise OptionError(f"{where}: name at least {least} policies (e.g. greedy,search:fair)")
+    return parts
+
+
+#: On/off policy options that may follow another option without a ``:`` (``search:budget=4,fair``).
+_FLAGS = ("fair", "ismcts", "mcts")
+
+
 __all__ = [
     "ENTRY_POINTS",
     "POLICIES",
@@ -110,5 +143,6 @@ __all__ = [
     "RandomPolicy",
     "SearchPolicy",
     "get_policy",
+    "parse_policies",
     "registered_names",
 ]

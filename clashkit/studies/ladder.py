@@ -36,6 +36,7 @@ from ..base.cards import CardSet
 from ..base.errors import OptionError
 from ..base.points import percent_text
 from ..base.rules import Rules
+from ..policies import parse_policies
 from .design import Job, Runner, Settings, card_set_of, on_cluster, outcomes, pairings, run_jobs
 
 #: The Elo scale: ``SCALE * log10`` of a Bradley–Terry strength; ratings average ``MEAN``.
@@ -85,39 +86,6 @@ class Ladder:
                 f"{percent_text(r['score'])} | {r['games']:,} |"
             )
         return "\n".join(lines)
-
-
-def parse_policies(text: str | Sequence[str], *, where: str = "--policies", least: int = 2) -> list[str]:
-    """``"random,greedy,search:budget=4"`` as a list of policy names, each checked; a policy's
-    own options are separated by commas too, so a part with ``=`` and no ``:`` belongs to
-    the policy before it (``search:budget=4,fair`` is one policy)."""
-    from ..policies import get_policy
-
-    if isinstance(text, str):
-        parts: list[str] = []
-        for part in (p.strip() for p in text.split(",")):
-            if not part:
-                continue
-            if parts and ":" not in part and ("=" in part or part in _FLAGS):
-                parts[-1] += "," + part
-            else:
-                parts.append(part)
-    else:
-        parts = [str(p).strip() for p in text]
-    for part in parts:
-        try:
-            get_policy(part)
-        except OptionError as e:
-            raise OptionError(f"{where}: {e}") from None
-    if len(set(parts)) != len(parts):
-        raise OptionError(f"{where}: a policy is named twice")
-    if len(parts) < least:
-        raise OptionError(f"{where}: name at least {least} policies (e.g. greedy,search:fair)")
-    return parts
-
-
-#: On/off policy options that may follow another option without a ``:`` (``search:budget=4,fair``).
-_FLAGS = ("fair", "ismcts", "mcts")
 
 
 def fit(scores: np.ndarray, games: np.ndarray, *, prior: float = 1.0, iterations: int = 10_000) -> np.ndarray:

@@ -188,7 +188,7 @@ def balance_by_skill(
 ) -> SkillBalance:
     """The balance at each of ``policies`` (weakest first) on the same seeds, each deck's
     paired change from the first to the last, and the rank correlation between them."""
-    from .ladder import parse_policies
+    from ..policies import parse_policies
 
     names = parse_policies(policies)
     cards = card_set_of(cards)

@@ -44,6 +44,7 @@ An unfinished game (R10.1) is never a win: it counts in every denominator.
 from __future__ import annotations
 
 from .card_numbers import SkillCardStats, card_stats
+from .changes import Change, apply_changes, candidates
 from .comparison import HALF_WIDTH, Comparison, SkillComparison, compare, games_for_half_width
 from .files import write_parquet
 from .jobs import (
@@ -64,7 +65,7 @@ from .matrix import Balance, balance, card_set_of, make_study, on_cluster, perce
 from .strengths import distance_improvement, skill_changes, skill_distance, strengths
 from .study import Study, matchups, outcomes, paired_changes, paired_contrast, pairings, sides
 from .sweeps import SkillSweep, Sweep, parse_values, sweep
-from .tuning import CHECK_SEED_OFFSET, TUNE_FIELDS, Change, ParetoRow, Tuning, apply_changes, candidates, tune
+from .tuning import CHECK_SEED_OFFSET, TUNE_FIELDS, ParetoRow, Tuning, tune
 from .variants import FIELDS, field_value, replace_card, vanilla, vary
 
 __all__ = [

@@ -4,7 +4,7 @@ strengths at once, within a budget of time or of candidate sets (``clashkit tune
 Round ``r`` adds one change to each of the ``beam`` best sets of ``r − 1`` changes (at
 first the set as it is): every change a card file allows (:func:`~clashkit.studies.design.candidates`)
 of each size asked for, to a (card, field) not changed yet, in the direction that brings
-its deck toward 50% (:data:`~clashkit.studies.design.tuning.STRENGTHENS`) at the strength
+its deck toward 50% (:data:`~clashkit.studies.design.changes.STRENGTHENS`) at the strength
 where the deck is furthest from it.  Each new set is played on the same seeds as every
 other (common random numbers, R10.2) at every strength, and scored by
 :func:`~clashkit.studies.design.strengths.skill_distance`, then by the number and the size
@@ -26,10 +26,10 @@ import polars as pl
 
 from ...base.cards import CardSet
 from ..analysis import deck_rates
+from .changes import STRENGTHENS, Change, apply_changes, candidates, size
 from .jobs import SMALL_BATCH, duration, estimate_seconds
 from .strengths import skill_distance
 from .study import Study, matchups
-from .tuning import STRENGTHENS, Change, apply_changes, candidates, size
 
 #: Candidate sets played together in this process (the progress bar moves and the budget is
 #: looked at after each batch); with worker processes ``WORKER_BATCH``, so that starting the

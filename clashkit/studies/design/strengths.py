@@ -31,7 +31,7 @@ CHANGE_COLUMNS = {
 def strengths(policy: str | None = None, policies: Sequence[str] | str | None = None) -> list[str]:
     """The strengths a study plays: ``policies`` (weakest first, each checked, ``"greedy,expert"``
     or a list), else ``[policy]``; an unknown policy is refused with the bots' names."""
-    from ..ladder import parse_policies
+    from ...policies import parse_policies
 
     if policies is not None:
         return parse_policies(policies, where="policies", least=1)

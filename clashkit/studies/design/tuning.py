@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,11 +16,12 @@ from ...base.errors import OptionError
 from ...base.points import percent_text, points_text
 from ...base.rules import Rules
 from ...base.suggest import did_you_mean
+from .changes import Change, apply_changes, size
 from .jobs import Runner
 from .matrix import Balance, card_set_of, make_study, on_cluster
 from .strengths import distance_improvement, skill_distance, strengths
 from .study import matchups
-from .variants import _AMOUNT_EFFECTS, FIELDS, field_value, unknown_card, vary
+from .variants import FIELDS, unknown_card
 
 #: The fields :func:`tune` changes unless told otherwise.
 TUNE_FIELDS = ("cost", "attack", "health")
@@ -28,40 +29,6 @@ TUNE_FIELDS = ("cost", "attack", "health")
 CHECK_SEED_OFFSET = 1_000_000
 #: What the tuner says when it proposes nothing (the command line and the notebooks).
 NO_CHANGE_PROPOSED = "No change proposed: none improved the balance on fresh seeds."
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One field of one card changed: ``card``'s ``field`` from ``old`` to ``new``."""
-
-    card: str
-    field: str
-    old: int
-    new: int
-
-    def __str__(self) -> str:
-        return f"{self.card} {self.field} {self.old} → {self.new}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "field": self.field, "from": self.old, "to": self.new}
-
-
-def apply_changes(cards: CardSet, changes: Iterable[Change]) -> CardSet:
-    """``cards`` with every change made (in place, :func:`vary`)."""
-    for change in changes:
-        cards = vary(cards, change.card, **{change.field: change.new})
-    return cards
-
-
-def size(changes: Iterable[Change]) -> int:
-    """How far a set of changes moves the cards: the sum of ``|new − old|`` (the tuner's second
-    objective, after the number of changes)."""
-    return sum(abs(c.new - c.old) for c in changes)
-
-
-#: Which way a field moves its deck (R1.3, R5.5): a dearer card is weaker, more attack,
-#: health or amount stronger.
-STRENGTHENS = {"cost": -1, "attack": 1, "health": 1, "amount": 1}
 
 
 @dataclass(frozen=True)
@@ -255,40 +222,6 @@ class Tuning:
                 cells.append(f"{percent_text(b, sign='')} → {percent_text(a, sign='')}")
             lines.append(f"| deck {deck} | " + " | ".join(cells) + " |")
         return lines
-
-
-def candidates(
-    cards: CardSet,
-    fields: Sequence[str],
-    step: int,
-    *,
-    names: Sequence[str] | None = None,
-    done: Iterable[tuple[str, str]] = (),
-    sizes: Sequence[int] | None = None,
-) -> list[Change]:
-    """Every single-field change of ±``step`` (or of each of ``sizes``) to a card of a starter
-    deck that the card file allows (cost ≥ 0, health ≥ 1, …: :mod:`clashkit.base.limits`),
-    fields already changed (``done``) left out."""
-    done = set(done)
-    steps = [step] if sizes is None else list(sizes)
-    out = []
-    for card in cards:
-        if card.deck is None or (names is not None and card.name not in names):
-            continue
-        for f in fields:
-            if f not in FIELDS[card.kind] or (card.name, f) in done:
-                continue
-            if f == "amount" and card.effect not in _AMOUNT_EFFECTS:
-                continue
-            value = field_value(card, f)
-            for by in steps:
-                for new in (value - by, value + by):
-                    try:
-                        vary(cards, card.name, **{f: new})
-                    except OptionError:
-                        continue
-                    out.append(Change(card.name, f, value, new))
-    return out
 
 
 @on_cluster
