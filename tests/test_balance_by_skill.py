@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
 from click.testing import CliRunner
 
 from clashkit.base.stats import kendall, spearman
@@ -87,9 +88,9 @@ def test_balance_policies_is_the_same_on_both_engines():
 
 
 def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
-    """A search study's estimate probes the fast engine (after an untimed game that loads it),
-    with events too (``card-stats``: the fast engine records them), and the reference engine
-    when it is asked for."""
+    """A search study's estimate probes the fast engine (after an untimed game that loads it,
+    two sizes, so that a job's own cost is told from a game's), with events too
+    (``card-stats``: the fast engine records them), and the reference engine when it is asked for."""
     import dataclasses
 
     from clashkit.base.cards import starter_set
@@ -99,10 +100,23 @@ def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
     monkeypatch.setattr(design.jobs, "play_job", lambda job: played.append((job.n, job.events)))
     job = design.Job(1, 2, 0, 50, starter_set(), design.Settings("search:fair"))
     assert design.estimate_seconds([job]) >= 0
-    assert played == [(1, False), (design.FAST_PROBE_GAMES, False)]
+    assert played == [(1, False), (design.FAST_PROBE_GAMES, False), (design.FAST_PROBE_GAMES_LARGE, False)]
     played.clear()
     design.estimate_seconds([dataclasses.replace(job, events=True)])
-    assert played == [(1, True), (design.FAST_PROBE_GAMES, True)]
+    assert played == [(1, True), (design.FAST_PROBE_GAMES, True), (design.FAST_PROBE_GAMES_LARGE, True)]
     played.clear()
     design.estimate_seconds([dataclasses.replace(job, settings=design.Settings("search:fair", engine="reference"))])
     assert played == [(1, False)]
+
+
+def test_the_estimate_tells_a_jobs_own_cost_from_its_games(monkeypatch):
+    """Probes of 8 and 32 games taking 0.108 s and 0.132 s: 1 ms a game and 0.1 s a job, so
+    two jobs of 1,000 games are estimated at 2 × (0.1 + 1.0) s, not 2 × 1,000 × 13.5 ms."""
+    from clashkit.base.cards import starter_set
+    from clashkit.studies import design
+
+    seconds = {1: 0.5, design.FAST_PROBE_GAMES: 0.108, design.FAST_PROBE_GAMES_LARGE: 0.132}
+    monkeypatch.setattr(design.jobs, "_timed", lambda job: seconds[job.n])
+    monkeypatch.setattr(design.jobs, "play_job", lambda job: None)
+    jobs = [design.Job(1, 2, k, 1000, starter_set(), design.Settings("expert")) for k in range(2)]
+    assert design.estimate_seconds(jobs) == pytest.approx(2 * (0.1 + 1.0))

@@ -49,6 +49,7 @@ from .comparison import HALF_WIDTH, Comparison, SkillComparison, compare, games_
 from .files import write_parquet
 from .jobs import (
     FAST_PROBE_GAMES,
+    FAST_PROBE_GAMES_LARGE,
     SMALL_BATCH,
     Job,
     JobResult,
@@ -74,6 +75,7 @@ __all__ = [
     "Change",
     "Comparison",
     "FAST_PROBE_GAMES",
+    "FAST_PROBE_GAMES_LARGE",
     "FIELDS",
     "HALF_WIDTH",
     "Job",

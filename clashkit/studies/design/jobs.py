@@ -224,21 +224,32 @@ def _is_search(policy: str | None) -> bool:
     return policy is not None and str(policy).strip().lower().startswith(("search", "expert"))
 
 
-#: Games a timing probe plays on the fast engine (after one untimed game that loads its compiled code).
+#: Games the two timing probes play on the fast engine (after one untimed game that loads its
+#: compiled code): the difference of their times is the cost of a game, the rest a job's own
+#: (building its frames costs some tens of milliseconds however few its games).
 FAST_PROBE_GAMES = 8
+FAST_PROBE_GAMES_LARGE = 4 * FAST_PROBE_GAMES
+
+
+def _timed(job: Job) -> float:
+    import time
+
+    started = time.perf_counter()
+    play_job(job)
+    return time.perf_counter() - started
 
 
 def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
-    """How long ``jobs`` will take on this machine, from a timing probe on the engine that will
-    play them: one game of each policy against itself (on the first job's decks and seed), or on
-    the fast engine :data:`FAST_PROBE_GAMES` after an untimed one; a game between two policies
-    taken to cost the mean of theirs."""
-    import time
-
+    """How long ``jobs`` will take on this machine, from timing probes on the engine that will
+    play them, one policy at a time against itself (on the first job's decks and seed): on the
+    reference engine one game; on the fast engine, after an untimed game, :data:`FAST_PROBE_GAMES`
+    and :data:`FAST_PROBE_GAMES_LARGE`, whose difference gives the cost of a game apart from
+    the job's own.  A game between two policies is taken to cost the mean of theirs."""
     from ...runs.spec import choose_engine
 
     first = jobs[0]
-    cost: dict[tuple[str, bool], float] = {}
+    #: (policy, events) → (seconds a job, seconds a game)
+    cost: dict[tuple[str, bool], tuple[float, float]] = {}
     for job in jobs:
         for policy in (job.settings.policy, job.settings.opponent or job.settings.policy):
             if (policy, job.events) in cost:
@@ -254,16 +265,19 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
             )
             if choose_engine(job.settings.engine, job.events, policy, policy)[0] == "fast":
                 play_job(probe)  # the first fast game loads the compiled engine: not timed
-                probe = dataclasses.replace(probe, n=FAST_PROBE_GAMES)
-            started = time.perf_counter()
-            play_job(probe)
-            cost[policy, job.events] = (time.perf_counter() - started) / probe.n
-    total = sum(
-        job.n
-        * (cost[job.settings.policy, job.events] + cost[job.settings.opponent or job.settings.policy, job.events])
-        / 2
-        for job in jobs
-    )
+                small = _timed(dataclasses.replace(probe, n=FAST_PROBE_GAMES))
+                large = _timed(dataclasses.replace(probe, n=FAST_PROBE_GAMES_LARGE))
+                per_game = max(0.0, (large - small) / (FAST_PROBE_GAMES_LARGE - FAST_PROBE_GAMES))
+                cost[policy, job.events] = (max(0.0, small - per_game * FAST_PROBE_GAMES), per_game)
+            else:
+                cost[policy, job.events] = (0.0, _timed(probe))
+
+    def seconds(job: Job) -> float:
+        a = cost[job.settings.policy, job.events]
+        b = cost[job.settings.opponent or job.settings.policy, job.events]
+        return (a[0] + b[0]) / 2 + job.n * (a[1] + b[1]) / 2
+
+    total = sum(seconds(job) for job in jobs)
     workers = workers or os.cpu_count() or 1
     if sum(job.n for job in jobs) < SMALL_BATCH:
         workers = 1
@@ -300,10 +314,12 @@ def play_local(
     if total < SMALL_BATCH:
         workers = 1  # starting worker processes would cost more than the games
     results: list[JobResult | None] = [None] * len(jobs)
-    if progress and estimate is not None:
-        # Said once before the games start, where it stays (a notebook's bar may be redrawn).
-        print(f"{desc}: {total:,} games, {time_left(total, 0, None, estimate=estimate)}", file=sys.stderr)
     with tqdm(total=total, unit="game", desc=desc, disable=not progress, file=sys.stderr) as bar:
+        if progress and estimate is not None:
+            # Said once before the games start, where it stays (a notebook's bar may be redrawn):
+            # on stderr with the bar on a terminal, in a notebook as plain output (not an error's red).
+            where = sys.stdout if type(bar).__module__ == "tqdm.notebook" else sys.stderr
+            print(f"{desc}: {total:,} games, {time_left(total, 0, None, estimate=estimate)}", file=where)
         if estimate is not None:
             bar.set_postfix_str(time_left(total, 0, None, estimate=estimate), refresh=True)
         tasks = ((i, (job,)) for i, job in enumerate(jobs))
