@@ -128,7 +128,12 @@ def test_a_signal_at_any_moment_of_start_up_ends_the_run_without_a_traceback(tmp
             if process.poll() is None:
                 process.kill()
         assert "Traceback" not in stderr, (delay, stderr)
-        assert process.returncode in (130, 143, -signal.SIGTERM), (delay, process.returncode, stderr)
+        # 130/143 from clashkit's own exit; -SIGTERM before its handlers are in place; -SIGINT when
+        # the interrupt landed in code an extension module runs through the interpreter's
+        # PyRun_String while importing: CPython then ends the process by SIGINT itself after the
+        # clean exit (the usual status of a process stopped by Ctrl-C).
+        expected = (130, 143, -signal.SIGTERM, -signal.SIGINT) if signum == signal.SIGINT else (143, -signal.SIGTERM)
+        assert process.returncode in expected, (delay, process.returncode, stderr)
         assert all(line.startswith("clashkit: ") for line in stderr.strip().splitlines()), (delay, stderr)
         assert not (out / ".clashkit.lock").exists()
 
