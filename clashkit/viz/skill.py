@@ -64,19 +64,9 @@ def skill_matrices(result: SkillBalance) -> pl.DataFrame:
 
 
 def skill_decks(result: SkillBalance) -> pl.DataFrame:
-    """One row per strength and deck: ``strength``, ``deck``, ``games``, ``win_rate``,
+    """One row per strength and deck: ``strength``, ``deck``, ``games``, ``wins``, ``win_rate``,
     ``low``, ``high`` (the deck's rate against all opponents, 95% Wilson interval)."""
-    return pl.concat(
-        b.decks.select(
-            pl.lit(policy).alias("strength"),
-            pl.format("deck {}", "deck").alias("deck"),
-            pl.col("games").cast(pl.Int64),
-            pl.col("rate").alias("win_rate"),
-            "low",
-            "high",
-        )
-        for policy, b in result.balances.items()
-    )
+    return pl.concat(b.labelled_decks(strength=policy) for policy, b in result.balances.items())
 
 
 def skill_table(result: SkillBalance) -> pl.DataFrame:

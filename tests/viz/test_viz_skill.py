@@ -75,6 +75,9 @@ def test_charts_draw_every_strength_in_order(skill):
     assert drawn.height == 2 * 4
     greedy = skill.balances["greedy"].decks.sort("deck")["rate"].to_list()
     assert drawn.filter(pl.col("strength") == "greedy").sort("deck")["win_rate"].to_list() == greedy
+    # every game has one winner or none: the decks' wins add up to at most the games played
+    assert drawn["deck"].unique().sort().to_list() == ["deck 1", "deck 2", "deck 3", "deck 4"]
+    assert (drawn["wins"] <= drawn["games"]).all() and drawn.schema["wins"] == pl.Int64
 
 
 def test_correlation_sentence_is_the_command_lines(skill):

@@ -37,6 +37,19 @@ class Balance:
         """Each deck's overall rate with its 95% interval (:func:`~clashkit.studies.analysis.deck_rates`)."""
         return deck_rates(self.matchups)
 
+    def labelled_decks(self, **labels: str) -> pl.DataFrame:
+        """:attr:`decks` as tables and charts show them: a column per label (``strength="expert"``),
+        then ``deck`` ("deck 2"), ``games``, ``wins``, ``win_rate``, ``low``, ``high``."""
+        return self.decks.select(
+            *(pl.lit(value).alias(name) for name, value in labels.items()),
+            pl.format("deck {}", "deck").alias("deck"),
+            pl.col("games").cast(pl.Int64),
+            pl.col("wins").cast(pl.Int64),
+            pl.col("rate").alias("win_rate"),
+            "low",
+            "high",
+        )
+
     @property
     def distance(self) -> float:
         """The largest distance of any deck's overall rate from 50% (what :func:`tune` lowers)."""

@@ -252,21 +252,11 @@ class CardDesigner:
         stacked: ``strength``, ``version``, ``deck``, ``games``, ``wins``, ``win_rate``,
         ``low``, ``high``."""
         self._need_result()
-        parts = [
-            balance.decks.select(
-                pl.lit(strength).alias("strength"),
-                pl.lit(version).alias("version"),
-                pl.format("deck {}", "deck").alias("deck"),
-                pl.col("games").cast(pl.UInt32),
-                pl.col("wins").cast(pl.UInt32),
-                pl.col("rate").alias("win_rate"),
-                "low",
-                "high",
-            )
+        return pl.concat(
+            balance.labelled_decks(strength=strength, version=version)
             for strength, result in self.results.items()
             for version, balance in (("before", result.before), ("after", result.after))
-        ]
-        return pl.concat(parts)
+        )
 
     def change_table(self) -> pl.DataFrame:
         """One row per strength and deck: rate before and after, the change and its paired 95%
