@@ -1,6 +1,6 @@
-"""Peak memory of ``clashkit simulate`` with events, and of the fast engine's frames in memory.
+"""Peak memory of ``clashkit simulate`` streamed to disk, and of the fast engine's frames in memory.
 
-    python benchmarks/memory.py                       # both parts, as docs/guide/simulating.md shows them
+    python benchmarks/memory.py                       # every part, as docs/guide/simulating.md shows them
     python benchmarks/memory.py -n 1000 4000 --json   # the last line is one JSON object
     python benchmarks/memory.py --turns-n 10000000    # the 10 million games measured, not extrapolated
 
@@ -9,7 +9,10 @@ and samples, every 20 ms, the resident memory (RSS, from ``/proc``) of every
 process of the run — the command, the forkserver, the workers — and reports
 the peak of their sum.  A run streams its games in parts
 (``clashkit.runs.simulate.PART_GAMES``), so the peak should not grow with ``n``;
-the report also gives the bytes per event row on disk.
+the report also gives the bytes per event row on disk.  Then the same
+without events on the fast engine, one job (``--fast-n``, default 100,000 and
+2 million games): the command's summary is computed from the parts as they
+come, so this peak should not grow with ``n`` either.
 
 In memory: ``simulate(n, "1", "2", "greedy", engine="fast", record_events=False)``
 in a fresh process for each ``--turns-n`` (default 1, 2 and 4 million), which
@@ -50,7 +53,9 @@ def _rss_of_marked(mark: bytes) -> int:
     return total
 
 
-def measure(n: int, jobs: int, policy: str) -> dict:
+def measure(n: int, jobs: int, policy: str, events: bool = True) -> dict:
+    """One ``clashkit simulate --out`` in a subprocess: the peak of its processes' summed RSS
+    (with events on the default engine; without, on the fast engine)."""
     mark = uuid.uuid4().hex
     with tempfile.TemporaryDirectory() as out:
         env = {**os.environ, "CLASHKIT_MEMORY_RUN": mark}
@@ -65,7 +70,7 @@ def measure(n: int, jobs: int, policy: str) -> dict:
             str(jobs),
             "--policy-a",
             policy,
-            "--events",
+            *(["--events"] if events else ["--no-events", "--engine", "fast"]),
             "--no-progress",
             "--out",
             out,
@@ -79,18 +84,14 @@ def measure(n: int, jobs: int, policy: str) -> dict:
         elapsed = time.perf_counter() - started
         if process.returncode != 0:
             raise SystemExit(f"simulate failed with status {process.returncode}")
-        import polars as pl
+        row = {"games": n, "jobs": jobs, "peak_rss_mb": round(peak / 1e6, 1), "seconds": round(elapsed, 1)}
+        if events:
+            import polars as pl
 
-        rows = pl.scan_parquet(Path(out) / "events.parquet").select(pl.len()).collect().item()
-        size = (Path(out) / "events.parquet").stat().st_size
-    return {
-        "games": n,
-        "jobs": jobs,
-        "peak_rss_mb": round(peak / 1e6, 1),
-        "event_rows": rows,
-        "events_file_bytes_per_row": round(size / rows, 2),
-        "seconds": round(elapsed, 1),
-    }
+            rows = pl.scan_parquet(Path(out) / "events.parquet").select(pl.len()).collect().item()
+            size = (Path(out) / "events.parquet").stat().st_size
+            row.update(event_rows=rows, events_file_bytes_per_row=round(size / rows, 2))
+    return row
 
 
 #: What a child process runs for :func:`measure_frames`: one simulate, then its numbers as JSON.
@@ -156,6 +157,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--policy", default="greedy", help="both players' policy (default greedy)")
     parser.add_argument(
+        "--fast-n",
+        type=int,
+        nargs="*",
+        default=[100_000, 2_000_000],
+        help="games of each fast-engine run without events, one job (default 100,000 and 2 million; none: skip)",
+    )
+    parser.add_argument(
         "--turns-n",
         type=int,
         nargs="*",
@@ -172,6 +180,14 @@ def main() -> None:
             f"{row['event_rows']:,} event rows, {row['events_file_bytes_per_row']} bytes a row on disk, "
             f"{row['seconds']} s"
         )
+    fast = [measure(n, 1, args.policy, events=False) for n in args.fast_n]
+    if fast:
+        print("Streamed to disk, the fast engine without events (clashkit simulate --engine fast --no-events --out):")
+        for row in fast:
+            print(
+                f"{row['games']:>9,} games, 1 job: peak RSS {row['peak_rss_mb']:,.0f} MB (all processes), "
+                f"{row['seconds']} s"
+            )
     frames = [measure_frames(n) for n in sorted(args.turns_n)]
     if frames:
         print("In memory, the fast engine (simulate greedy 1 vs 2, no events, one process):")
@@ -179,7 +195,16 @@ def main() -> None:
             print(_frames_line(row))
         print(_frames_line(ten_million(frames)))
     if args.json:
-        print(json.dumps({"runs": rows, "frames": frames, "ten_million": ten_million(frames) if frames else None}))
+        print(
+            json.dumps(
+                {
+                    "runs": rows,
+                    "fast_runs": fast,
+                    "frames": frames,
+                    "ten_million": ten_million(frames) if frames else None,
+                }
+            )
+        )
 
 
 if __name__ == "__main__":
