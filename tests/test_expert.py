@@ -11,9 +11,11 @@ same bytes twice.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import replace
 
 import pytest
+from helpers import cli
 from test_fair_search import decision_points, permuted
 
 from clashkit.base.cards import CardSet, starter_set
@@ -150,3 +152,29 @@ def test_fitting_is_reproducible():
     two = expert_fit.dumps(expert_fit.fit(games=6, rounds=2, seed=3))
     assert one == two
     assert expert_fit.dumps(expert_fit.fit(games=6, rounds=1, seed=4)) != one
+
+
+def test_the_fit_plays_on_its_own_card_set_not_the_shipped_one(tmp_path):
+    """Retuning data/cards.csv leaves expert as it is: the fit reads expert_fit.FIT_CARDS, and
+    ``--cards`` fits on another set (a different file of weights)."""
+    fit_set = expert_fit.fit_cards()
+    assert [c.name for c in fit_set] == [c.name for c in CARDS]
+    x, _ = expert_fit.positions("greedy", 4, seed=5)
+    assert x.shape[1] == len(FEATURES)
+    assert (x == expert_fit.positions("greedy", 4, seed=5, cards=fit_set)[0]).all()
+    bigger = CardSet([replace(c, attack=c.attack + 2) if c.is_creature else c for c in fit_set])
+    moved, _ = expert_fit.positions("greedy", 4, seed=5, cards=bigger)
+    assert moved.shape != x.shape or not (moved == x).all()
+    cards_file = bigger.to_csv(tmp_path / "bigger.csv")
+    done = cli("expert-train", "--games", "4", "--cards", str(cards_file), "--out", str(tmp_path / "w.json"))
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "w.json").read_text())["weights"] == expert_fit.fit(4, cards=bigger)["weights"]
+
+
+def test_expert_train_refuses_an_out_it_cannot_write_before_fitting(tmp_path):
+    done = cli("expert-train", "--games", "4", "--out", str(tmp_path / "no" / "w.json"))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"clashkit: error: --out: no directory for {tmp_path / 'no' / 'w.json'}"
+    ]
+    assert not (tmp_path / "no").exists()

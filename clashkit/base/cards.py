@@ -522,8 +522,7 @@ def write_cards_csv(cards: Iterable[Card], path: str | Path) -> Path:
     complete, so a failure leaves no half-written card file.  What it writes,
     :func:`load_cards` reads back as equal cards.
     """
-    import os
-    import tempfile
+    from .files import write_text_atomically
 
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
@@ -531,18 +530,9 @@ def write_cards_csv(cards: Iterable[Card], path: str | Path) -> Path:
     writer.writerows(card_row(card) for card in cards)
     path = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        write_text_atomically(path, out.getvalue())
     except OSError as e:
         raise CardFileError(f"{path}: cannot write ({e.strerror})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(out.getvalue())
-        os.replace(tmp, path)
-    except BaseException as e:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(e, OSError):
-            raise CardFileError(f"{path}: cannot write ({e.strerror})") from None
-        raise
     return path
 
 

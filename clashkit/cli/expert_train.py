@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from ..base.errors import OptionError
 from .numbers import Whole
 
 
@@ -18,6 +21,14 @@ from .numbers import Whole
 )
 @click.option("--seed", type=Whole("seed"), default=1, show_default=True, help="The first game's seed.")
 @click.option(
+    "--cards",
+    "cards_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Fit on this card file's decks (default: data/expert-fit-cards.csv, the shipped weights' fitting set).",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False),
     default="data/expert.json",
@@ -25,14 +36,22 @@ from .numbers import Whole
     metavar="FILE",
     help="The weights file to write (the shipped one by default).",
 )
-def command(games, rounds, seed, out) -> None:
+def command(games, rounds, seed, cards_file, out) -> None:
     """Fit expert's evaluation on self-play positions (clashkit.studies.expert_fit) and write FILE.
 
     The same options give the same file, byte for byte; the shipped
     data/expert.json is `make expert`'s (the defaults)."""
+    from ..base.cards import load_cards
     from ..studies.expert_fit import dumps, fit
 
-    data = fit(games, rounds, seed, log=lambda line: click.echo(line, err=True))
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(dumps(data))
+    if not Path(out).resolve().parent.is_dir():
+        raise OptionError(f"--out: no directory for {out}")
+    cards = None if cards_file is None else load_cards(cards_file)
+    data = fit(games, rounds, seed, log=lambda line: click.echo(line, err=True), cards=cards)
+    from ..base.files import write_text_atomically
+
+    try:
+        write_text_atomically(Path(out), dumps(data))
+    except OSError as e:
+        raise OptionError(f"--out {out}: cannot write ({e.strerror})") from None
     click.echo(f"wrote {out}")

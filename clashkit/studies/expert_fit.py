@@ -1,8 +1,10 @@
 """Fitting ``expert``'s evaluation (:mod:`clashkit.policies.expert`): ``clashkit expert-train``.
 
-Positions come from self-play in the reference engine: every pairing of
-the four starter decks (R7.1) and the draft (R7.2), the seeds
-``seed, seed + 1, …``.  At the start of every turn from the second on, the
+Positions come from self-play in the reference engine on the fitting set
+(:data:`FIT_CARDS`, the starter set's values when the weights were fitted:
+retuning the shipped set, ``data/cards.csv``, does not move the bot that
+measures it): every pairing of the four starter decks (R7.1) and the draft
+(R7.2), the seeds ``seed, seed + 1, …``.  At the start of every turn from the second on, the
 player who has just moved is the one whose view is recorded —
 :func:`~clashkit.policies.expert.features`, the moment ``expert`` scores its
 candidates at — labelled 1 if that player went on to win, 0 if they lost
@@ -23,12 +25,15 @@ import time
 
 import numpy as np
 
-from ..base.cards import starter_set
+from ..base.cards import CardSet, load_cards
+from ..base.shipped import shipped_file
 from ..engine.loop import run
 from ..policies import Policy, get_policy
 from ..policies.expert import FEATURES, ExpertPolicy, features
 from ..runs.game import new_game
 
+#: The card set the shipped weights are fitted on (its first row's notes say why it is not ``data/cards.csv``).
+FIT_CARDS = "data/expert-fit-cards.csv"
 #: The deck pairings and formats the positions come from.
 PAIRINGS = tuple((a, b) for a in "1234" for b in "1234" if a != b) + (("draft", "draft"),)
 #: The ridge of the logistic regression (per position).
@@ -37,9 +42,17 @@ RIDGE = 1e-3
 STEPS = 25
 
 
-def positions(policy: Policy | str, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Features and outcomes of the turn-start positions of ``games`` self-play games (module docstring)."""
-    cards = starter_set()
+def fit_cards() -> CardSet:
+    """The fitting set, :data:`FIT_CARDS`."""
+    return load_cards(shipped_file(FIT_CARDS))
+
+
+def positions(
+    policy: Policy | str, games: int, seed: int, cards: CardSet | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Features and outcomes of the turn-start positions of ``games`` self-play games on ``cards``
+    (default: the fitting set; see the module docstring)."""
+    cards = fit_cards() if cards is None else cards
     xs: list[list[int]] = []
     ys: list[int] = []
     for g in range(games):
@@ -75,13 +88,14 @@ def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return w
 
 
-def fit(games: int = 3000, rounds: int = 1, seed: int = 1, log=None) -> dict:
-    """The weights file's contents (see the module docstring)."""
+def fit(games: int = 3000, rounds: int = 1, seed: int = 1, log=None, cards: CardSet | None = None) -> dict:
+    """The weights file's contents (see the module docstring), fitted on ``cards`` (default: the fitting set)."""
+    cards = fit_cards() if cards is None else cards
     weights = None
     started = time.perf_counter()
     for r in range(rounds):
         player: Policy = get_policy("greedy") if weights is None else ExpertPolicy(weights=weights)
-        x, y = positions(player, games, seed + r * games)
+        x, y = positions(player, games, seed + r * games, cards)
         weights = [round(float(w), 5) for w in logistic(x, y)]
         if log is not None:
             log(f"round {r + 1}: {len(y)} positions from {games} games, {time.perf_counter() - started:.0f} s")
@@ -100,4 +114,4 @@ def dumps(data: dict) -> str:
     return json.dumps(data, indent=1) + "\n"
 
 
-__all__ = ["PAIRINGS", "dumps", "fit", "logistic", "positions"]
+__all__ = ["FIT_CARDS", "PAIRINGS", "dumps", "fit", "fit_cards", "logistic", "positions"]
