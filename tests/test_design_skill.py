@@ -63,6 +63,32 @@ def test_the_improvement_of_the_same_games_is_0_and_an_exact_improvement_is_meas
     assert gain == 0.5 and low is not None and high is not None and low <= gain <= high
 
 
+def test_r7_1_with_a_pairing_weight_a_lopsided_pairing_counts_though_every_deck_is_at_50():
+    # Three decks in a cycle: 1 beats 2, 2 beats 3, 3 beats 1, every game, whichever seat.
+    cycle = outcomes([(1, 2, 0, "A"), (2, 1, 0, "B"), (2, 3, 0, "A"), (3, 2, 0, "B"), (3, 1, 0, "A"), (1, 3, 0, "B")])
+    # Each deck wins 2 of its 4 games (50%); each ordered pairing is 100% or 0% for seat A.
+    assert design.skill_distance({WEAK: cycle}) == 0.0
+    assert design.skill_distance({WEAK: cycle}, pairing_weight=1 / 3) == pytest.approx(0.5 / 3)
+    balance = design.Balance(design.matchups(cycle), 1, 0)
+    assert balance.distance == 0.0 and balance.pairing_distance == 0.5
+    assert balance.objective(0.2) == pytest.approx(0.1) and balance.objective() == 0.0
+    # Without the weight, taking the cycle away gains nothing (every deck was at 50% already);
+    # with it, the whole pairing term: half the games of each pairing won by A (50% a pairing).
+    half = outcomes(
+        [(a, b, g, "A" if g == 0 else "B") for a, b in cycle.select("deck_a", "deck_b").rows() for g in (0, 1)]
+    )
+    doubled = pl.concat([cycle, cycle.with_columns(pl.lit(1, pl.UInt32).alias("game"))])
+    assert design.distance_improvement({WEAK: doubled}, {WEAK: half}, bootstrap=0) == (0.0, None, None)
+    gain, _, _ = design.distance_improvement({WEAK: doubled}, {WEAK: half}, bootstrap=0, pairing_weight=0.5)
+    assert gain == pytest.approx(0.25)
+
+
+def test_tune_refuses_a_pairing_weight_outside_0_to_1():
+    for bad in (1.5, -0.1, float("nan")):
+        with pytest.raises(OptionError, match=r"pairing weight: must be a number 0…1"):
+            design.tune(n=1, max_changes=0, pairing_weight=bad)
+
+
 def test_paired_contrast_is_paired_changes_and_a_difference_of_two_changes_is_exact():
     a = outcomes([(1, 2, 0, "A"), (1, 2, 1, "B"), (2, 1, 0, "A"), (2, 1, 1, "B")])
     b = outcomes([(1, 2, 0, "A"), (1, 2, 1, "A"), (2, 1, 0, "A"), (2, 1, 1, "B")])

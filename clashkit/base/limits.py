@@ -83,6 +83,7 @@ LIMITS: dict[str, Limit] = {
 #: Fractions, with the same meaning as :data:`LIMITS` (a finite number ``low … high``).
 FRACTIONS: dict[str, tuple[float, float, str]] = {
     "noise": (0.0, 1.0, "search: the chance that a rollout player plays at random"),
+    "pairing_weight": (0.0, 1.0, "tune: how much an ordered pairing's distance from 50% counts beside a deck's"),
 }
 
 #: The longest card name (it is printed on the card, in every action and every event).

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import OptionError
+from ..base.limits import fraction
 from .design_options import emit, labelled, strengths, study_kwargs, study_options, study_output, timed
 from .numbers import Whole
 
@@ -64,6 +65,15 @@ from .numbers import Whole
     help="Stop the search after E candidate sets.",
 )
 @click.option(
+    "--pairing-weight",
+    "pairing_weight",
+    default="0",
+    show_default=True,
+    metavar="W",
+    help="Also bring every ordered pairing near 50%: its distance counts W times (0…1; 0.33 lets a pairing "
+    "stray three times as far as a deck), and changes are tried either way.",
+)
+@click.option(
     "--write-cards",
     type=click.Path(dir_okay=False),
     default=None,
@@ -72,7 +82,19 @@ from .numbers import Whole
 )
 @study_options(default_n=200)
 def command(
-    max_changes, fields, cards, step, max_step, beam, budget_seconds, evaluations, write_cards, as_json, out, **options
+    max_changes,
+    fields,
+    cards,
+    step,
+    max_step,
+    beam,
+    budget_seconds,
+    evaluations,
+    pairing_weight,
+    write_cards,
+    as_json,
+    out,
+    **options,
 ) -> None:
     """Propose the fewest changes to single fields of the starter decks' cards that bring every
     deck's overall rate near 50%, at every strength of --policies at once.
@@ -82,7 +104,8 @@ def command(
     (--beam sets go on each round) over changes of --step … --max-step, toward
     50% for the changed card's deck, on N games per pairing at every strength,
     the same seeds for every candidate, within --budget-seconds or
-    --evaluations if given.  The best set of at most 1, 2, … changes (the
+    --evaluations if given.  With --pairing-weight W, an ordered pairing's
+    distance from 50% counts too, W times.  The best set of at most 1, 2, … changes (the
     Pareto table) is then checked on fresh seeds, with a paired interval on its
     improvement; the proposal is the row best there.
 
@@ -90,6 +113,7 @@ def command(
     several, "before" and "after" per strength under "policies": {P: …}.
     """
     policies = strengths(options)
+    weight = fraction(pairing_weight, "pairing_weight", "--pairing-weight", OptionError)
     if write_cards is not None and not Path(write_cards).resolve().parent.is_dir():
         raise OptionError(f"--write-cards: no directory for {write_cards}")
     names = [f for f in (part.strip() for part in fields.split(",")) if f]
@@ -103,6 +127,7 @@ def command(
         "beam": beam,
         "budget_seconds": budget_seconds,
         "evaluations": evaluations,
+        "pairing_weight": weight,
         "cards": list(cards),
         **({"policies": policies} if several else {}),
     }
@@ -118,6 +143,7 @@ def command(
             names=list(cards) or None,
             budget_seconds=budget_seconds,
             evaluations=evaluations,
+            pairing_weight=weight,
             **study_kwargs(**options),
             policies=policies,
         )

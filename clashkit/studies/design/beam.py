@@ -87,6 +87,7 @@ def beam_search(
     budget_seconds: float | None = None,
     evaluations: int | None = None,
     progress: bool = False,
+    pairing_weight: float = 0.0,
 ) -> Found:
     """The search of the module docstring; with ``progress``, an estimate on stderr before it
     starts and a bar over the candidate sets."""
@@ -94,8 +95,9 @@ def beam_search(
 
     started = time.perf_counter()
     root_played = {p: games[0] for p, games in study.play_at(policies, [base], desc="tune: the set as it is").items()}
-    root = Scored((), base, root_played, skill_distance(root_played))
-    first_round = _options(root, fields, sizes, names, seen=set())
+    root = Scored((), base, root_played, skill_distance(root_played, pairing_weight))
+    both_ways = pairing_weight > 0
+    first_round = _options(root, fields, sizes, names, seen=set(), both_ways=both_ways)
     planned = len(first_round) * (1 + beam * max(0, max_changes - 1)) if max_changes else 0
     if evaluations is not None:
         planned = min(planned, evaluations)
@@ -129,7 +131,7 @@ def beam_search(
         for depth in range(1, max_changes + 1):
             children: list[Scored] = []
             for k, parent in enumerate(frontier):
-                options = _options(parent, fields, sizes, names, seen)
+                options = _options(parent, fields, sizes, names, seen, both_ways=both_ways)
                 # The bar's total: what is left if every later parent and round is as wide as the
                 # first round, within what the budget and the evaluations leave room for.
                 later = (len(frontier) - k - 1 + beam * (max_changes - depth)) * len(first_round)
@@ -148,7 +150,9 @@ def beam_search(
                     played = study.play_at(policies, variants, desc=f"tune: change {depth}")
                     for j, (change, cards) in enumerate(zip(chunk, variants, strict=True)):
                         games = {p: played[p][j] for p in policies}
-                        children.append(Scored((*parent.changes, change), cards, games, skill_distance(games)))
+                        children.append(
+                            Scored((*parent.changes, change), cards, games, skill_distance(games, pairing_weight))
+                        )
                         seen.add(_key(children[-1].changes))
                     tried += len(chunk)
                     bar.total = tried + min(len(options) - i - len(chunk) + later, room(tried))
@@ -176,10 +180,16 @@ def _key(changes: Sequence[Change]) -> frozenset:
 
 
 def _options(
-    parent: Scored, fields: Sequence[str], sizes: Sequence[int], names: Sequence[str] | None, seen: set[frozenset]
+    parent: Scored,
+    fields: Sequence[str],
+    sizes: Sequence[int],
+    names: Sequence[str] | None,
+    seen: set[frozenset],
+    both_ways: bool = False,
 ) -> list[Change]:
-    """The changes to try on ``parent``: toward 50% for their deck, new sets only, the deck
-    furthest from 50% first, then the smaller change."""
+    """The changes to try on ``parent``: toward 50% for their deck (either way with
+    ``both_ways``: a deck near 50% overall may still win one pairing and lose another), new sets
+    only, the deck furthest from 50% first, then the smaller change."""
     signed = _signed_distances(parent.played)
     deck_of = {c.name: c.deck for c in parent.cards}
     done = {(c.card, c.field) for c in parent.changes}
@@ -188,7 +198,7 @@ def _options(
         away = signed[deck_of[c.card]]
         want = 0 if away == 0 else (1 if away < 0 else -1)  # below 50%: strengthen it
         moves = STRENGTHENS[c.field] * (1 if c.new > c.old else -1)
-        if (want == 0 or moves == want) and _key((*parent.changes, c)) not in seen:
+        if (both_ways or want == 0 or moves == want) and _key((*parent.changes, c)) not in seen:
             out.append(c)
     return sorted(out, key=lambda c: (-abs(signed[deck_of[c.card]]), abs(c.new - c.old)))
 

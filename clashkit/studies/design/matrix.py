@@ -56,6 +56,18 @@ class Balance:
         # polars types Series.max() as any scalar; a float column's is a float.
         return float((self.decks["rate"] - 0.5).abs().max())  # type: ignore[arg-type]
 
+    @property
+    def pairing_distance(self) -> float:
+        """The largest distance from 50% of any ordered pairing's rate (the first deck's wins as A
+        over the pairing's games)."""
+        rates = self.matchups["wins_a"] / self.matchups["games"]
+        return float((rates - 0.5).abs().max())  # type: ignore[arg-type]
+
+    def objective(self, pairing_weight: float = 0.0) -> float:
+        """What :func:`tune` lowers at one strength: :attr:`distance`, or ``pairing_weight`` ×
+        :attr:`pairing_distance` where that is larger."""
+        return max(self.distance, pairing_weight * self.pairing_distance) if pairing_weight else self.distance
+
     def to_dict(self) -> dict[str, Any]:
         """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""
         decks = {

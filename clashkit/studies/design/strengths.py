@@ -60,9 +60,11 @@ def no_changes(keys: Mapping[str, type[pl.DataType]]) -> pl.DataFrame:
     return pl.DataFrame(schema={"from": pl.String, "to": pl.String, **keys, **CHANGE_COLUMNS})
 
 
-def skill_distance(played: Mapping[str, pl.DataFrame]) -> float:
+def skill_distance(played: Mapping[str, pl.DataFrame], pairing_weight: float = 0.0) -> float:
     """The tuner's objective: the largest distance of any deck's overall rate from 50% at any
-    strength (policy → :func:`~clashkit.studies.design.outcomes`).
+    strength (policy → :func:`~clashkit.studies.design.outcomes`), or ``pairing_weight`` × the
+    largest distance of an ordered pairing's rate where that is larger
+    (:meth:`~clashkit.studies.design.Balance.objective`).
 
     >>> import polars as pl
     >>> def games(winners):  # deck 1 vs 2 and 2 vs 1, one game each
@@ -70,10 +72,12 @@ def skill_distance(played: Mapping[str, pl.DataFrame]) -> float:
     ...                          "first_player": ["A", "A"], "winner": winners, "turns": [9, 9]})
     >>> skill_distance({"greedy": games(["A", "B"]), "expert": games(["A", "A"])})
     0.5
+    >>> skill_distance({"greedy": games(["A", "B"])}, pairing_weight=0.5)  # each pairing 100% for A
+    0.25
     """
     from .matrix import Balance
 
-    return max(Balance(matchups(g), 0, 0).distance for g in played.values())
+    return max(Balance(matchups(g), 0, 0).objective(pairing_weight) for g in played.values())
 
 
 # --- Bootstrap over the games (the paired interval of a largest distance) --------------------
@@ -109,6 +113,7 @@ def distance_improvement(
     *,
     seed: int = 0,
     bootstrap: int = 1000,
+    pairing_weight: float = 0.0,
 ) -> tuple[float, float | None, float | None]:
     """How much :func:`skill_distance` falls from ``before`` to ``after`` (policy → outcomes of
     the same seeds, the same policies), with a paired 95% percentile bootstrap interval: each
@@ -133,6 +138,8 @@ def distance_improvement(
                 a, b = a[rows, pick], b[rows, pick]
             rates = deck_rates_of(keys, a.mean(axis=1), b.mean(axis=1), decks)
             worst = max(worst, max(abs(r - 0.5) for r in rates))
+            if pairing_weight:  # Balance.objective's pairing term: seat A's rate in each pairing
+                worst = max(worst, pairing_weight * float(np.abs(a.mean(axis=1) - 0.5).max()))
         return worst
 
     rows = np.arange(len(keys))[:, None]

@@ -13,6 +13,7 @@ import polars as pl
 
 from ...base.cards import CardSet
 from ...base.errors import OptionError
+from ...base.limits import fraction
 from ...base.points import percent_text, points_text
 from ...base.rules import Rules
 from ...base.suggest import did_you_mean
@@ -85,6 +86,7 @@ class Tuning:
     at: dict[str, tuple[Balance, Balance]] = dataclasses.field(default_factory=dict)
     pareto: tuple[ParetoRow, ...] = ()
     stopped: str | None = None
+    pairing_weight: float = 0.0
 
     @property
     def policies(self) -> list[str]:
@@ -100,6 +102,8 @@ class Tuning:
         else:
             data["policies"] = {p: {"before": b.to_dict(), "after": a.to_dict()} for p, (b, a) in self.at.items()}
             data["distance"] = dict(zip(("before", "after"), self.distances, strict=True))
+        if self.pairing_weight:
+            data["pairing_weight"] = self.pairing_weight
         return data | {
             "searched": [c.to_dict() for c in self.searched],
             "search_distances": list(self.search_distances),
@@ -113,10 +117,12 @@ class Tuning:
 
     @property
     def distances(self) -> tuple[float, float]:
-        """The largest distance of any deck from 50% at any strength on the fresh seeds, before
-        and after the proposal."""
+        """The objective on the fresh seeds, before and after the proposal: the largest distance of
+        any deck from 50% at any strength (or the pairing weight × an ordered pairing's, where
+        larger: :meth:`~clashkit.studies.design.Balance.objective`)."""
         pairs = list(self.at.values()) or [(self.before, self.after)]
-        return max(b.distance for b, _ in pairs), max(a.distance for _, a in pairs)
+        w = self.pairing_weight
+        return max(b.objective(w) for b, _ in pairs), max(a.objective(w) for _, a in pairs)
 
     def table(self, cards: CardSet | None = None) -> pl.DataFrame:
         """The proposal beside the shipped values: ``card``, ``field``, ``shipped``,
@@ -169,7 +175,7 @@ class Tuning:
         at = f"at any of {', '.join(names)}" if len(names) > 1 else f"under {names[0]}"
         lines += [
             "",
-            f"Checked on fresh seeds ({self.check_seed}+k): largest distance of a deck from 50% {at} "
+            f"Checked on fresh seeds ({self.check_seed}+k): {self.objective_text} {at} "
             f"{percent_text(self.distances[0], sign='')} → {percent_text(self.distances[1], sign='')} points.",
         ]
         if self.search_distances:
@@ -181,6 +187,13 @@ class Tuning:
         stop = f"; {self.stopped}" if self.stopped else ""
         lines += ["", f"({self.candidates:,} candidate sets tried, {self.games:,} games played{stop})"]
         return "\n".join(lines)
+
+    @property
+    def objective_text(self) -> str:
+        """What the distances measure, in words."""
+        if not self.pairing_weight:
+            return "largest distance of a deck from 50%"
+        return f"largest distance of a deck from 50%, or {self.pairing_weight:g} × an ordered pairing's where larger,"
 
     def _pareto_lines(self) -> list[str]:
         lines = [
@@ -248,13 +261,16 @@ def tune(
     budget_seconds: float | None = None,
     evaluations: int | None = None,
     bootstrap: int = 1000,
+    pairing_weight: float = 0.0,
 ) -> Tuning:
     """Search for the fewest changes to the cards of the starter decks that bring every deck
     near 50% at every strength, then check them on fresh seeds.
 
     The objective is the largest distance of any deck's overall rate from 50% at any of
     ``policies`` (or at ``policy``; :func:`~clashkit.studies.design.strengths.skill_distance`),
-    then the number of changes, then their size.  The search
+    then the number of changes, then their size.  With ``pairing_weight`` (0 … 1) an ordered
+    pairing's distance from 50% counts too, times that weight (1/3: a pairing may stray three
+    times as far as a deck), and the search tries changes either way.  The search
     (:func:`~clashkit.studies.design.beam.beam_search`) adds one change a round to each of the
     ``beam`` best sets so far: every change of ``step``, ``2·step`` … ``max_step`` (default
     ``2·step``) to one of ``fields`` of a card of a starter deck that the card file allows, in
@@ -285,6 +301,7 @@ def tune(
         raise OptionError(f"max step {max_step!r} must be a whole number ≥ step ({step})")
     if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
         raise OptionError(f"beam {beam!r} must be a whole number ≥ 1")
+    pairing_weight = fraction(pairing_weight, "pairing_weight", "pairing weight", OptionError)
     if budget_seconds is not None and not budget_seconds > 0:
         raise OptionError(f"budget {budget_seconds!r} must be a number of seconds > 0")
     known = sorted({f for fs in FIELDS.values() for f in fs})
@@ -323,6 +340,7 @@ def tune(
         budget_seconds=budget_seconds,
         evaluations=evaluations,
         progress=progress,
+        pairing_weight=pairing_weight,
     )
     # The check: the shipped set and every Pareto row on fresh seeds, at every strength.
     rows = found.rows
@@ -333,11 +351,22 @@ def tune(
     pareto = []
     for i, r in enumerate(rows):
         after = {p: games[1 + i] for p, games in checked.items()}
-        gain, low, high = distance_improvement(before, after, seed=check_seed, bootstrap=bootstrap)
-        pareto.append(
-            ParetoRow(r.limit, r.changes, r.distance, skill_distance(before), skill_distance(after), gain, low, high)
+        gain, low, high = distance_improvement(
+            before, after, seed=check_seed, bootstrap=bootstrap, pairing_weight=pairing_weight
         )
-    start = skill_distance(before)
+        pareto.append(
+            ParetoRow(
+                r.limit,
+                r.changes,
+                r.distance,
+                skill_distance(before, pairing_weight),
+                skill_distance(after, pairing_weight),
+                gain,
+                low,
+                high,
+            )
+        )
+    start = skill_distance(before, pairing_weight)
     best = min(
         [None, *range(len(pareto))],
         key=lambda k: (round(start if k is None else pareto[k].after, 12), 0 if k is None else pareto[k].limit),
@@ -367,4 +396,5 @@ def tune(
         at if len(chosen) > 1 else {},
         tuple(pareto),
         found.stopped,
+        pairing_weight,
     )
