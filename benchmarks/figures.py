@@ -183,14 +183,15 @@ FIGURES: dict[str, Figure] = {
 
 
 def commit() -> str:
-    """The commit the figures are measured at, ``-dirty`` when the tree has changes."""
+    """The commit the figures are measured at, ``-dirty`` when the tree has changes outside
+    ``docs/`` (the pages the figures are written into do not change what is measured)."""
 
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
     try:
         head = git("rev-parse", "--short", "HEAD")
-        dirty = git("status", "--porcelain", "--untracked-files=no")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return f"{head}-dirty" if dirty else head
