@@ -43,6 +43,9 @@ class Figure:
 FIGURES: dict[str, Figure] = {
     "bots": Figure(("benchmarks/bots.py",), False, "about 3 min"),
     "balance": Figure(("-m", "clashkit", "balance", "-n", "2000", "--no-progress"), True, "about 1 min"),
+    "balance-expert": Figure(
+        ("-m", "clashkit", "balance", "--policy", "expert", "-n", "2000", "--no-progress"), True, "about 30 s"
+    ),
     "solo-search": Figure(
         ("benchmarks/solo_calibration.py", "--policy", "search", "-n", "500", "--combinations", "0", "--table", "main"),
         True,
