@@ -37,14 +37,7 @@ def study_options(default_n: int):
                 show_default=True,
                 help="Games per ordered pairing of the starter decks.",
             ),
-            click.option(
-                "--cards",
-                "cards_file",
-                type=click.Path(dir_okay=False),
-                default=None,
-                metavar="FILE",
-                help="A card file to play with instead of the shipped set.",
-            ),
+            cards_option(),
             click.option(
                 "--rules",
                 "rules_text",
@@ -96,6 +89,13 @@ def study_options(default_n: int):
         return command
 
     return decorate
+
+
+def cards_option(help: str = "A card file to play with instead of the shipped set."):
+    """``--cards FILE`` (as ``cards_file``): a card file read by the command (docs/cards.md)."""
+    return click.option(
+        "--cards", "cards_file", type=click.Path(dir_okay=False), default=None, metavar="FILE", help=help
+    )
 
 
 def cluster_option():

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import OptionError
+from .design_options import cards_option
 from .numbers import Whole
 
 
@@ -20,14 +21,7 @@ from .numbers import Whole
     help="Rounds: greedy's games first, then expert's with the last round's weights.",
 )
 @click.option("--seed", type=Whole("seed"), default=1, show_default=True, help="The first game's seed.")
-@click.option(
-    "--cards",
-    "cards_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="Fit on this card file's decks (default: data/expert-fit-cards.csv, the shipped weights' fitting set).",
-)
+@cards_option("Fit on this card file's decks (default: data/expert-fit-cards.csv, the shipped weights' fitting set).")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .design_options import cluster_option, emit, study_output, timed
+from .design_options import cards_option, cluster_option, emit, study_output, timed
 from .numbers import Whole
 
 DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair,expert"
@@ -27,14 +27,7 @@ DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair,expert"
     help="Games per ordered pairing of the starter decks, per pair of policies and seat.",
 )
 @click.option("--seed", type=Whole("seed"), default=0, show_default=True, help="Master seed.")
-@click.option(
-    "--cards",
-    "cards_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="A card file to play with instead of the shipped set.",
-)
+@cards_option()
 @click.option("--rules", "rules_text", default=None, metavar="K=V,…", help="Rules options of R10.3.")
 @click.option(
     "--engine",

@@ -12,6 +12,7 @@ from ..base.vocab import PLAYERS
 from ..policies import get_policy
 from ..runs.game import finish, new_game, play
 from ..show.render import describe_event, describe_state, event_dicts
+from .design_options import cards_option
 from .numbers import Whole
 
 #: Events the readable log leaves out: each turn's header already says them.
@@ -49,13 +50,7 @@ _QUIET = {"turn_started", "mana_gained", "regeneration"}
     type=Whole("seed"),
     help="The game's seed (R10.2).",
 )
-@click.option(
-    "--cards",
-    "cards_file",
-    type=click.Path(dir_okay=False),
-    metavar="FILE",
-    help="A card file instead of the shipped set.",
-)
+@cards_option("A card file instead of the shipped set.")
 @click.option(
     "--rules",
     "rules_text",

@@ -19,7 +19,7 @@ import click
 from ..base.errors import OptionError
 from ..base.limits import check_path
 from ..base.rules import Rules, parse_settings
-from .design_options import cluster_option
+from .design_options import cards_option, cluster_option
 from .numbers import Whole
 
 
@@ -100,14 +100,7 @@ from .numbers import Whole
 @click.option("--level", default=None, metavar="L", help="Solo difficulty level, 0-5 or its name (R8.9).")
 @click.option("--settings", default=None, metavar="K=V,…", help="Solo AI settings (R8.9, R10.3).")
 @click.option("--free-settings", is_flag=True, help="Allow --settings whose points differ from --level.")
-@click.option(
-    "--cards",
-    "cards_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="A card file to play with instead of the shipped set.",
-)
+@cards_option()
 @click.option(
     "--rules",
     "rules_text",

@@ -21,6 +21,7 @@ import polars as pl
 
 from ..base.points import interval_text, percent_text, points_expr, points_text_expr
 from ..studies.analysis import deck_results
+from ..studies.design import labelled_rates
 from ..studies.skill import SkillBalance, balance_by_skill
 from .charts import PERCENT
 from .paired import NOT_CLEAR
@@ -45,22 +46,10 @@ def skill_matrices(result: SkillBalance) -> pl.DataFrame:
     """One row per strength, deck and opponent (both seats, mirrors left out): ``strength``,
     ``deck``, ``opponent``, ``games``, ``wins``, ``win_rate``, ``low``, ``high``, in the
     order of the strengths."""
-    frames = [
-        deck_results(b.matchups)
-        .filter(pl.col("deck") != pl.col("opponent"))
-        .select(
-            pl.lit(policy).alias("strength"),
-            pl.format("deck {}", "deck").alias("deck"),
-            pl.format("deck {}", "opponent").alias("opponent"),
-            pl.col("games").cast(pl.Int64),
-            pl.col("wins").cast(pl.Int64),
-            pl.col("rate").alias("win_rate"),
-            "low",
-            "high",
-        )
+    return pl.concat(
+        labelled_rates(deck_results(b.matchups).filter(pl.col("deck") != pl.col("opponent")), strength=policy)
         for policy, b in result.balances.items()
-    ]
-    return pl.concat(frames)
+    )
 
 
 def skill_decks(result: SkillBalance) -> pl.DataFrame:

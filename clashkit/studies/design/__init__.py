@@ -62,7 +62,7 @@ from .jobs import (
     plays_search,
     run_jobs,
 )
-from .matrix import Balance, balance, card_set_of, make_study, on_cluster, percent_text, points_text
+from .matrix import Balance, balance, card_set_of, labelled_rates, make_study, on_cluster, percent_text, points_text
 from .strengths import distance_improvement, skill_changes, skill_distance, strengths
 from .study import Study, matchups, outcomes, paired_changes, paired_contrast, pairings, sides
 from .sweeps import SkillSweep, Sweep, parse_values, sweep
@@ -102,6 +102,7 @@ __all__ = [
     "estimate_seconds",
     "field_value",
     "games_for_half_width",
+    "labelled_rates",
     "make_study",
     "matchups",
     "on_cluster",

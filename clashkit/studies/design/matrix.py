@@ -22,6 +22,23 @@ from .jobs import Runner, Settings, play_job
 from .study import Study, matchups
 
 
+def labelled_rates(rates: pl.DataFrame, **labels: str) -> pl.DataFrame:
+    """Win rates (``deck``, ``opponent`` if there, ``games``, ``wins``, ``rate``, ``low``,
+    ``high``) as tables and charts show them: a column per label (``strength="expert"``), then
+    ``deck`` ("deck 2"), ``opponent`` ("deck 3") if there, ``games``, ``wins``, ``win_rate``,
+    ``low``, ``high``."""
+    decks = ["deck", "opponent"] if "opponent" in rates.columns else ["deck"]
+    return rates.select(
+        *(pl.lit(value).alias(name) for name, value in labels.items()),
+        *(pl.format("deck {}", column).alias(column) for column in decks),
+        pl.col("games").cast(pl.Int64),
+        pl.col("wins").cast(pl.Int64),
+        pl.col("rate").alias("win_rate"),
+        "low",
+        "high",
+    )
+
+
 @dataclass(frozen=True)
 class Balance:
     """The balance of a card set: :data:`~clashkit.studies.analysis.MATCHUPS_SCHEMA` rows, one per
@@ -38,17 +55,8 @@ class Balance:
         return deck_rates(self.matchups)
 
     def labelled_decks(self, **labels: str) -> pl.DataFrame:
-        """:attr:`decks` as tables and charts show them: a column per label (``strength="expert"``),
-        then ``deck`` ("deck 2"), ``games``, ``wins``, ``win_rate``, ``low``, ``high``."""
-        return self.decks.select(
-            *(pl.lit(value).alias(name) for name, value in labels.items()),
-            pl.format("deck {}", "deck").alias("deck"),
-            pl.col("games").cast(pl.Int64),
-            pl.col("wins").cast(pl.Int64),
-            pl.col("rate").alias("win_rate"),
-            "low",
-            "high",
-        )
+        """:attr:`decks` as tables and charts show them (:func:`labelled_rates`)."""
+        return labelled_rates(self.decks, **labels)
 
     @property
     def distance(self) -> float:
