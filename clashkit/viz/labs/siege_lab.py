@@ -124,7 +124,7 @@ class SiegeLab:
         for card in ("BARON", "ASSASSIN"):
             lab.add("A", "lower", card)
         lab.add("B", "upper", "CARAPACE")
-        lab.add("B", "upper", "GNOME", damage=1)
+        lab.add("B", "upper", "GNOME")
         lab.add("B", "lower", "ZOMBIE", new=True)
         return lab
 
