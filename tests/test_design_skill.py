@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from clashkit.base.cards import starter_set
 from clashkit.base.errors import OptionError
 from clashkit.cli import main
-from clashkit.studies import design
+from clashkit.studies import design, expert_fit
 
 #: Two strengths the fast engine plays quickly (expert is ``search``'s machinery, one turn deep).
 WEAK, STRONG = "greedy", "expert"
@@ -68,10 +68,11 @@ def test_r7_1_with_a_pairing_weight_a_lopsided_pairing_counts_though_every_deck_
     cycle = outcomes([(1, 2, 0, "A"), (2, 1, 0, "B"), (2, 3, 0, "A"), (3, 2, 0, "B"), (3, 1, 0, "A"), (1, 3, 0, "B")])
     # Each deck wins 2 of its 4 games (50%); each ordered pairing is 100% or 0% for seat A.
     assert design.skill_distance({WEAK: cycle}) == 0.0
-    assert design.skill_distance({WEAK: cycle}, pairing_weight=1 / 3) == pytest.approx(0.5 / 3)
+    assert design.skill_distance({WEAK: cycle}, design.Objective(pairing_weight=1 / 3)) == pytest.approx(0.5 / 3)
     balance = design.Balance(design.matchups(cycle), 1, 0)
     assert balance.distance == 0.0 and balance.pairing_distance == 0.5
-    assert balance.objective(0.2) == pytest.approx(0.1) and balance.objective() == 0.0
+    assert design.Objective(pairing_weight=0.2).of(balance) == pytest.approx(0.1)
+    assert design.Objective().of(balance) == 0.0
     # Without the weight, taking the cycle away gains nothing (every deck was at 50% already);
     # with it, the whole pairing term: half the games of each pairing won by A (50% a pairing).
     half = outcomes(
@@ -79,14 +80,37 @@ def test_r7_1_with_a_pairing_weight_a_lopsided_pairing_counts_though_every_deck_
     )
     doubled = pl.concat([cycle, cycle.with_columns(pl.lit(1, pl.UInt32).alias("game"))])
     assert design.distance_improvement({WEAK: doubled}, {WEAK: half}, bootstrap=0) == (0.0, None, None)
-    gain, _, _ = design.distance_improvement({WEAK: doubled}, {WEAK: half}, bootstrap=0, pairing_weight=0.5)
+    gain, _, _ = design.distance_improvement(
+        {WEAK: doubled}, {WEAK: half}, bootstrap=0, objective=design.Objective(pairing_weight=0.5)
+    )
     assert gain == pytest.approx(0.25)
 
 
-def test_tune_refuses_a_pairing_weight_outside_0_to_1():
+def test_r2_3_with_a_first_weight_the_first_players_edge_counts_though_every_deck_is_at_50():
+    # Decks 1 and 2, each pairing twice; A moves first in every game (outcomes' first_player).
+    seats = outcomes([(1, 2, 0, "A"), (1, 2, 1, "B"), (2, 1, 0, "A"), (2, 1, 1, "B")])  # first player 50%
+    first = outcomes([(1, 2, 0, "A"), (1, 2, 1, "A"), (2, 1, 0, "A"), (2, 1, 1, "A")])  # first player 100%
+    # Both decks win half their games either way (deck 1 wins as A, loses as B in `first`).
+    assert design.skill_distance({WEAK: first}) == 0.0
+    assert design.Balance(design.matchups(first), 2, 0).first_distance == 0.5
+    assert design.skill_distance({WEAK: first}, design.Objective(first_weight=0.6)) == pytest.approx(0.3)
+    gain, low, high = design.distance_improvement(
+        {WEAK: first}, {WEAK: seats}, bootstrap=50, objective=design.Objective(first_weight=0.6)
+    )
+    # The seat term falls from 0.3 to 0; the pairing term is not weighed, so the gain is the
+    # first player's alone.
+    assert gain == pytest.approx(0.3) and low is not None and high is not None and low <= gain <= high
+
+
+def test_tune_refuses_a_weight_outside_0_to_1():
     for bad in (1.5, -0.1, float("nan")):
         with pytest.raises(OptionError, match=r"pairing weight: must be a number 0…1"):
             design.tune(n=1, max_changes=0, pairing_weight=bad)
+        with pytest.raises(OptionError, match=r"first weight: must be a number 0…1"):
+            design.tune(n=1, max_changes=0, first_weight=bad)
+    words = design.Objective(0.33, 0.5).text()
+    expected = "largest distance of a deck from 50%, or 0.33 × an ordered pairing's, or 0.5 × the first player's"
+    assert words == expected + " where larger,"
 
 
 def test_paired_contrast_is_paired_changes_and_a_difference_of_two_changes_is_exact():
@@ -168,9 +192,11 @@ def test_a_bad_strength_is_refused_naming_the_bots():
 
 
 def test_tune_at_two_strengths_gives_a_monotone_pareto_table_checked_on_fresh_seeds():
-    # Deck 1 is far below 50% under expert (about 15%): more attack or health on its cards helps.
-    names = starter_set().deck(1)
-    kw = dict(fields=["attack", "health"], names=names, seed=3, evaluations=12, bootstrap=50)
+    # On the values before the retune (expert's fitting set) deck 1 is far below 50% under expert
+    # (about 13%): more attack or health on its cards helps.
+    before = expert_fit.fit_cards()
+    names = before.deck(1)
+    kw = dict(fields=["attack", "health"], names=names, seed=3, evaluations=12, bootstrap=50, cards=before)
     result = design.tune(8, 2, policies=[WEAK, STRONG], **kw)
     assert result.pareto, "deck 1 far below 50% under expert: one of its cards made stronger helps"
     searched = [result.search_distances[0], *(r.search for r in result.pareto)]

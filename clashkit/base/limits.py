@@ -84,6 +84,7 @@ LIMITS: dict[str, Limit] = {
 FRACTIONS: dict[str, tuple[float, float, str]] = {
     "noise": (0.0, 1.0, "search: the chance that a rollout player plays at random"),
     "pairing_weight": (0.0, 1.0, "tune: how much an ordered pairing's distance from 50% counts beside a deck's"),
+    "first_weight": (0.0, 1.0, "tune: how much the first player's distance from 50% counts beside a deck's"),
 }
 
 #: The longest card name (it is printed on the card, in every action and every event).

@@ -74,6 +74,15 @@ from .numbers import Whole
     "stray three times as far as a deck), and changes are tried either way.",
 )
 @click.option(
+    "--first-weight",
+    "first_weight",
+    default="0",
+    show_default=True,
+    metavar="W",
+    help="Also bring the first player's rate near 50%: its distance counts W times (0…1), and changes are "
+    "tried either way.",
+)
+@click.option(
     "--write-cards",
     type=click.Path(dir_okay=False),
     default=None,
@@ -91,6 +100,7 @@ def command(
     budget_seconds,
     evaluations,
     pairing_weight,
+    first_weight,
     write_cards,
     as_json,
     out,
@@ -105,7 +115,8 @@ def command(
     50% for the changed card's deck, on N games per pairing at every strength,
     the same seeds for every candidate, within --budget-seconds or
     --evaluations if given.  With --pairing-weight W, an ordered pairing's
-    distance from 50% counts too, W times.  The best set of at most 1, 2, … changes (the
+    distance from 50% counts too, W times; with --first-weight, the first
+    player's.  The best set of at most 1, 2, … changes (the
     Pareto table) is then checked on fresh seeds, with a paired interval on its
     improvement; the proposal is the row best there.
 
@@ -114,6 +125,7 @@ def command(
     """
     policies = strengths(options)
     weight = fraction(pairing_weight, "pairing_weight", "--pairing-weight", OptionError)
+    first = fraction(first_weight, "first_weight", "--first-weight", OptionError)
     if write_cards is not None and not Path(write_cards).resolve().parent.is_dir():
         raise OptionError(f"--write-cards: no directory for {write_cards}")
     names = [f for f in (part.strip() for part in fields.split(",")) if f]
@@ -128,6 +140,7 @@ def command(
         "budget_seconds": budget_seconds,
         "evaluations": evaluations,
         "pairing_weight": weight,
+        "first_weight": first,
         "cards": list(cards),
         **({"policies": policies} if several else {}),
     }
@@ -144,6 +157,7 @@ def command(
             budget_seconds=budget_seconds,
             evaluations=evaluations,
             pairing_weight=weight,
+            first_weight=first,
             **study_kwargs(**options),
             policies=policies,
         )

@@ -63,7 +63,7 @@ from .jobs import (
     run_jobs,
 )
 from .matrix import Balance, balance, card_set_of, labelled_rates, make_study, on_cluster, percent_text, points_text
-from .strengths import distance_improvement, skill_changes, skill_distance, strengths
+from .strengths import Objective, distance_improvement, skill_changes, skill_distance, strengths
 from .study import Study, matchups, outcomes, paired_changes, paired_contrast, pairings, sides
 from .sweeps import SkillSweep, Sweep, parse_values, sweep
 from .tuning import CHECK_SEED_OFFSET, TUNE_FIELDS, ParetoRow, Tuning, tune
@@ -79,6 +79,7 @@ __all__ = [
     "FIELDS",
     "HALF_WIDTH",
     "Job",
+    "Objective",
     "ParetoRow",
     "JobResult",
     "Runner",

@@ -28,7 +28,7 @@ from ...base.cards import CardSet
 from ..analysis import deck_rates
 from .changes import STRENGTHENS, Change, apply_changes, candidates, size
 from .jobs import SMALL_BATCH, duration, estimate_seconds
-from .strengths import skill_distance
+from .strengths import DECKS, Objective, skill_distance
 from .study import Study, matchups
 
 #: Candidate sets played together in this process (the progress bar moves and the budget is
@@ -87,7 +87,7 @@ def beam_search(
     budget_seconds: float | None = None,
     evaluations: int | None = None,
     progress: bool = False,
-    pairing_weight: float = 0.0,
+    objective: Objective = DECKS,
 ) -> Found:
     """The search of the module docstring; with ``progress``, an estimate on stderr before it
     starts and a bar over the candidate sets."""
@@ -95,8 +95,8 @@ def beam_search(
 
     started = time.perf_counter()
     root_played = {p: games[0] for p, games in study.play_at(policies, [base], desc="tune: the set as it is").items()}
-    root = Scored((), base, root_played, skill_distance(root_played, pairing_weight))
-    both_ways = pairing_weight > 0
+    root = Scored((), base, root_played, skill_distance(root_played, objective))
+    both_ways = objective.both_ways
     first_round = _options(root, fields, sizes, names, seen=set(), both_ways=both_ways)
     planned = len(first_round) * (1 + beam * max(0, max_changes - 1)) if max_changes else 0
     if evaluations is not None:
@@ -151,7 +151,7 @@ def beam_search(
                     for j, (change, cards) in enumerate(zip(chunk, variants, strict=True)):
                         games = {p: played[p][j] for p in policies}
                         children.append(
-                            Scored((*parent.changes, change), cards, games, skill_distance(games, pairing_weight))
+                            Scored((*parent.changes, change), cards, games, skill_distance(games, objective))
                         )
                         seen.add(_key(children[-1].changes))
                     tried += len(chunk)
@@ -188,7 +188,8 @@ def _options(
     both_ways: bool = False,
 ) -> list[Change]:
     """The changes to try on ``parent``: toward 50% for their deck (either way with
-    ``both_ways``: a deck near 50% overall may still win one pairing and lose another), new sets
+    ``both_ways``: a deck near 50% overall may still win one pairing and lose another, and any
+    card may move the first player's edge), new sets
     only, the deck furthest from 50% first, then the smaller change."""
     signed = _signed_distances(parent.played)
     deck_of = {c.name: c.deck for c in parent.cards}

@@ -71,10 +71,10 @@ class Balance:
         rates = self.matchups["wins_a"] / self.matchups["games"]
         return float((rates - 0.5).abs().max())  # type: ignore[arg-type]
 
-    def objective(self, pairing_weight: float = 0.0) -> float:
-        """What :func:`tune` lowers at one strength: :attr:`distance`, or ``pairing_weight`` ×
-        :attr:`pairing_distance` where that is larger."""
-        return max(self.distance, pairing_weight * self.pairing_distance) if pairing_weight else self.distance
+    @property
+    def first_distance(self) -> float:
+        """The distance of the first player's win rate from 50% (R2.3)."""
+        return abs(first_player(self.matchups)[0] - 0.5)
 
     def to_dict(self) -> dict[str, Any]:
         """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""

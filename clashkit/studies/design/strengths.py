@@ -11,11 +11,18 @@ weakest first; each later one is compared with the first.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
 
+from ...base.errors import OptionError
+from ...base.limits import fraction
 from .study import matchups, paired_changes
+
+if TYPE_CHECKING:
+    from .matrix import Balance
 
 #: The columns of :func:`skill_changes` besides its ``by`` keys.
 CHANGE_COLUMNS = {
@@ -60,11 +67,66 @@ def no_changes(keys: Mapping[str, type[pl.DataType]]) -> pl.DataFrame:
     return pl.DataFrame(schema={"from": pl.String, "to": pl.String, **keys, **CHANGE_COLUMNS})
 
 
-def skill_distance(played: Mapping[str, pl.DataFrame], pairing_weight: float = 0.0) -> float:
+@dataclass(frozen=True)
+class Objective:
+    """What the tuner lowers at one strength: the largest distance from 50% of any deck's overall
+    rate, or ``pairing_weight`` × the largest of any ordered pairing's (the first deck's wins as
+    A), or ``first_weight`` × the first player's (R2.3), whichever is largest.  A weight is
+    0 … 1; 0 leaves its term out, so ``Objective()`` is the decks alone."""
+
+    pairing_weight: float = 0.0
+    first_weight: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("pairing_weight", "first_weight"):
+            value = fraction(getattr(self, name), name, name.replace("_", " "), OptionError)
+            object.__setattr__(self, name, value)
+
+    @property
+    def both_ways(self) -> bool:
+        """Whether a change may help in either direction (a pairing or the seats, not a deck's rate)."""
+        return bool(self.pairing_weight or self.first_weight)
+
+    def of(self, balance: Balance) -> float:
+        """The objective of one strength's :class:`~clashkit.studies.design.Balance`."""
+        out = balance.distance
+        if self.pairing_weight:
+            out = max(out, self.pairing_weight * balance.pairing_distance)
+        if self.first_weight:
+            out = max(out, self.first_weight * balance.first_distance)
+        return out
+
+    def of_rates(self, deck_rates: Sequence[float], a_rates: np.ndarray, first_rate: float) -> float:
+        """:meth:`of` from the rates themselves: each deck's, seat A's in each ordered pairing,
+        and the first player's (the bootstrap's replicates)."""
+        out = max(abs(r - 0.5) for r in deck_rates)
+        if self.pairing_weight:
+            out = max(out, self.pairing_weight * float(np.abs(a_rates - 0.5).max()))
+        if self.first_weight:
+            out = max(out, self.first_weight * abs(first_rate - 0.5))
+        return out
+
+    def text(self) -> str:
+        """What the distances measure, in words."""
+        terms = ["largest distance of a deck from 50%"]
+        if self.pairing_weight:
+            terms.append(f"{self.pairing_weight:g} × an ordered pairing's")
+        if self.first_weight:
+            terms.append(f"{self.first_weight:g} × the first player's")
+        return terms[0] if len(terms) == 1 else ", or ".join(terms) + " where larger,"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pairing_weight": self.pairing_weight, "first_weight": self.first_weight}
+
+
+#: The decks alone: the objective without weights.
+DECKS = Objective()
+
+
+def skill_distance(played: Mapping[str, pl.DataFrame], objective: Objective = DECKS) -> float:
     """The tuner's objective: the largest distance of any deck's overall rate from 50% at any
-    strength (policy → :func:`~clashkit.studies.design.outcomes`), or ``pairing_weight`` × the
-    largest distance of an ordered pairing's rate where that is larger
-    (:meth:`~clashkit.studies.design.Balance.objective`).
+    strength (policy → :func:`~clashkit.studies.design.outcomes`), with the pairing and the
+    first-player terms of ``objective`` where it weighs them (:class:`Objective`).
 
     >>> import polars as pl
     >>> def games(winners):  # deck 1 vs 2 and 2 vs 1, one game each
@@ -72,12 +134,15 @@ def skill_distance(played: Mapping[str, pl.DataFrame], pairing_weight: float = 0
     ...                          "first_player": ["A", "A"], "winner": winners, "turns": [9, 9]})
     >>> skill_distance({"greedy": games(["A", "B"]), "expert": games(["A", "A"])})
     0.5
-    >>> skill_distance({"greedy": games(["A", "B"])}, pairing_weight=0.5)  # each pairing 100% for A
-    0.25
+    >>> both_a = {"greedy": games(["A", "A"])}  # each deck wins as A: decks at 50%, pairings at 100%
+    >>> skill_distance(both_a), skill_distance(both_a, Objective(pairing_weight=0.5))
+    (0.0, 0.25)
+    >>> skill_distance(both_a, Objective(first_weight=0.6))  # A moved first, and won, every game
+    0.3
     """
     from .matrix import Balance
 
-    return max(Balance(matchups(g), 0, 0).objective(pairing_weight) for g in played.values())
+    return max(objective.of(Balance(matchups(g), 0, 0)) for g in played.values())
 
 
 # --- Bootstrap over the games (the paired interval of a largest distance) --------------------
@@ -91,6 +156,14 @@ def win_arrays(games: pl.DataFrame) -> tuple[list[tuple[int, int]], np.ndarray, 
     a = (games["winner"] == "A").fill_null(False).to_numpy().reshape(len(keys), n).astype(float)
     b = (games["winner"] == "B").fill_null(False).to_numpy().reshape(len(keys), n).astype(float)
     return keys, a, b
+
+
+def first_arrays(games: pl.DataFrame) -> np.ndarray:
+    """Per pairing and game (in :func:`win_arrays`' order), whether the first player won."""
+    games = games.sort("deck_a", "deck_b", "game")
+    pairings = games.select("deck_a", "deck_b").n_unique()
+    won = (games["winner"] == games["first_player"]).fill_null(False).to_numpy().astype(float)
+    return won.reshape(pairings, games.height // pairings)
 
 
 def deck_rates_of(keys, a_wins: np.ndarray, b_wins: np.ndarray, decks: list[int]) -> list[float]:
@@ -113,16 +186,18 @@ def distance_improvement(
     *,
     seed: int = 0,
     bootstrap: int = 1000,
-    pairing_weight: float = 0.0,
+    objective: Objective = DECKS,
 ) -> tuple[float, float | None, float | None]:
     """How much :func:`skill_distance` falls from ``before`` to ``after`` (policy → outcomes of
     the same seeds, the same policies), with a paired 95% percentile bootstrap interval: each
     replicate draws the same games of every pairing for both card sets and every strength, so
     the luck they share cancels as in a paired interval of a mean."""
     arrays = {}
+    firsts = {}
     for side, played in (("before", before), ("after", after)):
         for policy, games in played.items():
             arrays[side, policy] = win_arrays(games)
+            firsts[side, policy] = first_arrays(games)
     keys = arrays["before", next(iter(before))][0]
     if any(k != keys for k, _, _ in arrays.values()):
         raise ValueError("before and after must play the same pairings at the same strengths")
@@ -131,15 +206,14 @@ def distance_improvement(
 
     def distance(side: str, pick=None) -> float:
         worst = 0.0
-        for (s, _), (_, a, b) in arrays.items():
+        for (s, policy), (_, a, b) in arrays.items():
             if s != side:
                 continue
+            first = firsts[s, policy]
             if pick is not None:
-                a, b = a[rows, pick], b[rows, pick]
+                a, b, first = a[rows, pick], b[rows, pick], first[rows, pick]
             rates = deck_rates_of(keys, a.mean(axis=1), b.mean(axis=1), decks)
-            worst = max(worst, max(abs(r - 0.5) for r in rates))
-            if pairing_weight:  # Balance.objective's pairing term: seat A's rate in each pairing
-                worst = max(worst, pairing_weight * float(np.abs(a.mean(axis=1) - 0.5).max()))
+            worst = max(worst, objective.of_rates(rates, a.mean(axis=1), float(first.mean())))
         return worst
 
     rows = np.arange(len(keys))[:, None]

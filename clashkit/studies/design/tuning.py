@@ -13,14 +13,13 @@ import polars as pl
 
 from ...base.cards import CardSet
 from ...base.errors import OptionError
-from ...base.limits import fraction
 from ...base.points import percent_text, points_text
 from ...base.rules import Rules
 from ...base.suggest import did_you_mean
 from .changes import Change, apply_changes, size
 from .jobs import Runner
 from .matrix import Balance, card_set_of, make_study, on_cluster
-from .strengths import distance_improvement, skill_distance, strengths
+from .strengths import DECKS, Objective, distance_improvement, skill_distance, strengths
 from .study import matchups
 from .variants import FIELDS, unknown_card
 
@@ -86,7 +85,7 @@ class Tuning:
     at: dict[str, tuple[Balance, Balance]] = dataclasses.field(default_factory=dict)
     pareto: tuple[ParetoRow, ...] = ()
     stopped: str | None = None
-    pairing_weight: float = 0.0
+    objective: Objective = DECKS
 
     @property
     def policies(self) -> list[str]:
@@ -102,8 +101,8 @@ class Tuning:
         else:
             data["policies"] = {p: {"before": b.to_dict(), "after": a.to_dict()} for p, (b, a) in self.at.items()}
             data["distance"] = dict(zip(("before", "after"), self.distances, strict=True))
-        if self.pairing_weight:
-            data["pairing_weight"] = self.pairing_weight
+        if self.objective.both_ways:
+            data["objective"] = self.objective.to_dict()
         return data | {
             "searched": [c.to_dict() for c in self.searched],
             "search_distances": list(self.search_distances),
@@ -118,11 +117,9 @@ class Tuning:
     @property
     def distances(self) -> tuple[float, float]:
         """The objective on the fresh seeds, before and after the proposal: the largest distance of
-        any deck from 50% at any strength (or the pairing weight × an ordered pairing's, where
-        larger: :meth:`~clashkit.studies.design.Balance.objective`)."""
+        any deck from 50% at any strength, with the terms :attr:`objective` weighs."""
         pairs = list(self.at.values()) or [(self.before, self.after)]
-        w = self.pairing_weight
-        return max(b.objective(w) for b, _ in pairs), max(a.objective(w) for _, a in pairs)
+        return max(self.objective.of(b) for b, _ in pairs), max(self.objective.of(a) for _, a in pairs)
 
     def table(self, cards: CardSet | None = None) -> pl.DataFrame:
         """The proposal beside the shipped values: ``card``, ``field``, ``shipped``,
@@ -175,7 +172,7 @@ class Tuning:
         at = f"at any of {', '.join(names)}" if len(names) > 1 else f"under {names[0]}"
         lines += [
             "",
-            f"Checked on fresh seeds ({self.check_seed}+k): {self.objective_text} {at} "
+            f"Checked on fresh seeds ({self.check_seed}+k): {self.objective.text()} {at} "
             f"{percent_text(self.distances[0], sign='')} → {percent_text(self.distances[1], sign='')} points.",
         ]
         if self.search_distances:
@@ -187,13 +184,6 @@ class Tuning:
         stop = f"; {self.stopped}" if self.stopped else ""
         lines += ["", f"({self.candidates:,} candidate sets tried, {self.games:,} games played{stop})"]
         return "\n".join(lines)
-
-    @property
-    def objective_text(self) -> str:
-        """What the distances measure, in words."""
-        if not self.pairing_weight:
-            return "largest distance of a deck from 50%"
-        return f"largest distance of a deck from 50%, or {self.pairing_weight:g} × an ordered pairing's where larger,"
 
     def _pareto_lines(self) -> list[str]:
         lines = [
@@ -262,6 +252,7 @@ def tune(
     evaluations: int | None = None,
     bootstrap: int = 1000,
     pairing_weight: float = 0.0,
+    first_weight: float = 0.0,
 ) -> Tuning:
     """Search for the fewest changes to the cards of the starter decks that bring every deck
     near 50% at every strength, then check them on fresh seeds.
@@ -270,7 +261,9 @@ def tune(
     ``policies`` (or at ``policy``; :func:`~clashkit.studies.design.strengths.skill_distance`),
     then the number of changes, then their size.  With ``pairing_weight`` (0 … 1) an ordered
     pairing's distance from 50% counts too, times that weight (1/3: a pairing may stray three
-    times as far as a deck), and the search tries changes either way.  The search
+    times as far as a deck), and with ``first_weight`` the first player's (R2.3); with either,
+    the search tries changes either way (:class:`~clashkit.studies.design.strengths.Objective`).
+    The search
     (:func:`~clashkit.studies.design.beam.beam_search`) adds one change a round to each of the
     ``beam`` best sets so far: every change of ``step``, ``2·step`` … ``max_step`` (default
     ``2·step``) to one of ``fields`` of a card of a starter deck that the card file allows, in
@@ -301,7 +294,7 @@ def tune(
         raise OptionError(f"max step {max_step!r} must be a whole number ≥ step ({step})")
     if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
         raise OptionError(f"beam {beam!r} must be a whole number ≥ 1")
-    pairing_weight = fraction(pairing_weight, "pairing_weight", "pairing weight", OptionError)
+    objective = Objective(pairing_weight, first_weight)
     if budget_seconds is not None and not budget_seconds > 0:
         raise OptionError(f"budget {budget_seconds!r} must be a number of seconds > 0")
     known = sorted({f for fs in FIELDS.values() for f in fs})
@@ -340,7 +333,7 @@ def tune(
         budget_seconds=budget_seconds,
         evaluations=evaluations,
         progress=progress,
-        pairing_weight=pairing_weight,
+        objective=objective,
     )
     # The check: the shipped set and every Pareto row on fresh seeds, at every strength.
     rows = found.rows
@@ -351,22 +344,20 @@ def tune(
     pareto = []
     for i, r in enumerate(rows):
         after = {p: games[1 + i] for p, games in checked.items()}
-        gain, low, high = distance_improvement(
-            before, after, seed=check_seed, bootstrap=bootstrap, pairing_weight=pairing_weight
-        )
+        gain, low, high = distance_improvement(before, after, seed=check_seed, bootstrap=bootstrap, objective=objective)
         pareto.append(
             ParetoRow(
                 r.limit,
                 r.changes,
                 r.distance,
-                skill_distance(before, pairing_weight),
-                skill_distance(after, pairing_weight),
+                skill_distance(before, objective),
+                skill_distance(after, objective),
                 gain,
                 low,
                 high,
             )
         )
-    start = skill_distance(before, pairing_weight)
+    start = skill_distance(before, objective)
     best = min(
         [None, *range(len(pareto))],
         key=lambda k: (round(start if k is None else pareto[k].after, 12), 0 if k is None else pareto[k].limit),
@@ -396,5 +387,5 @@ def tune(
         at if len(chosen) > 1 else {},
         tuple(pareto),
         found.stopped,
-        pairing_weight,
+        objective,
     )
