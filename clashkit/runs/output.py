@@ -70,12 +70,21 @@ _OLD_TMP = re.compile(r"\.(events|turns|games)\.parquet\.\d+\.[0-9a-f]+\.tmp")
 #: polars' default (level 3) at less of its time; column statistics are left out: they cost
 #: as much as the encoding of the columns themselves (a run's files are read whole, and a
 #: filter on them still works, it only cannot skip row groups by their statistics).  Row
-#: groups of a fixed 2**16 rows make a file's bytes depend on its rows only, not on how they
-#: were cut: parts of any size assembled, or a frame of any chunks written at once, give the
-#: same file (so the two engines' parts of 500 and of 8,192 games do too).  The assembly
-#: holds one row group at a time: at 2**20 rows a million games' file took about 0.9 GB to
-#: write (the deck lists), at 2**16 under 0.2 GB, whatever the run's size.
-PARQUET = {"compression": "zstd", "compression_level": 1, "statistics": False, "row_group_size": 1 << 16}
+#: groups of a fixed number of rows make a file's bytes depend on its rows only, not on how
+#: they were cut: parts of any size assembled, or a frame of any chunks written at once, give
+#: the same file (so the two engines' parts of 500 and of 8,192 games do too).  The assembly
+#: holds one row group at a time, so the number is each frame's: 2**20 rows of events or
+#: turns (some 30 bytes a row), 2**16 of games, whose two deck lists make a row some 450 bytes
+#: (at 2**20 a million games' file took about 0.9 GB to write, at 2**16 under 0.2 GB; smaller
+#: groups of events and turns would cost a fifth more bytes on disk).
+ROW_GROUP_ROWS = {"games": 1 << 16}
+ROW_GROUP_ROWS_DEFAULT = 1 << 20
+PARQUET = {"compression": "zstd", "compression_level": 1, "statistics": False}
+
+
+def parquet_options(name: str) -> dict:
+    """How frame ``name`` (``games``, ``turns``, ``events``) is written: :data:`PARQUET` and its row groups."""
+    return {**PARQUET, "row_group_size": ROW_GROUP_ROWS.get(name, ROW_GROUP_ROWS_DEFAULT)}
 
 
 def versions() -> dict[str, str]:
@@ -345,7 +354,7 @@ class RunWriter:
         for name in self.names:
             path = self._part(index, name)
             try:
-                self._atomic(path, partial(frames[name].write_parquet, **PARQUET))
+                self._atomic(path, partial(frames[name].write_parquet, **parquet_options(name)))
             except Exception as e:
                 error = _as_os_error(e)
                 if error is None:
@@ -416,15 +425,16 @@ class RunWriter:
             for name in self.names:
                 final = self.staging / f"{name}.parquet"
                 if frames is not None:
-                    self._atomic(final, partial(frames[name].write_parquet, **PARQUET))
+                    self._atomic(final, partial(frames[name].write_parquet, **parquet_options(name)))
                 else:
                     parts = [self._part(i, name) for i in sorted(self.done_parts())]
                     if parts:
                         lazy = pl.concat([pl.scan_parquet(p) for p in parts])
-                        self._atomic(final, lambda tmp, lazy=lazy: lazy.sink_parquet(tmp, **PARQUET))
+                        options = parquet_options(name)
+                        self._atomic(final, lambda tmp, lazy=lazy, options=options: lazy.sink_parquet(tmp, **options))
                     else:
                         assert empty is not None, "a run with no parts is committed with its empty frames"
-                        self._atomic(final, partial(empty[name].write_parquet, **PARQUET))
+                        self._atomic(final, partial(empty[name].write_parquet, **parquet_options(name)))
                 staged[name] = final
             files = {
                 f"{name}.parquet": {"rows": _rows(path), "bytes": path.stat().st_size, "sha256": _sha256(path)}
