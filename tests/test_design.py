@@ -185,11 +185,12 @@ def test_a_pairing_the_change_does_not_touch_plays_the_same_games():
 
 
 def test_a_paired_interval_is_narrower_than_the_unpaired_one_on_a_small_change():
-    result = design.sweep("GNOME", {"health": [2, 3]}, 30, seed=5)
+    shipped = starter_set().card("GNOME").health  # the sweep's changes are against the shipped card
+    result = design.sweep("GNOME", {"health": [shipped, shipped + 1]}, 30, seed=5)
     rows = result.rows
     for deck in (1, 2, 3, 4):
-        before = rows.filter((pl.col("health") == 2) & (pl.col("deck") == deck)).row(0, named=True)
-        after = rows.filter((pl.col("health") == 3) & (pl.col("deck") == deck)).row(0, named=True)
+        before = rows.filter((pl.col("health") == shipped) & (pl.col("deck") == deck)).row(0, named=True)
+        after = rows.filter((pl.col("health") == shipped + 1) & (pl.col("deck") == deck)).row(0, named=True)
         wins0, wins1 = round(before["rate"] * before["games"]), round(after["rate"] * after["games"])
         change, low, high = unpaired_change(wins0, before["games"], wins1, after["games"])
         assert after["change"] == pytest.approx(change)
