@@ -53,3 +53,37 @@ def test_a_second_build_waits_for_the_first(tmp_path):
     rest, _ = second.communicate(timeout=120)
     assert second.returncode == 0
     assert rest == ""
+
+
+def test_sigterm_stops_the_build_and_every_chain_it_started(tmp_path):
+    """A build killed with SIGTERM (a CI timeout, ``kill``) stops its chains' processes too."""
+    import os
+    import signal
+
+    script = tmp_path / "build.py"
+    script.write_text(
+        "import subprocess, sys\n"
+        "from clashkit.runs import warm\n"
+        "real = subprocess.Popen\n"
+        "child = 'import os, time; print(\"chain\", os.getpid(), flush=True); time.sleep(600)'\n"
+        "warm.subprocess.Popen = lambda command: real([sys.executable, '-c', child])\n"
+        "warm.main([])\n"
+    )
+    build = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert build.stdout is not None
+    chains = []
+    while len(chains) < min(len(warm.chains()), os.cpu_count() or 1):
+        line = build.stdout.readline()  # blocks until each chain says it runs (no time assumed)
+        assert line, "the build ended before its chains started"
+        if line.startswith("chain "):
+            chains.append(int(line.split()[1]))
+    build.send_signal(signal.SIGTERM)
+    _, err = build.communicate(timeout=120)
+    assert build.returncode == 130
+    assert "make: compiling interrupted; the next build starts it again" in err
+    for pid in chains:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            continue
+        raise AssertionError(f"chain process {pid} still runs after the build was stopped")

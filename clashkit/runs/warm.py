@@ -143,10 +143,12 @@ def _compile() -> bool:
     try:
         for index in range(count):
             if len(running) == side_by_side:
-                cpu += _finished(running.pop(0))
+                cpu += _finished(running[0])
+                running.pop(0)  # only once it has ended: an interrupted wait still stops it below
             running.append(subprocess.Popen([sys.executable, "-m", "clashkit.runs.warm", "--chain", str(index)]))
         while running:
-            cpu += _finished(running.pop(0))
+            cpu += _finished(running[0])
+            running.pop(0)
     finally:
         for child in running:
             child.kill()
@@ -183,11 +185,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--stamp", type=Path, help="skip when this file records the current sources; write it after")
     parser.add_argument("--chain", type=int, help=argparse.SUPPRESS)  # one chain, in a process of its own
     args = parser.parse_args(argv)
+    from .workers import sigterm_as_interrupt
+
     try:
-        if args.chain is not None:
-            compile_chain(args.chain)
-        else:
-            warm(args.stamp)
+        # SIGTERM as Ctrl-C: the chains' processes are stopped with the build, never left compiling.
+        with sigterm_as_interrupt():
+            if args.chain is not None:
+                compile_chain(args.chain)
+            else:
+                warm(args.stamp)
     except KeyboardInterrupt:
         if args.chain is not None:
             raise SystemExit(130) from None  # the build that started this chain says it
