@@ -165,6 +165,36 @@ def test_parts_out_of_order_are_built_in_game_order(monkeypatch):
     assert out_of_order.turns.equals(in_order.turns) and out_of_order.games.equals(in_order.games)
 
 
+def test_the_fast_engine_plays_the_next_part_while_one_is_handed_on_and_stops_with_its_caller(monkeypatch):
+    """One part ahead in a thread (``_fast_parts``): the parts come in order, each the games a
+    plain loop plays, and closing the stream early leaves no thread playing."""
+    import threading
+
+    from clashkit.runs.fast_games import Engine
+
+    monkeypatch.setattr(sim, "FAST_EVENTS_PART_GAMES", 50)
+    matchup = Matchup.build("1", "2", "greedy", record_events=True, engine="fast")
+    pool = seed_pool(8)
+    played = []
+    real_play = Engine.play
+    monkeypatch.setattr(Engine, "play", lambda self, first, seeds: (played.append(first), real_play(self, first, seeds))[1])
+    stream = play_parts(matchup, pool, 500, 1)
+    part, records = next(stream)
+    assert part == 0 and len(records) == 50
+    # The next part was asked for before the first was handed on.
+    deadline = 120.0
+    waited = 0.0
+    while played != [0, 50] and waited < deadline:
+        threading.Event().wait(0.05)
+        waited += 0.05
+    assert played == [0, 50]
+    stream.close()
+    assert not [t for t in threading.enumerate() if t.name.startswith("clashkit-fast")]
+    assert played == [0, 50]  # nothing more was started after the close
+    alone = real_play(Engine(matchup), 0, sim.pool_seed_array(pool, 0, 50))
+    assert bytes(records.events) == bytes(alone.events) and bytes(records.turns) == bytes(alone.turns)
+
+
 def test_a_fast_run_is_written_in_parts_of_its_own_size_and_equals_simulate(tmp_path, monkeypatch):
     from clashkit.runs.output import STAGING, RunWriter
     from clashkit.runs.trace import Trace

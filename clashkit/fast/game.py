@@ -143,13 +143,15 @@ def begin(s, t, r, pol_codes, first_player):
     start_turn(s, t, r, pol_codes)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, first, turns, turn_counts, rows, events):
     """Duels of two fixed decks (R7.1 or a custom list), one per seed; returns the rows written.
 
     ``rows`` must hold every game's turns (``turn_limit`` rows a game at most).  With
     ``s.g[G_RECORD]`` set, the games' events follow one another in ``s.ev`` from ``s.g[G_EVENTS]``
     on, ``events[i]`` rows for game ``i``.  A game that stops on an error returns ``-1 - i``.
+    It lets go of the GIL (``nogil``): :mod:`clashkit.runs.simulate` plays the next part in a
+    thread while the one before is built into frames and written.
     """
     k = 0
     for i in range(seeds.shape[0]):

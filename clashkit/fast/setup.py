@@ -391,7 +391,7 @@ def deal_solo(s, t, r, pol_codes, plan, mine, ai):
 # --- A batch of dealt games ---------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def play_dealt_batch(
     s,
     t,

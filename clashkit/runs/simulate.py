@@ -39,6 +39,7 @@ import os
 import sys
 from array import array
 from collections.abc import Iterator, Mapping, Sequence, Set
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -409,26 +410,54 @@ def play_parts(
             if whole is not None:
                 yield part, whole
         return
-    fast = None
+    todo = [(part, count) for part, count in expected.items() if part not in skip]
     if matchup.engine == "fast":
-        from .fast_games import Engine
-
-        fast = Engine(matchup)
-    for part, count in expected.items():
-        if part in skip:
-            continue
+        yield from _fast_parts(matchup, pool, size, todo, bar)
+        return
+    for part, count in todo:
         first = part * size
-        if fast is not None:
-            records = fast.play(first, pool_seed_array(pool, first, first + count))
+        records = GameRecords()
+        for i, seed in enumerate(pool_seeds(pool, first, first + count)):
+            play_game(matchup, first + i, seed, records)
             if bar is not None:
-                bar.update(count)
-        else:
-            records = GameRecords()
-            for i, seed in enumerate(pool_seeds(pool, first, first + count)):
-                play_game(matchup, first + i, seed, records)
-                if bar is not None:
-                    bar.update(1)
+                bar.update(1)
         yield part, records
+
+
+def _fast_parts(
+    matchup: Matchup, pool: tuple[int, ...], size: int, todo: list[tuple[int, int]], bar
+) -> Iterator[tuple[int, GameRecords]]:
+    """The fast engine's parts in this process, each played while the one before it is handed on.
+
+    The compiled batch lets go of the GIL (``nogil``), so a thread plays part ``i + 1``
+    on the second core while the caller builds and writes part ``i`` (polars and numpy let
+    go of it too).  One part ahead at most: memory holds two parts' records, whatever
+    ``n``.  The parts are played one at a time, in order, from their own seeds, so the
+    games are the ones a plain loop plays.  On an exception or an early close, the part
+    still playing is waited for (a compiled batch cannot be stopped halfway; a part is
+    about a second of games) and nothing is left running.
+    """
+    from .fast_games import Engine
+
+    fast = Engine(matchup)
+
+    def play(part: int, count: int) -> GameRecords:
+        first = part * size
+        return fast.play(first, pool_seed_array(pool, first, first + count))
+
+    with ThreadPoolExecutor(1, thread_name_prefix="clashkit-fast") as ahead:
+        playing = [ahead.submit(play, *todo[0])] if todo else []
+        try:
+            for index, (part, count) in enumerate(todo):
+                records = playing.pop().result()
+                if index + 1 < len(todo):
+                    playing.append(ahead.submit(play, *todo[index + 1]))
+                if bar is not None:
+                    bar.update(count)
+                yield part, records
+        finally:
+            for future in playing:
+                future.cancel()
 
 
 def run_description(n: int, seed: int, matchup: Matchup) -> dict[str, Any]:
