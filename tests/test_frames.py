@@ -169,6 +169,7 @@ def test_the_fast_engine_plays_the_next_part_while_one_is_handed_on_and_stops_wi
     """One part ahead in a thread (``_fast_parts``): the parts come in order, each the games a
     plain loop plays, and closing the stream early leaves no thread playing."""
     import threading
+    import time
 
     from clashkit.runs.fast_games import Engine
 
@@ -177,16 +178,19 @@ def test_the_fast_engine_plays_the_next_part_while_one_is_handed_on_and_stops_wi
     pool = seed_pool(8)
     played = []
     real_play = Engine.play
-    monkeypatch.setattr(Engine, "play", lambda self, first, seeds: (played.append(first), real_play(self, first, seeds))[1])
+
+    def counted(self, first, seeds):
+        played.append(first)
+        return real_play(self, first, seeds)
+
+    monkeypatch.setattr(Engine, "play", counted)
     stream = play_parts(matchup, pool, 500, 1)
     part, records = next(stream)
     assert part == 0 and len(records) == 50
-    # The next part was asked for before the first was handed on.
-    deadline = 120.0
-    waited = 0.0
-    while played != [0, 50] and waited < deadline:
-        threading.Event().wait(0.05)
-        waited += 0.05
+    # The next part was asked for before the first was handed on (its thread may start late).
+    deadline = time.monotonic() + 120
+    while played != [0, 50] and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert played == [0, 50]
     stream.close()
     assert not [t for t in threading.enumerate() if t.name.startswith("clashkit-fast")]

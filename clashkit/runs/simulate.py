@@ -25,7 +25,8 @@ memory holds the frames, never the whole run's raw records as well.
 cut into parts of :func:`part_games` (fixed for each engine and events, so the files do
 not depend on ``jobs``), each part's seeds are made when it is played, each finished part
 is written as Parquet (:class:`~clashkit.runs.output.RunWriter`) and forgotten,
-and the parts are assembled at the end.  Memory stays bounded whatever
+and the parts are assembled at the end (the fast engine plays the next part in a thread
+while one is written).  Memory stays bounded whatever
 ``n``; an interrupted run (Ctrl-C, SIGTERM, a full disk) keeps its finished
 parts and ``resume=True`` continues it.  SIGTERM is handled like Ctrl-C:
 the worker processes are stopped and nothing of the run is left running.
@@ -446,18 +447,17 @@ def _fast_parts(
         return fast.play(first, pool_seed_array(pool, first, first + count))
 
     with ThreadPoolExecutor(1, thread_name_prefix="clashkit-fast") as ahead:
-        playing = [ahead.submit(play, *todo[0])] if todo else []
+        coming = [ahead.submit(play, part, count) for part, count in todo[:1]]
         try:
             for index, (part, count) in enumerate(todo):
-                records = playing.pop().result()
-                if index + 1 < len(todo):
-                    playing.append(ahead.submit(play, *todo[index + 1]))
+                records = coming.pop().result()
+                coming = [ahead.submit(play, *following) for following in todo[index + 1 : index + 2]]
                 if bar is not None:
                     bar.update(count)
                 yield part, records
         finally:
-            for future in playing:
-                future.cancel()
+            for future in coming:
+                future.cancel()  # not started yet; the one playing is waited for as the pool closes
 
 
 def run_description(n: int, seed: int, matchup: Matchup) -> dict[str, Any]:

@@ -143,12 +143,10 @@ def _compile() -> bool:
     try:
         for index in range(count):
             if len(running) == side_by_side:
-                cpu += _finished(running[0])
-                running.pop(0)  # only once it has ended: an interrupted wait still stops it below
+                cpu += _finished(running)
             running.append(subprocess.Popen([sys.executable, "-m", "clashkit.runs.warm", "--chain", str(index)]))
         while running:
-            cpu += _finished(running[0])
-            running.pop(0)
+            cpu += _finished(running)
     finally:
         for child in running:
             child.kill()
@@ -157,9 +155,12 @@ def _compile() -> bool:
     return True
 
 
-def _finished(child: subprocess.Popen) -> float:
-    """Wait for one chain's process; its CPU time (raise if it failed)."""
+def _finished(running: list[subprocess.Popen]) -> float:
+    """Wait for the first chain's process, then drop it from ``running``; its CPU time (raise if it
+    failed).  Dropped only once it has ended, so an interrupted wait leaves it for the caller to stop."""
+    child = running[0]
     _, status, used = os.wait4(child.pid, 0)
+    running.pop(0)
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         raise SystemExit(f"make: compiling the fast engine failed (status {child.returncode}); see above")
