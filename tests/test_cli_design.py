@@ -133,3 +133,29 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("clashkit: error:") and message in lines[0], lines
+
+
+def test_r2_3_tune_with_a_first_weight_weighs_the_first_players_edge_end_to_end():
+    data = last_json(
+        run(
+            "tune",
+            "-n",
+            "4",
+            "--max-changes",
+            "1",
+            "--card",
+            "ZOMBIE",
+            "--fields",
+            "attack",
+            "--first-weight",
+            "1",
+            "--json",
+        )
+    )
+    assert data["objective"] == {"pairing_weight": 0.0, "first_weight": 1.0}
+    before = data["before"]
+    decks = max(abs(deck["rate"] - 0.5) for deck in before["decks"].values())
+    first = abs(before["first_player"]["rate"] - 0.5)
+    # The fresh seeds' check of the set as shipped (the first row) is the larger of the two terms.
+    assert data["check_distances"][0] == pytest.approx(max(decks, first))
+    assert before["distance"] == pytest.approx(decks)

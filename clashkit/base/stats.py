@@ -123,6 +123,16 @@ def mean_exprs(values: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr, pl.Ex
     return mean, mean - half, mean + half
 
 
+def farthest_from_even(rates: Sequence[float]) -> float:
+    """The largest distance of any of ``rates`` from 50%: a deck's overall rate, an ordered
+    pairing's, the first player's (what the tuner lowers).
+
+    >>> farthest_from_even([0.5, 0.25, 0.625])
+    0.25
+    """
+    return max(abs(float(r) - 0.5) for r in rates)
+
+
 def ranks(values: Sequence[float]) -> list[float]:
     """Ranks from 1, ties sharing their mean rank."""
     order = sorted(range(len(values)), key=lambda i: values[i])

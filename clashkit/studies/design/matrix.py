@@ -16,7 +16,7 @@ from ...base.cards import CardSet, load_cards, starter_set
 from ...base.errors import OptionError
 from ...base.points import percent_text, points_text  # noqa: F401  (re-exported by clashkit.studies.design)
 from ...base.rules import Rules
-from ...base.stats import wilson
+from ...base.stats import farthest_from_even, wilson
 from ..analysis import balance_markdown, deck_rates, deck_results, first_player
 from .jobs import Runner, Settings, play_job
 from .study import Study, matchups
@@ -61,20 +61,23 @@ class Balance:
     @property
     def distance(self) -> float:
         """The largest distance of any deck's overall rate from 50% (what :func:`tune` lowers)."""
-        # polars types Series.max() as any scalar; a float column's is a float.
-        return float((self.decks["rate"] - 0.5).abs().max())  # type: ignore[arg-type]
+        return farthest_from_even(self.decks["rate"].to_list())
 
     @property
     def pairing_distance(self) -> float:
         """The largest distance from 50% of any ordered pairing's rate (the first deck's wins as A
         over the pairing's games)."""
-        rates = self.matchups["wins_a"] / self.matchups["games"]
-        return float((rates - 0.5).abs().max())  # type: ignore[arg-type]
+        return farthest_from_even(self.a_rates)
+
+    @property
+    def a_rates(self) -> list[float]:
+        """Each ordered pairing's rate: the first deck's wins as A over the pairing's games."""
+        return (self.matchups["wins_a"] / self.matchups["games"]).to_list()
 
     @property
     def first_distance(self) -> float:
         """The distance of the first player's win rate from 50% (R2.3)."""
-        return abs(first_player(self.matchups)[0] - 0.5)
+        return farthest_from_even([first_player(self.matchups)[0]])
 
     def to_dict(self) -> dict[str, Any]:
         """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""

@@ -19,6 +19,8 @@ import polars as pl
 
 from ...base.errors import OptionError
 from ...base.limits import fraction
+from ...base.stats import farthest_from_even
+from ..analysis import first_player
 from .study import matchups, paired_changes
 
 if TYPE_CHECKING:
@@ -89,21 +91,16 @@ class Objective:
 
     def of(self, balance: Balance) -> float:
         """The objective of one strength's :class:`~clashkit.studies.design.Balance`."""
-        out = balance.distance
-        if self.pairing_weight:
-            out = max(out, self.pairing_weight * balance.pairing_distance)
-        if self.first_weight:
-            out = max(out, self.first_weight * balance.first_distance)
-        return out
+        return self.of_rates(balance.decks["rate"].to_list(), balance.a_rates, first_player(balance.matchups)[0])
 
-    def of_rates(self, deck_rates: Sequence[float], a_rates: np.ndarray, first_rate: float) -> float:
+    def of_rates(self, deck_rates: Sequence[float], a_rates: Sequence[float], first_rate: float) -> float:
         """:meth:`of` from the rates themselves: each deck's, seat A's in each ordered pairing,
         and the first player's (the bootstrap's replicates)."""
-        out = max(abs(r - 0.5) for r in deck_rates)
+        out = farthest_from_even(deck_rates)
         if self.pairing_weight:
-            out = max(out, self.pairing_weight * float(np.abs(a_rates - 0.5).max()))
+            out = max(out, self.pairing_weight * farthest_from_even(a_rates))
         if self.first_weight:
-            out = max(out, self.first_weight * abs(first_rate - 0.5))
+            out = max(out, self.first_weight * farthest_from_even([first_rate]))
         return out
 
     def text(self) -> str:
