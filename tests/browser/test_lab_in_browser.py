@@ -514,6 +514,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
         show=".ck-siege-lab .ck-board",
     )
 
+    page.set_viewport_size({"width": 1400, "height": 1800})  # the whole lab in view: no panel edge in the shot
     page.locator(".ck-siege-lab").scroll_into_view_if_needed()
     shot = artifacts() / "siege_lab.png"
     page.locator(".ck-siege-lab").screenshot(path=str(shot))
