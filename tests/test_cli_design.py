@@ -66,24 +66,16 @@ def test_card_stats_json():
         assert key in card
 
 
+def tune_zombies_attack(games: int, *more: str) -> dict:
+    """``tune --json`` of ZOMBIE's attack alone, one change at most, ``games`` a pairing."""
+    return last_json(
+        run("tune", "-n", str(games), "--max-changes", "1", "--card", "ZOMBIE", "--fields", "attack", *more, "--json")
+    )
+
+
 def test_tune_json_and_card_file(tmp_path):
     out = tmp_path / "tuned.csv"
-    data = last_json(
-        run(
-            "tune",
-            "-n",
-            "2",
-            "--max-changes",
-            "1",
-            "--card",
-            "ZOMBIE",
-            "--fields",
-            "attack",
-            "--write-cards",
-            str(out),
-            "--json",
-        )
-    )
+    data = tune_zombies_attack(2, "--write-cards", str(out))
     assert set(data) >= {"changes", "before", "after"}
     tuned = load_cards(out)
     for change in data["changes"]:
@@ -136,22 +128,7 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
 
 
 def test_r2_3_tune_with_a_first_weight_weighs_the_first_players_edge_end_to_end():
-    data = last_json(
-        run(
-            "tune",
-            "-n",
-            "4",
-            "--max-changes",
-            "1",
-            "--card",
-            "ZOMBIE",
-            "--fields",
-            "attack",
-            "--first-weight",
-            "1",
-            "--json",
-        )
-    )
+    data = tune_zombies_attack(4, "--first-weight", "1")
     assert data["objective"] == {"pairing_weight": 0.0, "first_weight": 1.0}
     before = data["before"]
     decks = max(abs(deck["rate"] - 0.5) for deck in before["decks"].values())
