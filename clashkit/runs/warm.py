@@ -60,24 +60,29 @@ def chains() -> list[list[Part]]:
             Part("the deals of the draft and solo formats", _simulate(2, *drafts, "greedy", "random")),
             # The same compiled loop, its recording switched on (nothing more should compile).
             Part("the game loop recording events", _simulate(2, *duel, "greedy", "random", events=True)),
+            Part("positions played on (fast.play_out)", _play_out("greedy", "random")),
         ],
         [
             Part("the game loop with a search player", _simulate(1, *duel, "search:budget=1", "greedy")),
             Part("the deals with a search player", _simulate(1, *drafts, "search:budget=1", "greedy")),
-            Part("positions played on (fast.play_out)", _play_out),
+            Part("positions played on with a search player", _play_out("search:budget=1", "greedy")),
         ],
     ]
 
 
-def _play_out() -> object:
-    """``clashkit.fast.play_out`` of a position, without a search player and with one (the replays,
-    the scenarios and the differential tests play positions on)."""
-    from ..fast.convert import play_out
-    from .game import new_game
+def _play_out(*policies: str) -> Callable[[], object]:
+    """``clashkit.fast.play_out`` of a position by ``policies`` (the replays, the scenarios and the
+    differential tests play positions on).  Each variant compiles in the chain of its own game loop:
+    the one without search beside the search loop, not after it on the longer chain."""
 
-    state, _ = new_game("1", "2", seed=1, record=False)
-    play_out(state, "greedy", "random")
-    return play_out(state, "search:budget=1", "greedy")
+    def run() -> object:
+        from ..fast.convert import play_out
+        from .game import new_game
+
+        state, _ = new_game("1", "2", seed=1, record=False)
+        return play_out(state, *policies)
+
+    return run
 
 
 def fingerprint() -> str:
