@@ -56,29 +56,41 @@ def test_a_second_build_waits_for_the_first(tmp_path):
 
 
 def test_sigterm_stops_the_build_and_every_chain_it_started(tmp_path):
-    """A build killed with SIGTERM (a CI timeout, ``kill``) stops its chains' processes too."""
+    """A build killed with SIGTERM (a CI timeout, ``kill``) stops its chains' processes too.
+
+    Each stand-in chain leaves a file named by its process id in ``started/`` and sleeps; the
+    test waits for every file (a generous limit, no speed assumed), then stops the build."""
     import os
     import signal
 
+    started = tmp_path / "started"
+    started.mkdir()
     script = tmp_path / "build.py"
     script.write_text(
         "import subprocess, sys\n"
         "from clashkit.runs import warm\n"
         "real = subprocess.Popen\n"
-        "child = 'import os, time; print(\"chain\", os.getpid(), flush=True); time.sleep(600)'\n"
-        "warm.subprocess.Popen = lambda command: real([sys.executable, '-c', child])\n"
+        "child = ('import os, sys, time, pathlib; pathlib.Path(sys.argv[1], str(os.getpid())).touch();'\n"
+        "         ' time.sleep(600)')\n"
+        f"warm.subprocess.Popen = lambda command: real([sys.executable, '-c', child, {str(started)!r}])\n"
         "warm.main([])\n"
     )
     build = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert build.stdout is not None
-    chains = []
-    while len(chains) < min(len(warm.chains()), os.cpu_count() or 1):
-        line = build.stdout.readline()  # blocks until each chain says it runs (no time assumed)
-        assert line, "the build ended before its chains started"
-        if line.startswith("chain "):
-            chains.append(int(line.split()[1]))
-    build.send_signal(signal.SIGTERM)
-    _, err = build.communicate(timeout=120)
+    wanted = min(len(warm.chains()), os.cpu_count() or 1)
+    deadline = time.monotonic() + 300
+    chains: list[int] = []
+    try:
+        while len(chains) < wanted:
+            assert build.poll() is None, "the build ended before its chains started"
+            assert time.monotonic() < deadline, f"{len(chains)} of {wanted} chains started in 300 s"
+            time.sleep(0.05)
+            chains = [int(f.name) for f in started.iterdir()]
+        build.send_signal(signal.SIGTERM)
+        _, err = build.communicate(timeout=120)
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait()
     assert build.returncode == 130
     assert "make: compiling interrupted; the next build starts it again" in err
     for pid in chains:
