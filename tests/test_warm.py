@@ -7,6 +7,7 @@ instead of deleting its cache mid-compile.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import subprocess
 import sys
@@ -72,7 +73,8 @@ def test_sigterm_stops_the_build_and_every_chain_it_started(tmp_path):
         "real = subprocess.Popen\n"
         "child = ('import os, sys, time, pathlib; pathlib.Path(sys.argv[1], str(os.getpid())).touch();'\n"
         "         ' time.sleep(600)')\n"
-        f"warm.subprocess.Popen = lambda command: real([sys.executable, '-c', child, {str(started)!r}])\n"
+        "quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # the build's pipes end with it\n"
+        f"warm.subprocess.Popen = lambda command: real([sys.executable, '-c', child, {str(started)!r}], **quiet)\n"
         "warm.main([])\n"
     )
     build = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -87,15 +89,18 @@ def test_sigterm_stops_the_build_and_every_chain_it_started(tmp_path):
             chains = [int(f.name) for f in started.iterdir()]
         build.send_signal(signal.SIGTERM)
         _, err = build.communicate(timeout=120)
-    finally:
+        assert build.returncode == 130
+        assert "make: compiling interrupted; the next build starts it again" in err
+        for pid in chains:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                continue
+            raise AssertionError(f"chain process {pid} still runs after the build was stopped")
+    finally:  # nothing of the test left running, whatever it found
         if build.poll() is None:
             build.kill()
             build.wait()
-    assert build.returncode == 130
-    assert "make: compiling interrupted; the next build starts it again" in err
-    for pid in chains:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            continue
-        raise AssertionError(f"chain process {pid} still runs after the build was stopped")
+        for leftover in started.iterdir():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(leftover.name), signal.SIGKILL)
