@@ -30,8 +30,9 @@ NBSTRIP_FILTER := sh -c 'if test -x $(VENV)/bin/nbstripout; then exec $(VENV)/bi
 
 # Bytecode written ahead (uv's --compile-bytecode, compileall for the project's own code): an
 # environment with PYTHONDONTWRITEBYTECODE would otherwise compile every module in every process.
+BYTECODE := $(VENV)/bin/python -m compileall -q -j 0 clashkit tests benchmarks
 venv: $(STAMP) $(WARM) $(NBSTRIPOUT)
-	@$(VENV)/bin/python -m compileall -q -j 0 clashkit tests benchmarks
+	@$(BYTECODE)
 
 # Rebuilt only when the dependencies change; uv sync leaves the venv exactly
 # as the lock file says (it keeps pip and uv itself), its modules compiled to bytecode.
@@ -63,10 +64,14 @@ $(LAB_OVERRIDES): $(STAMP)
 	mkdir -p $(dir $@)
 	echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
 
-# Jupyter refuses to run as root without --allow-root (containers often are root).
-lab: venv $(LAB_OVERRIDES)
-	@echo "make: starting JupyterLab on 127.0.0.1 in notebooks/ (Ctrl-C stops it)"
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root) \
+# Jupyter refuses to run as root without --allow-root (containers often are root).  On a first
+# build JupyterLab starts as soon as the game loop has compiled, and the other parts (the deals,
+# search) compile beside it (warm's --then); with the cache current it starts at once.
+lab: $(STAMP) $(NBSTRIPOUT) $(LAB_OVERRIDES)
+	@$(BYTECODE)
+	@echo "make: JupyterLab on 127.0.0.1 in notebooks/ (Ctrl-C stops it)"
+	$(VENV)/bin/python -m clashkit.runs.warm --stamp $(WARM) --then \
+		$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root) \
 		--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate notebooks/
 
 # Notebooks are committed without outputs, execution counts, saved widget state or the kernel's

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import os
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable
 
 from clashkit.runs import warm
 
@@ -56,51 +59,167 @@ def test_a_second_build_waits_for_the_first(tmp_path):
     assert rest == ""
 
 
-def test_sigterm_stops_the_build_and_every_chain_it_started(tmp_path):
-    """A build killed with SIGTERM (a CI timeout, ``kill``) stops its chains' processes too.
+# Stand-in chains for the tests below: each leaves a file named by its process id in ``started/``,
+# says it is ready on its pipe when it has one (``--ready-fd``), then waits for ``release`` (at most
+# 600 s).  Their output goes to /dev/null, so the build's pipes end with the build.
+CHAIN = """
+import os, pathlib, sys, time
+folder = pathlib.Path(sys.argv[1])
+(folder / "started" / str(os.getpid())).touch()
+if "--ready-fd" in sys.argv:
+    os.write(int(sys.argv[sys.argv.index("--ready-fd") + 1]), b"r")
+deadline = time.monotonic() + 600
+while not (folder / "release").exists() and time.monotonic() < deadline:
+    time.sleep(0.05)
+"""
 
-    Each stand-in chain leaves a file named by its process id in ``started/`` and sleeps; the
-    test waits for every file (a generous limit, no speed assumed), then stops the build."""
-    import os
-    import signal
 
-    started = tmp_path / "started"
-    started.mkdir()
-    script = tmp_path / "build.py"
+def stand_in_build(folder, *argv: str) -> subprocess.Popen:
+    """``python -m clashkit.runs.warm ARGV`` with the stand-in chains (the rest of warm as it is)."""
+    (folder / "started").mkdir()
+    script = folder / "build.py"
     script.write_text(
         "import subprocess, sys\n"
         "from clashkit.runs import warm\n"
         "real = subprocess.Popen\n"
-        "child = ('import os, sys, time, pathlib; pathlib.Path(sys.argv[1], str(os.getpid())).touch();'\n"
-        "         ' time.sleep(600)')\n"
-        "quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # the build's pipes end with it\n"
-        f"warm.subprocess.Popen = lambda command: real([sys.executable, '-c', child, {str(started)!r}], **quiet)\n"
-        "warm.main([])\n"
+        "quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "def popen(command, **options):\n"
+        "    if '--chain' not in command:\n"
+        "        return real(command, **options)  # --then's command\n"
+        f"    return real([sys.executable, '-c', {CHAIN!r}, {str(folder)!r}, *command], **options, **quiet)\n"
+        "warm.subprocess.Popen = popen\n"
+        f"warm.main({list(argv)!r})\n"
     )
-    build = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(what: str, found: Callable[[], bool], build: subprocess.Popen, limit: float = 300) -> None:
+    """Poll ``found`` until it holds (a generous limit, no speed assumed) while ``build`` runs."""
+    deadline = time.monotonic() + limit
+    while not found():
+        assert build.poll() is None, f"the build ended before {what}"
+        assert time.monotonic() < deadline, f"no {what} in {limit:.0f} s"
+        time.sleep(0.05)
+
+
+def stop_everything(build: subprocess.Popen, pids: Iterable[int]) -> None:
+    """Nothing of a test left running, whatever it found."""
+    if build.poll() is None:
+        build.kill()
+        build.wait()
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def still_running(pids: Iterable[int]) -> list[int]:
+    running = []
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            continue
+        running.append(pid)
+    return running
+
+
+def started(folder) -> list[int]:
+    return [int(f.name) for f in (folder / "started").iterdir()]
+
+
+def test_sigterm_stops_the_build_and_every_chain_it_started(tmp_path):
+    """A build killed with SIGTERM (a CI timeout, ``kill``) stops its chains' processes too."""
+    build = stand_in_build(tmp_path)
     wanted = min(len(warm.chains()), os.cpu_count() or 1)
-    deadline = time.monotonic() + 300
-    chains: list[int] = []
     try:
-        while len(chains) < wanted:
-            assert build.poll() is None, "the build ended before its chains started"
-            assert time.monotonic() < deadline, f"{len(chains)} of {wanted} chains started in 300 s"
-            time.sleep(0.05)
-            chains = [int(f.name) for f in started.iterdir()]
+        wait_for(f"{wanted} chains", lambda: len(started(tmp_path)) == wanted, build)
         build.send_signal(signal.SIGTERM)
         _, err = build.communicate(timeout=120)
         assert build.returncode == 130
         assert "make: compiling interrupted; the next build starts it again" in err
-        for pid in chains:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                continue
-            raise AssertionError(f"chain process {pid} still runs after the build was stopped")
-    finally:  # nothing of the test left running, whatever it found
-        if build.poll() is None:
-            build.kill()
-            build.wait()
-        for leftover in started.iterdir():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(leftover.name), signal.SIGKILL)
+        assert still_running(started(tmp_path)) == [], "chain processes still run after the build was stopped"
+    finally:
+        stop_everything(build, started(tmp_path))
+
+
+# --then's command (make lab's JupyterLab), a stand-in: its process id into ``lab``, then it waits
+# for ``release`` and ends with status 3.
+LAB = """
+import os, pathlib, sys, time
+folder = pathlib.Path(sys.argv[1])
+(folder / "lab.tmp").write_text(str(os.getpid()))
+(folder / "lab.tmp").rename(folder / "lab")
+deadline = time.monotonic() + 600
+while not (folder / "release").exists() and time.monotonic() < deadline:
+    time.sleep(0.05)
+sys.exit(3)
+"""
+
+
+def test_then_starts_its_command_at_once_when_the_cache_is_current(tmp_path):
+    stamp = tmp_path / ".fast-warm"
+    stamp.write_text(warm.fingerprint() + "\n")
+    (tmp_path / "release").touch()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "clashkit.runs.warm",
+            "--stamp",
+            str(stamp),
+            "--then",
+            sys.executable,
+            "-c",
+            LAB,
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (3, "", "")
+    assert (tmp_path / "lab").is_file()
+
+
+def test_then_starts_its_command_once_the_game_loop_has_compiled_and_the_rest_compiles_beside_it(tmp_path):
+    """JupyterLab's URL without waiting for search: the command runs while the chains still
+    compile (they wait for ``release``), the stamp is written when they end, and the build's
+    status is the command's."""
+    stamp = tmp_path / ".fast-warm"
+    build = stand_in_build(tmp_path, "--stamp", str(stamp), "--then", sys.executable, "-c", LAB, str(tmp_path))
+    try:
+        wait_for("--then's command", (tmp_path / "lab").is_file, build)
+        wanted = min(len(warm.chains()), os.cpu_count() or 1)
+        wait_for(f"{wanted} chains", lambda: len(started(tmp_path)) == wanted, build)
+        assert len(still_running(started(tmp_path))) == wanted, "a chain ended before its release"
+        assert not stamp.exists(), "the stamp was written before the chains ended"
+        (tmp_path / "release").touch()
+        out, err = build.communicate(timeout=300)
+        assert build.returncode == 3, err
+        assert stamp.read_text() == warm.fingerprint() + "\n"
+        lines = out.splitlines()
+        starting = [i for i, line in enumerate(lines) if line.startswith("make: the game loop is compiled; python")]
+        compiled = [i for i, line in enumerate(lines) if line.startswith("make: fast engine compiled in")]
+        assert len(starting) == len(compiled) == 1 and starting < compiled, out
+    finally:
+        stop_everything(build, [*started(tmp_path), *lab_pid(tmp_path)])
+
+
+def lab_pid(folder) -> list[int]:
+    return [int((folder / "lab").read_text())] if (folder / "lab").is_file() else []
+
+
+def test_sigterm_while_the_rest_compiles_stops_the_command_and_every_chain(tmp_path):
+    build = stand_in_build(
+        tmp_path, "--stamp", str(tmp_path / ".fast-warm"), "--then", sys.executable, "-c", LAB, str(tmp_path)
+    )
+    try:
+        wait_for("--then's command", (tmp_path / "lab").is_file, build)
+        build.send_signal(signal.SIGTERM)
+        _, err = build.communicate(timeout=120)
+        assert build.returncode == 130
+        assert "make: compiling interrupted; the next build starts it again" in err
+        assert still_running([*started(tmp_path), *lab_pid(tmp_path)]) == []
+        assert not (tmp_path / ".fast-warm").exists()
+    finally:
+        stop_everything(build, [*started(tmp_path), *lab_pid(tmp_path)])

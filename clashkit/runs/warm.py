@@ -7,23 +7,34 @@ each other's cache mid-compile.  The stamp holds a hash of the fast engine's
 sources and numba's version: the cache is remade, from scratch, only when one
 of them changes (numba's cache of a function does not notice a change in the
 functions it calls, so a stale file is never trusted).
+
+``--then COMMAND…`` (``make lab``) starts COMMAND as soon as the parts it needs
+first have compiled (:attr:`Part.first`: the game loop without search) and
+lets the other parts compile beside it; a process that uses one of those
+before it is in the cache compiles it itself.  With the cache current it runs
+COMMAND at once.  Stopped (Ctrl-C, SIGTERM), it stops COMMAND and every chain.
 """
 
 from __future__ import annotations
 
 import argparse
 import fcntl
+import gc
 import hashlib
 import os
 import resource
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
+
+from .workers import sigterm_as_interrupt
 
 FAST = Path(__file__).resolve().parent.parent / "fast"
 
@@ -34,6 +45,8 @@ class Part:
 
     title: str
     play: Callable[[], object]
+    #: Needed first: ``--then``'s command starts once every such part has compiled.
+    first: bool = False
 
 
 def _simulate(*args, events: bool = False) -> Callable[[], object]:
@@ -56,7 +69,7 @@ def chains() -> list[list[Part]]:
     drafts = ("draft", "draft")
     return [
         [
-            Part("the game loop (greedy and random players)", _simulate(2, *duel, "greedy", "random")),
+            Part("the game loop (greedy and random players)", _simulate(2, *duel, "greedy", "random"), first=True),
             Part("the deals of the draft and solo formats", _simulate(2, *drafts, "greedy", "random")),
             # The same compiled loop, its recording switched on (nothing more should compile).
             Part("the game loop recording events", _simulate(2, *duel, "greedy", "random", events=True)),
@@ -119,44 +132,129 @@ def _remove_cache() -> int:
     return removed
 
 
-def warm(stamp: Path | None = None) -> bool:
-    """Compile every part unless ``stamp`` says the cache is current; returns whether it compiled."""
+def warm(stamp: Path | None = None, then: Then | None = None) -> bool:
+    """Compile every part unless ``stamp`` says the cache is current; returns whether it compiled.
+
+    ``then``: started once the parts needed first have compiled, or at once with the cache current
+    (the caller waits for it, :meth:`Then.wait`)."""
     if stamp is None:
-        return _compile()
+        return _compile(then)
     with _locked(stamp):
         wanted = fingerprint()
         if stamp.is_file() and stamp.read_text().strip() == wanted:
             stamp.touch()  # the sources' times moved (a checkout), not their contents
+            if then is not None:
+                then.start()
             return False
         _remove_cache()
         stamp.unlink(missing_ok=True)
-        _compile()
+        _compile(then)
         stamp.write_text(wanted + "\n")
     return True
 
 
-def _compile() -> bool:
+class Then:
+    """The command of ``--then``: started at most once, never after it was stopped (a chain's
+    signal and an interrupted build can come at once)."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.command = command
+        self.process: subprocess.Popen | None = None
+        self._stopped = False
+        self._lock = threading.Lock()
+
+    def start(self, note: str = "") -> None:
+        with self._lock:
+            if self.process is None and not self._stopped:
+                if note:
+                    print(note, flush=True)
+                self.process = subprocess.Popen(self.command)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            if self.process is not None and self.process.poll() is None:
+                self.process.terminate()
+                self.process.wait()
+
+    def wait(self) -> int:
+        """Its exit status, once it ends.  Ctrl-C is its own to handle (JupyterLab asks before it
+        stops); SIGTERM stops it."""
+        self.start()
+        assert self.process is not None
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            with sigterm_as_interrupt():
+                status = self.process.wait()
+        except KeyboardInterrupt:
+            self.stop()
+            status = self.process.returncode
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        return status if status >= 0 else 128 - status
+
+
+#: What a chain writes on its pipe once its parts needed first have compiled.
+READY = b"r"
+
+
+def _start_when_ready(pipes: list[int], then: Then) -> None:
+    """Start ``then`` once every chain with parts needed first has said so on its pipe (an end of
+    file instead: that chain stopped first, and the build's own error says why)."""
+    try:
+        for fd in pipes:
+            if os.read(fd, 1) != READY:
+                return
+    finally:
+        for fd in pipes:
+            os.close(fd)
+    then.start(f"make: the game loop is compiled; {Path(then.command[0]).name} starts while the other parts compile")
+
+
+def _compile(then: Then | None = None) -> bool:
     """Every chain, side by side in its own process when the machine has the cores; a line a part."""
     print("make: compiling the fast engine with numba into its cache (once, again when its sources change)", flush=True)
     started = time.perf_counter()
-    count = len(chains())
+    parts = chains()
+    count = len(parts)
     side_by_side = min(count, os.cpu_count() or 1)
     if side_by_side > 1:
         print(f"  ({count} chains of parts, {side_by_side} at a time, one process each)", flush=True)
     running: list[subprocess.Popen] = []
+    pipes: list[int] = []
     cpu = 0.0
     try:
         for index in range(count):
             if len(running) == side_by_side:
                 cpu += _finished(running)
-            running.append(subprocess.Popen([sys.executable, "-m", "clashkit.runs.warm", "--chain", str(index)]))
+            command = [sys.executable, "-m", "clashkit.runs.warm", "--chain", str(index)]
+            passed: tuple[int, ...] = ()
+            if then is not None and any(part.first for part in parts[index]):
+                read, write = os.pipe()
+                pipes.append(read)
+                command += ["--ready-fd", str(write)]
+                passed = (write,)
+            running.append(subprocess.Popen(command, pass_fds=passed))
+            for fd in passed:
+                os.close(fd)  # the chain holds it now: its end closes the pipe
+        if then is not None:
+            waiting, pipes = pipes, []
+            threading.Thread(target=_start_when_ready, args=(waiting, then), daemon=True).start()
         while running:
             cpu += _finished(running)
+    except BaseException:
+        if then is not None:
+            then.stop()
+        raise
     finally:
+        for fd in pipes:
+            os.close(fd)
         for child in running:
             child.kill()
             child.wait()
     print(f"make: fast engine compiled in {time.perf_counter() - started:.1f} s ({cpu:.1f} s of CPU)", flush=True)
+    if then is not None:
+        then.start()
     return True
 
 
@@ -172,39 +270,58 @@ def _finished(running: list[subprocess.Popen]) -> float:
     return used.ru_utime + used.ru_stime
 
 
-def compile_chain(index: int) -> None:
-    """Compile one chain's parts here, one line each with its wall and CPU time."""
+def compile_chain(index: int, ready: int | None = None) -> None:
+    """Compile one chain's parts here, one line each with its wall and CPU time; ``ready``: a pipe
+    to write :data:`READY` on once the chain's parts needed first have compiled.
+
+    Without the garbage collector: a compile makes millions of short-lived objects, and
+    collecting them took about a tenth of the time (the memory is the process's until it ends)."""
     from .fast_games import compiling_ahead
 
+    gc.disable()
     compiling_ahead()
-    for part in chains()[index]:
+    parts = chains()[index]
+    last_first = max((i for i, part in enumerate(parts) if part.first), default=-1)
+    for i, part in enumerate(parts):
         began, cpu_began = time.perf_counter(), _cpu()
         part.play()
         print(
             f"  {part.title:<45} {time.perf_counter() - began:6.1f} s ({_cpu() - cpu_began:.1f} s of CPU)",
             flush=True,
         )
+        if ready is not None and i == last_first:
+            os.write(ready, READY)
+            os.close(ready)
+            ready = None
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m clashkit.runs.warm", description=__doc__.splitlines()[0])
     parser.add_argument("--stamp", type=Path, help="skip when this file records the current sources; write it after")
+    parser.add_argument(
+        "--then",
+        nargs=argparse.REMAINDER,
+        metavar="COMMAND",
+        help="start COMMAND once the game loop has compiled, let the rest compile beside it, then wait for it",
+    )
     parser.add_argument("--chain", type=int, help=argparse.SUPPRESS)  # one chain, in a process of its own
+    parser.add_argument("--ready-fd", type=int, help=argparse.SUPPRESS)  # the chain's pipe to --then
     args = parser.parse_args(argv)
-    from .workers import sigterm_as_interrupt
-
+    then = Then(args.then) if args.then else None
     try:
         # SIGTERM as Ctrl-C: the chains' processes are stopped with the build, never left compiling.
         with sigterm_as_interrupt():
             if args.chain is not None:
-                compile_chain(args.chain)
+                compile_chain(args.chain, args.ready_fd)
             else:
-                warm(args.stamp)
+                warm(args.stamp, then)
     except KeyboardInterrupt:
         if args.chain is not None:
             raise SystemExit(130) from None  # the build that started this chain says it
         print("make: compiling interrupted; the next build starts it again", file=sys.stderr)
         raise SystemExit(130) from None
+    if then is not None:
+        raise SystemExit(then.wait())
 
 
 if __name__ == "__main__":
