@@ -75,12 +75,21 @@ while not (folder / "release").exists() and time.monotonic() < deadline:
 
 
 def stand_in_build(folder, *argv: str) -> subprocess.Popen:
-    """``python -m clashkit.runs.warm ARGV`` with the stand-in chains (the rest of warm as it is)."""
+    """``python -m clashkit.runs.warm ARGV`` with the stand-in chains (the rest of warm as it is).
+
+    Its fast engine is a copy of the sources in ``folder/fast``, so a cache it removes is the
+    copy's (a stale file in it, ``stale.nbi``), never the checkout's."""
     (folder / "started").mkdir()
+    fast = folder / "fast"
+    (fast / "__pycache__").mkdir(parents=True)
+    for source in warm.FAST.glob("*.py"):
+        (fast / source.name).write_bytes(source.read_bytes())
+    (fast / "__pycache__" / "stale.nbi").touch()
     script = folder / "build.py"
     script.write_text(
-        "import subprocess, sys\n"
+        "import pathlib, subprocess, sys\n"
         "from clashkit.runs import warm\n"
+        f"warm.FAST = pathlib.Path({str(fast)!r})\n"
         "real = subprocess.Popen\n"
         "quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
         "def popen(command, **options):\n"
@@ -196,7 +205,8 @@ def test_then_starts_its_command_once_the_game_loop_has_compiled_and_the_rest_co
         (tmp_path / "release").touch()
         out, err = build.communicate(timeout=300)
         assert build.returncode == 3, err
-        assert stamp.read_text() == warm.fingerprint() + "\n"
+        assert stamp.read_text() == warm.fingerprint() + "\n"  # the copy's sources are the checkout's
+        assert not (tmp_path / "fast" / "__pycache__" / "stale.nbi").exists(), "the stale cache was kept"
         lines = out.splitlines()
         starting = [i for i, line in enumerate(lines) if line.startswith("make: the game loop is compiled; python")]
         compiled = [i for i, line in enumerate(lines) if line.startswith("make: fast engine compiled in")]
