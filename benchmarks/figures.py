@@ -4,7 +4,8 @@
     make figures FIGURES="balance memory"          # some of them
     python benchmarks/figures.py --list            # the figures, their commands and how long they take
 
-Each figure sits, on the page of ``docs/`` that discusses it, between two markers::
+Each figure sits, on the page of ``docs/`` that discusses it (or in ``README.md``), between two
+markers::
 
     <!-- figure NAME -->
     …
@@ -213,15 +214,18 @@ def pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(<!-- figure {re.escape(name)} -->\n)(.*?)(<!-- /figure {re.escape(name)} -->)", re.S)
 
 
+def pages() -> list[Path]:
+    """The pages figures may sit in: the README and every page of ``docs/``."""
+    return [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+
+
 def page_of(name: str) -> Path:
-    """The page of ``docs/`` that holds figure ``name`` (its markers must be there once, in one page)."""
-    found = [
-        (page, len(pattern(name).findall(page.read_text(encoding="utf-8")))) for page in sorted(DOCS.rglob("*.md"))
-    ]
+    """The page that holds figure ``name`` (its markers must be there once, in one page)."""
+    found = [(page, len(pattern(name).findall(page.read_text(encoding="utf-8")))) for page in pages()]
     found = [(page, n) for page, n in found if n]
     if len(found) != 1 or found[0][1] != 1:
         where = ", ".join(f"{page.relative_to(ROOT)} ({n})" for page, n in found) or "no page"
-        raise SystemExit(f"figure {name!r} needs one pair of markers in docs/, found: {where}")
+        raise SystemExit(f"figure {name!r} needs one pair of markers in README.md or docs/, found: {where}")
     return found[0][0]
 
 
