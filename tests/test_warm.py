@@ -1,8 +1,10 @@
-"""The first build's compile step (``python -m clashkit.runs.warm``): its stamp and its lock.
+"""The first build's compile step (``python -m clashkit.runs.warm``): its stamp, its lock, its
+``--then`` (``make lab``'s JupyterLab started before search has compiled), and what a process
+says when it compiles a part itself.
 
 The compile itself is exercised by every fast-engine test; these check that a
-current cache is never remade and that a second build waits for the first
-instead of deleting its cache mid-compile.
+current cache is never remade, that a second build waits for the first
+instead of deleting its cache mid-compile, and that a stopped build leaves nothing running.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+
+import pytest
 
 from clashkit.runs import warm
 
@@ -233,3 +237,31 @@ def test_sigterm_while_the_rest_compiles_stops_the_command_and_every_chain(tmp_p
         assert not (tmp_path / ".fast-warm").exists()
     finally:
         stop_everything(build, [*started(tmp_path), *lab_pid(tmp_path)])
+
+
+@pytest.mark.parametrize(
+    ("policy_b", "said"),
+    [
+        ("greedy", []),
+        (
+            "search:budget=2",
+            ["clashkit: compiling the fast engine's search player (once, a few minutes; make venv does it ahead)…"],
+        ),
+    ],
+)
+def test_a_game_with_a_search_player_says_so_when_its_loop_is_not_in_the_cache_yet(monkeypatch, capsys, policy_b, said):
+    """A notebook that plays search while ``make lab`` still compiles it beside JupyterLab, or in a
+    fresh environment, says why it is slow; once a process, and not when the cache has it."""
+    from clashkit.runs import fast_games
+    from clashkit.runs.spec import Matchup
+
+    monkeypatch.setattr(fast_games, "_WARM", {"loop"})
+    monkeypatch.setattr(fast_games, "_cache_present", lambda module, function: function != "choose")
+    matchup = Matchup.build("1", "2", "greedy", policy_b, engine="fast")
+    fast_games.Engine(matchup)
+    fast_games.Engine(matchup)
+    assert capsys.readouterr().err.splitlines() == said
+    monkeypatch.setattr(fast_games, "_WARM", {"loop"})
+    monkeypatch.setattr(fast_games, "_cache_present", lambda module, function: True)
+    fast_games.Engine(matchup)
+    assert capsys.readouterr().err == ""

@@ -28,8 +28,9 @@ from ..engine.events import WIDTH
 from ..engine.outcome import termination_of
 from ..engine.records import TERMINATIONS, GameRecords, Setup
 from ..engine.turn import TURN_WIDTH
+from ..fast import search as fast_search
 from ..fast.convert import capacity, from_state, policy_code, search_params
-from ..fast.search import new_work
+from ..fast.search import S_BUDGET, new_work
 from ..fast.state import (
     ERR_EVENTS,
     G_ERROR,
@@ -57,17 +58,23 @@ _WARM: set = set()
 
 def compiling_ahead() -> None:
     """Say nothing of compiling at first use: the caller compiles ahead and says so (``clashkit.runs.warm``)."""
-    _WARM.update((True, "deal"))
+    _WARM.update(("loop", "deal", "search"))
+
+
+def _first_use(part: str, module, function: str, what: str, takes: str) -> None:
+    """Say, once a process, that ``what`` compiles now when numba's cache has no ``module.function``
+    yet (a fresh environment, or ``make lab`` still compiling it beside JupyterLab)."""
+    if part not in _WARM:
+        if not _cache_present(module, function):
+            print(f"clashkit: compiling {what} (once, {takes}; make venv does it ahead)…", file=sys.stderr, flush=True)
+        _WARM.add(part)
 
 
 def _compiled():
     """The compiled game functions; the first use in a fresh environment compiles them (once)."""
     from ..fast import game
 
-    if not _WARM:
-        if not _cache_present(game):
-            print("clashkit: compiling the fast engine (once, several minutes)…", file=sys.stderr, flush=True)
-        _WARM.add(True)
+    _first_use("loop", game, "play_batch", "the fast engine", "a few minutes")
     return game
 
 
@@ -99,6 +106,8 @@ class Engine:
         self.rules_text = matchup.rules.changes()
         self.events = bool(matchup.record_events)
         self.game = _compiled()
+        if (self.search[:, S_BUDGET] > 0).any():  # the loop with a search player (fast.search.new_work)
+            _first_use("search", fast_search, "choose", "the fast engine's search player", "a few minutes")
 
     def new_state(self, cap: int, limit: int) -> FastState:
         """A game's arrays, with room for event rows when the games record events."""
@@ -208,14 +217,7 @@ class Engine:
         deal = self.deal
         if deal is None:
             return self._dealt_by_reference(first, seeds)
-        if "deal" not in _WARM:
-            if not _cache_present(setup, "play_dealt_batch"):
-                print(
-                    "clashkit: compiling the fast engine's deals (once; make venv does it ahead)…",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            _WARM.add("deal")
+        _first_use("deal", setup, "play_dealt_batch", "the fast engine's deals", "about half a minute")
         m, names = self.matchup, np.array(self.cards.names, dtype=object)
         limit = m.rules.turn_limit
         self._state = self.new_state(deal.cap, limit)
