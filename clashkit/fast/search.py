@@ -89,12 +89,18 @@ SearchWork = namedtuple(
 )
 
 
+def searching(params: np.ndarray) -> bool:
+    """Whether a player of ``params`` (a row of ``S_*`` options each) searches: the game loop is then
+    the one compiled with search (:func:`clashkit.fast.game.play`)."""
+    return bool((np.asarray(params)[:, S_BUDGET] > 0).any())
+
+
 def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork | None:
     """The arrays search needs beside a game's ``new_state(cap, turn_limit)``; ``params``: one row of
     ``S_*`` options a player (:func:`clashkit.fast.convert.search_params`).  ``None`` without a
     search player: the game loop is then compiled without search (:func:`clashkit.fast.game.play`)."""
     params = np.asarray(params, np.float64)
-    if not (params[:, S_BUDGET] > 0).any():
+    if not searching(params):
         return None
     rows = legal_rows(cap)
     return SearchWork(
@@ -434,4 +440,4 @@ def search_decision(s, t, r, legal, w):
     return row[0], row[1], row[2], row[3], row[4]
 
 
-__all__ = ["SEARCH", "SearchWork", "search_decision", "evaluate", "life", "new_work"]
+__all__ = ["SEARCH", "SearchWork", "search_decision", "evaluate", "life", "new_work", "searching"]

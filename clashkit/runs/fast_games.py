@@ -30,7 +30,7 @@ from ..engine.records import TERMINATIONS, GameRecords, Setup
 from ..engine.turn import TURN_WIDTH
 from ..fast import search as fast_search
 from ..fast.convert import capacity, from_state, policy_code, search_params
-from ..fast.search import S_BUDGET, new_work
+from ..fast.search import new_work, searching
 from ..fast.state import (
     ERR_EVENTS,
     G_ERROR,
@@ -106,7 +106,7 @@ class Engine:
         self.rules_text = matchup.rules.changes()
         self.events = bool(matchup.record_events)
         self.game = _compiled()
-        if (self.search[:, S_BUDGET] > 0).any():  # the loop with a search player (fast.search.new_work)
+        if searching(self.search):
             _first_use("search", fast_search, "choose", "the fast engine's search player", "a few minutes")
 
     def new_state(self, cap: int, limit: int) -> FastState:
