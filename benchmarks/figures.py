@@ -181,7 +181,7 @@ FIGURES: dict[str, Figure] = {
         "about 3 min",
     ),
     "speed": Figure(("benchmarks/run.py",), False, "about 2 min"),
-    "first-build": Figure(("benchmarks/first_build.py",), True, "about 3 min (on a quiet machine)"),
+    "first-build": Figure(("benchmarks/first_build.py",), True, "about 5 min (on a quiet machine)"),
     "memory": Figure(("benchmarks/memory.py",), False, "about 4 min"),
 }
 
