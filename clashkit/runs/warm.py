@@ -180,8 +180,7 @@ class Then:
     def wait(self) -> int:
         """Its exit status, once it ends.  Ctrl-C is its own to handle (JupyterLab asks before it
         stops); SIGTERM stops it."""
-        self.start()
-        assert self.process is not None
+        assert self.process is not None, "wait for a command that was started"
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             with sigterm_as_interrupt():
@@ -211,21 +210,25 @@ def _start_when_ready(pipes: list[int], then: Then) -> None:
     then.start(f"make: the game loop is compiled; {Path(then.command[0]).name} starts while the other parts compile")
 
 
+def side_by_side() -> int:
+    """How many chains compile at once: one process each, as many as the machine has cores."""
+    return min(len(chains()), os.cpu_count() or 1)
+
+
 def _compile(then: Then | None = None) -> bool:
     """Every chain, side by side in its own process when the machine has the cores; a line a part."""
     print("make: compiling the fast engine with numba into its cache (once, again when its sources change)", flush=True)
     started = time.perf_counter()
     parts = chains()
-    count = len(parts)
-    side_by_side = min(count, os.cpu_count() or 1)
-    if side_by_side > 1:
-        print(f"  ({count} chains of parts, {side_by_side} at a time, one process each)", flush=True)
+    count, at_once = len(parts), side_by_side()
+    if at_once > 1:
+        print(f"  ({count} chains of parts, {at_once} at a time, one process each)", flush=True)
     running: list[subprocess.Popen] = []
     pipes: list[int] = []
     cpu = 0.0
     try:
         for index in range(count):
-            if len(running) == side_by_side:
+            if len(running) == at_once:
                 cpu += _finished(running)
             command = [sys.executable, "-m", "clashkit.runs.warm", "--chain", str(index)]
             passed: tuple[int, ...] = ()

@@ -59,7 +59,8 @@ def figures_index(src_path: str) -> str:
     """The table of every figure in the pages, linked relative to page ``src_path``."""
     here = Path(src_path).parent
     rows = ["| figure | page | measured at | command |", "| --- | --- | --- | --- |"]
-    for page in [DOCS.parent / "README.md", *sorted(DOCS.rglob("*.md"))]:
+    readme = ROOT / "README.md"  # not a page of the site: named, not linked
+    for page in [readme, *sorted(DOCS.rglob("*.md"))]:
         if "_site" in page.parts:
             continue
         text = page.read_text(encoding="utf-8")
@@ -67,8 +68,8 @@ def figures_index(src_path: str) -> str:
         for name, body in FIGURE.findall(text):
             stamp = STAMP.match(body.strip())
             at, command = (f"`{stamp[1]}` on {stamp[2]}", f"`{stamp[3]}`") if stamp else ("—", "—")
-            if page.parent != DOCS and DOCS not in page.parents:
-                where = f"`{page.name}` (the repository's front page)"  # not a page of the site
+            if page == readme:
+                where = f"`{page.name}` (the repository's front page)"
             else:
                 link = Path(page.relative_to(DOCS)).as_posix()
                 relative = Path(*([".."] * len(here.parts)), link).as_posix() if here.parts else link
