@@ -143,7 +143,7 @@ def started(folder) -> list[int]:
 def test_sigterm_stops_the_build_and_every_chain_it_started(tmp_path):
     """A build killed with SIGTERM (a CI timeout, ``kill``) stops its chains' processes too."""
     build = stand_in_build(tmp_path)
-    wanted = min(len(warm.chains()), os.cpu_count() or 1)
+    wanted = warm.side_by_side()
     try:
         wait_for(f"{wanted} chains", lambda: len(started(tmp_path)) == wanted, build)
         build.send_signal(signal.SIGTERM)
@@ -167,6 +167,10 @@ while not (folder / "release").exists() and time.monotonic() < deadline:
     time.sleep(0.05)
 sys.exit(3)
 """
+
+
+def lab_pid(folder) -> list[int]:
+    return [int((folder / "lab").read_text())] if (folder / "lab").is_file() else []
 
 
 def test_then_starts_its_command_at_once_when_the_cache_is_current(tmp_path):
@@ -194,6 +198,22 @@ def test_then_starts_its_command_at_once_when_the_cache_is_current(tmp_path):
     assert (tmp_path / "lab").is_file()
 
 
+def test_sigterm_once_compiled_stops_the_command_and_ends_with_its_status(tmp_path):
+    """After the compile (here: the cache current) the build only waits for its command; SIGTERM
+    is passed on to it, and the build ends with the command's status (143: stopped by SIGTERM)."""
+    stamp = tmp_path / ".fast-warm"
+    stamp.write_text(warm.fingerprint() + "\n")
+    command = [sys.executable, "-m", "clashkit.runs.warm", "--stamp", str(stamp), "--then"]
+    build = subprocess.Popen([*command, sys.executable, "-c", LAB, str(tmp_path)], text=True)
+    try:
+        wait_for("--then's command", (tmp_path / "lab").is_file, build)
+        build.send_signal(signal.SIGTERM)
+        assert build.wait(timeout=120) == 128 + signal.SIGTERM
+        assert still_running(lab_pid(tmp_path)) == [], "the command still runs after the build was stopped"
+    finally:
+        stop_everything(build, lab_pid(tmp_path))
+
+
 def test_then_starts_its_command_once_the_game_loop_has_compiled_and_the_rest_compiles_beside_it(tmp_path):
     """JupyterLab's URL without waiting for search: the command runs while the chains still
     compile (they wait for ``release``), the stamp is written when they end, and the build's
@@ -202,7 +222,7 @@ def test_then_starts_its_command_once_the_game_loop_has_compiled_and_the_rest_co
     build = stand_in_build(tmp_path, "--stamp", str(stamp), "--then", sys.executable, "-c", LAB, str(tmp_path))
     try:
         wait_for("--then's command", (tmp_path / "lab").is_file, build)
-        wanted = min(len(warm.chains()), os.cpu_count() or 1)
+        wanted = warm.side_by_side()
         wait_for(f"{wanted} chains", lambda: len(started(tmp_path)) == wanted, build)
         assert len(still_running(started(tmp_path))) == wanted, "a chain ended before its release"
         assert not stamp.exists(), "the stamp was written before the chains ended"
@@ -217,10 +237,6 @@ def test_then_starts_its_command_once_the_game_loop_has_compiled_and_the_rest_co
         assert len(starting) == len(compiled) == 1 and starting < compiled, out
     finally:
         stop_everything(build, [*started(tmp_path), *lab_pid(tmp_path)])
-
-
-def lab_pid(folder) -> list[int]:
-    return [int((folder / "lab").read_text())] if (folder / "lab").is_file() else []
 
 
 def test_sigterm_while_the_rest_compiles_stops_the_command_and_every_chain(tmp_path):
