@@ -40,6 +40,13 @@ LAB_START_SECONDS = 180
 PATIENCE = 3
 
 
+def runs_whole() -> tuple[str, ...]:
+    """The notebooks these tests run whole in JupyterLab, failing on any cell that raised
+    (:func:`ran_whole`), where they can run: ``tests/conftest.py`` then leaves them out of
+    nbmake's run, so a notebook is played once, not twice."""
+    return (NOTEBOOK, DESIGNER, SWEEPS) if Path(CHROMIUM).exists() else ()
+
+
 def places(board: str) -> list[str]:
     """Every creature's place and damage on a drawn board."""
     return re.findall(r'data-place="[^"]+" data-damage="[0-9]+"', board)
@@ -233,6 +240,67 @@ def shows(page, selector: str, text: str, *, seconds: float = 15) -> None:
     )
 
 
+def hover_for_tooltip(page, chart, *, seconds: float):
+    """Hover the first point of ``chart`` until vega-embed shows its tooltip, and return it.
+
+    One hover can miss: the chart may be drawn again under a still mouse (the cells below it
+    are still running, the page lays out again), and then no pointer event reaches the new
+    marks.  So the mouse leaves and comes back until the tooltip shows, within ``seconds``
+    times :data:`PATIENCE`."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    tooltip = page.locator("#vg-tooltip-element.visible")
+    deadline = time.monotonic() + PATIENCE * seconds
+    tries = 0
+    while True:
+        tries += 1
+        chart.scroll_into_view_if_needed()
+        page.mouse.move(0, 0)
+        chart.locator("g.mark-symbol path").first.hover(timeout=PATIENCE * 10_000)
+        try:
+            tooltip.wait_for(timeout=2_000)
+            return tooltip
+        except PlaywrightTimeout:
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"no tooltip after {tries} hovers over {PATIENCE * seconds:.0f} s on the chart's first point",
+                    pytrace=False,
+                )
+
+
+def ran_whole(page, *, seconds: float) -> None:
+    """Wait (``seconds`` times :data:`PATIENCE`) until every code cell of the open notebook has
+    run (each has an execution count); fail at once on a cell whose output is an error, naming
+    the cell and the exception, and on timeout naming the cells still waiting."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    state = """() => {
+        const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+        const errors = [], waiting = [];
+        for (let i = 0; i < cells.length; i++) {
+            const cell = cells.get(i);
+            if (cell.type !== 'code') continue;
+            if (cell.executionCount === null) waiting.push(i);
+            for (let j = 0; j < cell.outputs.length; j++) {
+                const out = cell.outputs.get(j).toJSON();
+                if (out.output_type === 'error') errors.push(`cell ${i}: ${out.ename}: ${out.evalue}`);
+            }
+        }
+        return {errors, waiting};
+    }"""
+    try:
+        page.wait_for_function(
+            f"() => {{ const s = ({state})(); return s.errors.length > 0 || s.waiting.length === 0; }}",
+            timeout=PATIENCE * seconds * 1000,
+        )
+    except PlaywrightTimeout:
+        waiting = page.evaluate(state)["waiting"]
+        what = f"waited {PATIENCE * seconds:.0f} s for the notebook to run whole; cells {waiting} had not run"
+        pytest.fail(what, pytrace=False)
+    errors = page.evaluate(state)["errors"]
+    assert errors == [], "a cell raised: " + "; ".join(errors)
+
+
 def page_has(page, text: str, seconds: float) -> None:
     """Wait until the page's text holds ``text`` (read from the DOM: JupyterLab may not lay out
     a cell far below the view)."""
@@ -272,6 +340,7 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     body = page.text_content("body") or ""
     assert "— (as shipped)" in body and "greedy" in body and "expert" in body
     assert "Traceback" not in body and "Error loading script" not in body
+    ran_whole(page, seconds=30)
 
     context.close()
     shut_kernels(url, token)
@@ -341,6 +410,7 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     page.set_viewport_size({"width": 1400, "height": 2800})  # the whole designer in view, matrix included
     matrix.scroll_into_view_if_needed()
     designer.screenshot(path=str(artifacts() / "card_designer.png"))
+    ran_whole(page, seconds=120)
     # Undo clears the results: no old chart or table under "back to the shipped card".
     designer.locator("button.ck-undo").click()
     shows(page, ".ck-card-designer", "results of the change are cleared", seconds=30)
@@ -373,7 +443,9 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     charts = ".jp-RenderedVega5 svg.marks"
     until(page, f"() => document.querySelectorAll('{charts}').length >= 1", "a chart drawn", seconds=40)
     note = page.locator(".ck-siege-lab .ck-chart-note")
-    assert "after the first step" in note.inner_text() and page.locator(f".ck-siege-lab {charts}").count() == 0
+    # Read from the DOM: JupyterLab may not lay out a cell out of view.
+    assert "after the first step" in (note.text_content() or "")
+    assert page.locator(f".ck-siege-lab {charts}").count() == 0
     sizes = page.eval_on_selector_all(
         charts,
         "els => els.map(e => e.getBoundingClientRect().width * e.getBoundingClientRect().height)",
@@ -440,12 +512,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     assert "R6.4 Protection" in text and "attack" in text
 
     # Hovering a point of the last chart shows its tooltip, drawn by vega-embed in the page.
-    last_chart = page.locator(".jp-RenderedVega5").last
-    last_chart.scroll_into_view_if_needed()
-    point = last_chart.locator("g.mark-symbol path").first
-    point.hover()
-    tooltip = page.locator("#vg-tooltip-element.visible")
-    tooltip.wait_for(timeout=PATIENCE * 10_000)
+    tooltip = hover_for_tooltip(page, page.locator(".jp-RenderedVega5").last, seconds=20)
     assert "hand_health" in tooltip.inner_text() and "player" in tooltip.inner_text()
 
     # The position form: insert a creature at a place, move it, change its damage.
@@ -519,6 +586,7 @@ def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):
     shot = artifacts() / "siege_lab.png"
     page.locator(".ck-siege-lab").screenshot(path=str(shot))
     page.screenshot(path=str(artifacts() / "siege_lab_page.png"))
+    ran_whole(page, seconds=30)
     context.close()
 
     assert shot.stat().st_size > 20_000
