@@ -16,7 +16,7 @@ from .numbers import Whole
 @click.option(
     "--rounds",
     type=Whole("rounds", low=1),
-    default=1,
+    default=2,
     show_default=True,
     help="Rounds: greedy's games first, then expert's with the last round's weights.",
 )

@@ -13,15 +13,12 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..policies.expert import FEATURES, GUARD, LOW_LIFE, STRIKE, WIN
 from .hand import hand_health, keep_index
 from .state import C_CARD, C_DAMAGE, G_DISCARD, G_FORT_A, G_SOLO, G_WINNER
 
 #: How many features (``expert.FEATURES``).
-N_FEATURES = 21
-#: A won game's score (``expert.WIN``).
-WIN = 1e6
-#: ``expert.LOW_LIFE``.
-LOW_LIFE = 4
+N_FEATURES = len(FEATURES)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -37,11 +34,14 @@ def _life(s, p):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _side(s, t, p):
-    """``expert._side``: creatures, their attack, their health left, those with an ability."""
+    """``expert._side``: creatures, their attack, their health left, those with a strike
+    ability, a guard ability and an Aura."""
     n = 0
     attack = 0
     health = 0
-    special = 0
+    strike = 0
+    guard = 0
+    aura = 0
     for lane in range(2):
         for pos in range(s.ln[p, lane]):
             row = s.cr[p, lane, pos]
@@ -49,9 +49,13 @@ def _side(s, t, p):
             n += 1
             attack += card.attack
             health += card.health - row[C_DAMAGE]
-            if card.mask != 0 or card.aura_mask != 0:
-                special += 1
-    return n, attack, health, special
+            if card.mask & STRIKE:
+                strike += 1
+            if card.mask & GUARD:
+                guard += 1
+            if card.aura_mask != 0:
+                aura += 1
+    return n, attack, health, strike, guard, aura
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -79,8 +83,8 @@ def features(s, t, p, out):
     o = 1 - p
     mine = _life(s, p)
     theirs = _life(s, o)
-    n_m, a_m, h_m, s_m = _side(s, t, p)
-    n_t, a_t, h_t, s_t = _side(s, t, o)
+    n_m, a_m, h_m, s_m, g_m, r_m = _side(s, t, p)
+    n_t, a_t, h_t, s_t, g_t, r_t = _side(s, t, o)
     hand_m, free_m = _hand(s, p)
     hand_t, free_t = _hand(s, o)
     out[0] = 1
@@ -104,6 +108,10 @@ def features(s, t, p, out):
     out[18] = LOW_LIFE - theirs if theirs < LOW_LIFE else 0
     out[19] = s_m
     out[20] = s_t
+    out[21] = g_m
+    out[22] = g_t
+    out[23] = r_m
+    out[24] = r_t
 
 
 @njit(cache=True, _nrt=False)

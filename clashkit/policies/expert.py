@@ -9,8 +9,9 @@ until the opponent's turn begins (R3.12).  The position reached there is
 scored by :func:`value`: a linear function of :data:`FEATURES`, read from
 the acting player's view (life, keeps, both sides of both lanes, the
 attacks that meet an empty side, hand sizes, that is next turn's mana,
-R3.1), whose weights are fitted on the outcomes of self-play
-(:mod:`clashkit.policies.expert_fit`, shipped in ``data/expert.json``).
+R3.1, and on each side the creatures whose abilities strike wider, keep
+them in play, or lend an Aura), whose weights are fitted on the outcomes of self-play
+(:mod:`clashkit.studies.expert_fit`, shipped in ``data/expert.json``).
 A won game scores :data:`WIN`, a lost one ``-WIN``.  The best score is
 played, a later candidate only when more than ``1e-9`` better, so ties go to
 greedy's choice.
@@ -38,7 +39,7 @@ from functools import cache
 from ..base.errors import OptionError
 from ..base.limits import whole_number
 from ..base.shipped import shipped_file
-from ..base.vocab import KEEP
+from ..base.vocab import BLOODLUST, INDESTRUCTIBLE, KEEP, PIERCE, PROTECTION, SPLASH
 from ..engine.state import GameState
 from .search import SearchPolicy, life
 
@@ -63,29 +64,43 @@ FEATURES = (
     "free_theirs",
     "low_life_mine",
     "low_life_theirs",
-    "abilities_mine",
-    "abilities_theirs",
+    "strike_mine",
+    "strike_theirs",
+    "guard_mine",
+    "guard_theirs",
+    "aura_mine",
+    "aura_theirs",
 )
-#: The fitted weights, as :mod:`clashkit.policies.expert_fit` writes them.
+#: The fitted weights, as :mod:`clashkit.studies.expert_fit` writes them.
 SHIPPED = "data/expert.json"
 #: A won game's score (a lost one scores minus this): above any position's value.
 WIN = 1e6
 #: Below this much life a side is in danger (``low_life_*``: how far below).
 LOW_LIFE = 4
+#: Abilities that make an attack do more than hit one target once (``strike_*``): splash
+#: (R6.1), pierce (R6.2), bloodlust (R6.6).
+STRIKE = SPLASH | PIERCE | BLOODLUST
+#: Abilities that keep a creature in play (``guard_*``): protection (R6.4), indestructible (R6.5).
+GUARD = PROTECTION | INDESTRUCTIBLE
 
 
 def _side(state: GameState, player: int):
-    """Creatures, their attack, their health left, those with an ability, for one side."""
+    """One side's creatures, their attack, their health left, and those with a :data:`STRIKE`
+    ability, a :data:`GUARD` ability and an Aura (R6.8)."""
     cards = state.cards
-    n = attack = health = special = 0
+    n = attack = health = strike = guard = aura = 0
     for lane in state.lanes[player]:
         for c in lane:
             n += 1
             attack += cards.attack[c.card]
             health += cards.health[c.card] - c.damage
-            if cards.mask[c.card] or cards.aura_mask[c.card]:
-                special += 1
-    return n, attack, health, special
+            if cards.mask[c.card] & STRIKE:
+                strike += 1
+            if cards.mask[c.card] & GUARD:
+                guard += 1
+            if cards.aura_mask[c.card]:
+                aura += 1
+    return n, attack, health, strike, guard, aura
 
 
 def _open_attack(state: GameState, player: int) -> int:
@@ -112,8 +127,8 @@ def features(state: GameState, player: int) -> list[int]:
     """:data:`FEATURES` of ``state`` from ``player``'s view, all read from what both players see."""
     other = 1 - player
     mine, theirs = life(state, player), life(state, other)
-    n_m, a_m, h_m, s_m = _side(state, player)
-    n_t, a_t, h_t, s_t = _side(state, other)
+    n_m, a_m, h_m, s_m, g_m, r_m = _side(state, player)
+    n_t, a_t, h_t, s_t, g_t, r_t = _side(state, other)
     hand_m, free_m = _hand(state, player)
     hand_t, free_t = _hand(state, other)
     return [
@@ -138,6 +153,10 @@ def features(state: GameState, player: int) -> list[int]:
         max(0, LOW_LIFE - theirs),
         s_m,
         s_t,
+        g_m,
+        g_t,
+        r_m,
+        r_t,
     ]
 
 
@@ -183,4 +202,4 @@ class ExpertPolicy(SearchPolicy):
         return value(state, player, self.weights)
 
 
-__all__ = ["FEATURES", "WIN", "ExpertPolicy", "features", "shipped_weights", "value"]
+__all__ = ["FEATURES", "GUARD", "LOW_LIFE", "STRIKE", "WIN", "ExpertPolicy", "features", "shipped_weights", "value"]

@@ -88,8 +88,9 @@ def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return w
 
 
-def fit(games: int = 3000, rounds: int = 1, seed: int = 1, log=None, cards: CardSet | None = None) -> dict:
-    """The weights file's contents (see the module docstring), fitted on ``cards`` (default: the fitting set)."""
+def fit(games: int, rounds: int, seed: int, log=None, cards: CardSet | None = None) -> dict:
+    """The weights file's contents (see the module docstring), fitted on ``cards`` (default: the fitting
+    set); the shipped file's ``games``, ``rounds`` and ``seed`` are ``clashkit expert-train``'s defaults."""
     cards = fit_cards() if cards is None else cards
     weights = None
     started = time.perf_counter()
