@@ -73,6 +73,7 @@ FIGURES: dict[str, Figure] = {
         "about 15 min",
     ),
     "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 20 s"),
+    "ladder-unseen": Figure(("benchmarks/unseen_sets.py", "-n", "10"), True, "about 40 s"),
     "ladder": Figure(
         (
             "-m",

@@ -129,11 +129,12 @@ def test_expert_params():
     assert not params[0].any()
 
 
-def shifted_cards():
-    """The shipped set with every value moved: creatures alternately tougher and cheaper, or
-    harder-hitting, frailer and dearer; incantations one mana dearer."""
+def shifted_cards(cards: CardSet = CARDS) -> CardSet:
+    """``cards`` (the shipped set) with every value moved: creatures alternately tougher and
+    cheaper, or harder-hitting, frailer and dearer; incantations one mana dearer
+    (``benchmarks/unseen_sets.py`` plays it too)."""
     out = []
-    for i, c in enumerate(CARDS):
+    for i, c in enumerate(cards):
         if c.is_creature and i % 2:
             c = replace(c, health=c.health + 1, cost=max(0, c.cost - 1))
         elif c.is_creature:
@@ -145,7 +146,8 @@ def shifted_cards():
 
 
 def dealt_random_cards(seed: int) -> CardSet:
-    """A random card file of 32 cards in four decks of eight (R7.1)."""
+    """A random card file of 32 cards in four decks of eight (R7.1; ``benchmarks/unseen_sets.py``
+    plays it too)."""
     cards = random_cards(random.Random(seed), n=32)
     return CardSet([replace(c, deck=1 + i // 8) for i, c in enumerate(cards)])
 
