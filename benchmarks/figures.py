@@ -72,7 +72,7 @@ FIGURES: dict[str, Figure] = {
         True,
         "about 15 min",
     ),
-    "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 20 s"),
+    "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 2 min"),
     "ladder-unseen": Figure(("benchmarks/unseen_sets.py", "-n", "10"), True, "about 40 s"),
     "ladder": Figure(
         (

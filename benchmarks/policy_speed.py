@@ -1,18 +1,29 @@
 """Each policy's cost: games per second in self-play, one process, on the fast engine and the reference one.
 
-    .venv/bin/python benchmarks/policy_speed.py [--games N] [--reference-games M] [--policies P1,P2,…]
+    .venv/bin/python benchmarks/policy_speed.py [--games N] [--seconds S] [--rounds R]
+                                                [--reference-games M] [--policies P1,P2,…]
 
 Every policy plays games of each ordered pairing of two starter decks (1 vs 2,
-2 vs 1) against itself, on the same seeds, first on the fast engine (N games a
-pairing, after one untimed game that loads its compiled code), then on the
-reference engine (M games a pairing: it is much slower); the table is Markdown.
-The fast engine's rate is given by the clock and by the process's CPU time: on
+2 vs 1) against itself, seeds 0, 1, …, first on the fast engine, then on the
+reference engine (M games a pairing, once: it is much slower); the table is
+Markdown.
+
+On the fast engine each policy's batch is N games a pairing, or four, sixteen …
+times as many until a batch takes at least S seconds (after one untimed game
+that loads the compiled code), and then R rounds play every policy's batch in
+turn; a policy's rate is its median over the rounds.  The long batches matter
+for the fast policies: each ``simulate`` call costs about 10 ms besides its
+games, about half the time of 400 ``greedy`` games.  The rounds matter for the
+ratios: this kind of machine runs the same work up to a third slower from one
+second to the next, and policies measured in turn, round after round, see the
+same machine.  The rate is given by the clock and by the process's CPU time: on
 a shared machine the second is the steadier measure of what a policy costs.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 from clashkit.runs.simulate import simulate
@@ -20,20 +31,30 @@ from clashkit.runs.simulate import simulate
 POLICIES = ("random", "greedy", "search:budget=4", "search:budget=16", "search:fair", "expert")
 
 
-def rates(policy: str, games: int, engine: str) -> tuple[float, float]:
-    """Games per second of ``policy`` against itself, ``games`` a pairing, on ``engine``: by the clock
-    and by this process's CPU time."""
+def timed(policy: str, games: int, engine: str) -> tuple[float, float]:
+    """Seconds by the clock and of this process's CPU time for ``games`` a pairing of ``policy``
+    against itself on ``engine``."""
     started, cpu = time.perf_counter(), time.process_time()
     for deck_a, deck_b in (("1", "2"), ("2", "1")):
         simulate(
             games, deck_a, deck_b, policy, policy, seed=0, jobs=1, record_events=False, progress=False, engine=engine
         )
-    return 2 * games / (time.perf_counter() - started), 2 * games / max(time.process_time() - cpu, 1e-9)
+    return time.perf_counter() - started, max(time.process_time() - cpu, 1e-9)
+
+
+def batch(policy: str, games: int, seconds: float) -> int:
+    """Games a pairing, ``games`` times a power of four, that ``policy`` takes at least ``seconds``
+    to play on the fast engine."""
+    while timed(policy, games, "fast")[0] < seconds:
+        games *= 4
+    return games
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="fast-engine games per deck pairing (default 200)")
+    parser.add_argument("--games", type=int, default=200, help="fast engine: the smallest batch a pairing (200)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="fast engine: the shortest batch (1 s)")
+    parser.add_argument("--rounds", type=int, default=5, help="fast engine: rounds, the median counts (5)")
     parser.add_argument(
         "--reference-games", type=int, default=10, help="reference-engine games per deck pairing (default 10)"
     )
@@ -43,18 +64,29 @@ def main() -> None:
 
     policies = parse_policies(args.policies, least=1)
     simulate(1, "1", "2", "search:budget=1", "greedy", engine="fast", record_events=False, progress=False)  # load
+    sizes = {policy: batch(policy, args.games, args.seconds) for policy in policies}
+    clock: dict[str, list[float]] = {policy: [] for policy in policies}
+    cpu: dict[str, list[float]] = {policy: [] for policy in policies}
+    for _ in range(args.rounds):
+        for policy in policies:
+            wall, used = timed(policy, sizes[policy], "fast")
+            clock[policy].append(2 * sizes[policy] / wall)
+            cpu[policy].append(2 * sizes[policy] / used)
     print(
         "| policy (both seats) | games per second, fast engine | … by CPU time | games per second, reference engine "
         "| ratio |"
     )
     print("| --- | ---: | ---: | ---: | ---: |")
     for policy in policies:
-        fast, fast_cpu = rates(policy, args.games, "fast")
-        reference, _ = rates(policy, args.reference_games, "reference")
+        fast, fast_cpu = statistics.median(clock[policy]), statistics.median(cpu[policy])
+        wall, _ = timed(policy, args.reference_games, "reference")
+        reference = 2 * args.reference_games / wall
         print(f"| `{policy}` | {fast:,.1f} | {fast_cpu:,.1f} | {reference:,.1f} | {fast / reference:,.0f}× |")
+    games = [2 * size for size in sizes.values()]
     print(
-        f"\n{2 * args.games} games per policy on the fast engine, {2 * args.reference_games} on the reference "
-        "engine, one process, the same run."
+        f"\nFast engine: the median of {args.rounds} rounds, each playing every policy's batch in turn "
+        f"({min(games):,}–{max(games):,} games, at least {args.seconds:g} s each); reference engine: "
+        f"{2 * args.reference_games} games a policy; one process, the same run."
     )
 
 
