@@ -73,6 +73,7 @@ FIGURES: dict[str, Figure] = {
         "about 15 min",
     ),
     "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 2 min"),
+    "expert": Figure(("benchmarks/expert.py",), True, "about 2 min"),
     "ladder-unseen": Figure(("benchmarks/unseen_sets.py", "-n", "10"), True, "about 40 s"),
     "ladder": Figure(
         (
