@@ -77,7 +77,7 @@ def _hand(s, p):
     return s.hlen[p], keep_index(s, p)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def features(s, t, p, out):
     """``expert.features`` of ``s`` from ``p``'s view into ``out``."""
     o = 1 - p
@@ -114,7 +114,7 @@ def features(s, t, p, out):
     out[24] = r_t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def value(s, t, p, weights, start, scratch):
     """``expert.value``: ``weights[start:]`` times :func:`features`, added in order (``scratch``: room
     for the features)."""
@@ -125,7 +125,7 @@ def value(s, t, p, weights, start, scratch):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def score(s, t, p, weights, start, scratch):
     """``ExpertPolicy.score``: ``WIN`` or ``-WIN`` for a game won or lost, else :func:`value`."""
     winner = s.g[G_WINNER]

@@ -15,7 +15,9 @@ Where things live:
 - the rest in a :data:`SearchWork` (:func:`new_work`, made once per batch:
   compiled code allocates nothing): each player's options (``S_*``), the
   scratch state the rollouts play on and its legal rows, the candidates,
-  their scores, the hidden slots.
+  their scores, the hidden slots, and an expert's base copy (``base``: the
+  position with its hidden slots sampled once a decision, since every one of
+  an expert's rollouts starts from the same determinization).
 
 A rollout's players are greedy with fresh memory (``s.pol``, ``s.seen`` of
 the scratch state cleared), so the scratch state's policy codes are greedy's
@@ -74,6 +76,7 @@ SearchWork = namedtuple(
     [
         "params",
         "sim",
+        "base",
         "legal",
         "codes",
         "cand",
@@ -105,6 +108,7 @@ def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork | None
     rows = legal_rows(cap)
     return SearchWork(
         params,
+        new_state(cap, turn_limit),
         new_state(cap, turn_limit),
         rows,
         np.array([GREEDY, GREEDY], np.int64),
@@ -361,21 +365,33 @@ def play_until(s, t, r, codes, legal, until, noisy, noise, row):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def rollout(s, t, r, w, action, seed, noisy, fair, k, p):
-    """Step 5: ``SearchPolicy.rollout``; ``k`` hidden slots in ``w.slots`` (fair search)."""
-    sim = w.sim
+def start_copy(sim, s, seed, noisy, fair, slots, k, cards, p):
+    """Step 5's copy: ``s`` into ``sim``, and with ``fair`` the hidden slots sampled from ``seed``."""
     copy_game(sim, s)
     if fair:
         sim.rng[0] = seed
-        sample(sim, p, w.slots, k, w.cards)
+        sample(sim, p, slots, k, cards)
     if noisy:
         sim.rng[0] = seed
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rollout(s, t, r, w, action, seed, noisy, fair, k, p):
+    """Step 5: ``SearchPolicy.rollout``; ``k`` hidden slots in ``w.slots`` (fair search).  An expert's
+    copies are all the same position (one seed, no noise): they start from ``w.base``, made once a
+    decision by :func:`start_copy`, which gives the same copy."""
+    sim = w.sim
+    expert = w.params[p, S_EXPERT] != 0.0
+    if expert:
+        copy_game(sim, w.base)
+    else:
+        start_copy(sim, s, seed, noisy, fair, w.slots, k, w.cards, p)
     apply_row(sim, t, r, w.codes, action)
     until = s.g[G_TURN] + np.int64(w.params[p, S_HORIZON])
     play_until(sim, t, r, w.codes, w.legal, until, noisy, w.params[p, S_NOISE], w.step)
     if sim.g[G_ERROR] != 0:
         s.g[G_ERROR] = sim.g[G_ERROR]
-    if w.params[p, S_EXPERT] != 0.0:  # ExpertPolicy.score
+    if expert:  # ExpertPolicy.score
         return expert_score(sim, t, p, w.params[p], S_WEIGHTS, w.features)
     winner = sim.g[G_WINNER]
     if winner >= 0:
@@ -406,6 +422,8 @@ def choose(s, t, r, legal, w, p, fair, k):
         scores[j] = 0.0
         counts[j] = 0
     rollouts = budget if w.params[p, S_EXPERT] == 0.0 else tried  # an expert: no spare rollouts
+    if w.params[p, S_EXPERT] != 0.0:  # its rollouts' one copy (see rollout)
+        start_copy(w.base, s, seed, False, fair, w.slots, k, w.cards, p)
     for i in range(rollouts):
         j = i % tried
         scores[j] += rollout(s, t, r, w, cand[j], seed + np.uint64(i // tried), i >= tried, fair, k, p)
