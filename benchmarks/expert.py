@@ -22,16 +22,14 @@ from __future__ import annotations
 import argparse
 import re
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from policy_speed import batch, timed
+from policy_speed import fast_rates
 
-from clashkit.runs.simulate import simulate
 from clashkit.studies.ladder import ladder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,14 +92,7 @@ def rated(n: int) -> list[str]:
 
 def speed(rounds: int) -> list[str]:
     """Self-play rates of :data:`SPEED` on one core of the fast engine and expert's ratios."""
-    simulate(1, "1", "2", "search:budget=1", "greedy", engine="fast", record_events=False, progress=False)  # load
-    sizes = {policy: batch(policy, 200, 1.0) for policy in SPEED}
-    rates: dict[str, list[float]] = {policy: [] for policy in SPEED}
-    for _ in range(rounds):
-        for policy in SPEED:
-            _, used = timed(policy, sizes[policy], "fast")
-            rates[policy].append(2 * sizes[policy] / used)
-    rate = {policy: statistics.median(rates[policy]) for policy in SPEED}
+    _, _, rate = fast_rates(SPEED, rounds=rounds)
     over_search = rate["expert"] / rate["search:fair"]
     over_greedy = rate["expert"] / rate["greedy"]
     return [

@@ -50,6 +50,24 @@ def batch(policy: str, games: int, seconds: float) -> int:
     return games
 
 
+def fast_rates(
+    policies, games: int = 200, seconds: float = 1.0, rounds: int = 5
+) -> tuple[dict[str, int], dict[str, float], dict[str, float]]:
+    """Each policy's batch (games a pairing, :func:`batch`) and its median self-play rate on the
+    fast engine over ``rounds`` rounds that play every policy in turn, by the clock and by CPU time."""
+    simulate(1, "1", "2", "search:budget=1", "greedy", engine="fast", record_events=False, progress=False)  # load
+    sizes = {policy: batch(policy, games, seconds) for policy in policies}
+    clock: dict[str, list[float]] = {policy: [] for policy in policies}
+    cpu: dict[str, list[float]] = {policy: [] for policy in policies}
+    for _ in range(rounds):
+        for policy in policies:
+            wall, used = timed(policy, sizes[policy], "fast")
+            clock[policy].append(2 * sizes[policy] / wall)
+            cpu[policy].append(2 * sizes[policy] / used)
+    median = statistics.median
+    return sizes, {p: median(clock[p]) for p in policies}, {p: median(cpu[p]) for p in policies}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="fast engine: the smallest batch a pairing (200)")
@@ -63,22 +81,14 @@ def main() -> None:
     from clashkit.studies.ladder import parse_policies
 
     policies = parse_policies(args.policies, least=1)
-    simulate(1, "1", "2", "search:budget=1", "greedy", engine="fast", record_events=False, progress=False)  # load
-    sizes = {policy: batch(policy, args.games, args.seconds) for policy in policies}
-    clock: dict[str, list[float]] = {policy: [] for policy in policies}
-    cpu: dict[str, list[float]] = {policy: [] for policy in policies}
-    for _ in range(args.rounds):
-        for policy in policies:
-            wall, used = timed(policy, sizes[policy], "fast")
-            clock[policy].append(2 * sizes[policy] / wall)
-            cpu[policy].append(2 * sizes[policy] / used)
+    sizes, clock, cpu = fast_rates(policies, args.games, args.seconds, args.rounds)
     print(
         "| policy (both seats) | games per second, fast engine | … by CPU time | games per second, reference engine "
         "| ratio |"
     )
     print("| --- | ---: | ---: | ---: | ---: |")
     for policy in policies:
-        fast, fast_cpu = statistics.median(clock[policy]), statistics.median(cpu[policy])
+        fast, fast_cpu = clock[policy], cpu[policy]
         wall, _ = timed(policy, args.reference_games, "reference")
         reference = 2 * args.reference_games / wall
         print(f"| `{policy}` | {fast:,.1f} | {fast_cpu:,.1f} | {reference:,.1f} | {fast / reference:,.0f}× |")
