@@ -220,6 +220,9 @@ def test_more_cards_than_the_limit_are_refused(tmp_path):
     [
         ("search:foo=1", "policy 'search' has no option 'foo' (its options are budget, horizon, noise, fair)"),
         ("greedy:x=1", "policy 'greedy' has no option 'x' (it takes no options)"),
+        # weights are the fitting's, a tuple from code: not an option of the policy's name
+        ("expert:weights=1", "policy 'expert' has no option 'weights' (its options are budget)"),
+        ("expert:budget=0", "expert: budget: must be a whole number 1…100000 (expert: candidates tried per decision)"),
     ],
 )
 def test_unknown_policy_options_name_the_options(policy, message):

@@ -60,7 +60,7 @@ def get_policy(spec: str | Policy) -> Policy:
     known = [
         p.name
         for p in inspect.signature(cls).parameters.values()
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in cls.code_only_options
     ]
     for key in kwargs:
         if key not in known:

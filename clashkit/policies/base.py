@@ -30,6 +30,9 @@ class Policy:
     """Base class of every policy; ``name`` is how the command line and the frames call it."""
 
     name = "policy"
+    #: Constructor arguments only code passes, never written in a policy's name on the command
+    #: line or in a notebook menu (``expert``'s ``weights``, a tuple of floats for fitting).
+    code_only_options: tuple[str, ...] = ()
 
     def decide(self, state: GameState, cards: list[tuple[int, int]] | None = None) -> Action:
         """The decision now: one of ``legal_actions(state)`` (of which there are at least two;

@@ -184,9 +184,10 @@ class ExpertPolicy(SearchPolicy):
     evaluation's weights (the shipped ones by default; for fitting)."""
 
     name = "expert"
+    code_only_options = ("weights",)
 
     def __init__(self, budget: int = 64, weights=None) -> None:
-        budget = whole_number(budget, "budget", "expert: budget", OptionError)
+        budget = whole_number(budget, "candidates", "expert: budget", OptionError)
         super().__init__(budget=budget, horizon=1, noise=0.0, fair=True)
         self.weights = tuple(float(w) for w in weights) if weights is not None else shipped_weights()
         if len(self.weights) != len(FEATURES):
