@@ -180,3 +180,11 @@ def test_expert_train_refuses_an_out_it_cannot_write_before_fitting(tmp_path):
         f"clashkit: error: --out: no directory for {tmp_path / 'no' / 'w.json'}"
     ]
     assert not (tmp_path / "no").exists()
+
+
+def test_expert_train_never_writes_the_shipped_weights_unasked():
+    before = shipped_file(SHIPPED).read_bytes()
+    done = cli("expert-train", "--games", "4")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == ["clashkit: error: Missing option '--out'."]
+    assert shipped_file(SHIPPED).read_bytes() == before

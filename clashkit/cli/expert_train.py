@@ -25,16 +25,16 @@ from .numbers import Whole
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),
-    default="data/expert.json",
-    show_default=True,
+    required=True,
     metavar="FILE",
-    help="The weights file to write (the shipped one by default).",
+    help="The weights file to write (`make expert` writes the shipped data/expert.json).",
 )
 def command(games, rounds, seed, cards_file, out) -> None:
     """Fit expert's evaluation on self-play positions (clashkit.studies.expert_fit) and write FILE.
 
     The same options give the same file, byte for byte; the shipped
-    data/expert.json is `make expert`'s (the defaults)."""
+    data/expert.json is `make expert`'s (the other options at their defaults).
+    FILE is always named: no command writes over the shipped weights unasked."""
     from ..base.cards import load_cards
     from ..studies.expert_fit import dumps, fit
 
