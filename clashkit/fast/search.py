@@ -421,8 +421,9 @@ def choose(s, t, r, legal, w, p, fair, k):
     for j in range(tried):
         scores[j] = 0.0
         counts[j] = 0
-    rollouts = budget if w.params[p, S_EXPERT] == 0.0 else tried  # an expert: no spare rollouts
-    if w.params[p, S_EXPERT] != 0.0:  # its rollouts' one copy (see rollout)
+    expert = w.params[p, S_EXPERT] != 0.0
+    rollouts = tried if expert else budget  # an expert: no spare rollouts
+    if expert:  # its rollouts' one copy (see rollout)
         start_copy(w.base, s, seed, False, fair, w.slots, k, w.cards, p)
     for i in range(rollouts):
         j = i % tried
