@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FLOOR = 1 / 8
 
 
-def _children_cpu() -> float:
+def children_cpu() -> float:
+    """CPU seconds of this process's finished children so far (every thread of them)."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
 
@@ -46,9 +47,9 @@ def run_command(n: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as out:
         args = [sys.executable, "-m", "clashkit", "simulate", "-n", str(n), "--a", "1", "--b", "2"]
         args += ["--engine", "fast", "--no-events", "--jobs", "1", "--no-progress", "--out", out]
-        cpu, started = _children_cpu(), time.perf_counter()
+        cpu, started = children_cpu(), time.perf_counter()
         subprocess.run(args, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-        return time.perf_counter() - started, _children_cpu() - cpu
+        return time.perf_counter() - started, children_cpu() - cpu
 
 
 def sketch_rate(binary: Path, games: int) -> float:

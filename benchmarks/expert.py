@@ -21,19 +21,20 @@ from __future__ import annotations
 
 import argparse
 import re
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from command import children_cpu
 from policy_speed import fast_rates
 
+from clashkit.base.shipped import shipped_file
+from clashkit.policies.expert import SHIPPED
 from clashkit.studies.ladder import ladder
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = ROOT / "data" / "expert.json"
 LADDER = ("greedy", "search:fair", "search:budget=64,fair", "expert")
 SPEED = ("greedy", "search:fair", "expert")
 #: The issue's bars: expert at least search:fair's rating less this, and this many times its speed.
@@ -41,16 +42,11 @@ RATING_FLOOR = -25
 SPEED_FLOOR = 20
 
 
-def _children_cpu() -> float:
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
 def fitting() -> list[str]:
     """``clashkit expert-train`` with its defaults into a temporary file, timed, compared with the shipped file."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "expert.json"
-        cpu, started = _children_cpu(), time.perf_counter()
+        cpu, started = children_cpu(), time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "clashkit", "expert-train", "--out", str(out)],
             cwd=ROOT,
@@ -58,14 +54,14 @@ def fitting() -> list[str]:
             text=True,
             check=True,
         )
-        wall, cpu = time.perf_counter() - started, _children_cpu() - cpu
+        wall, cpu = time.perf_counter() - started, children_cpu() - cpu
         made = out.read_bytes()
     rounds = [
         f"round {m[1]}: {int(m[2]):,} positions of {int(m[3]):,} games"
         for m in re.finditer(r"round (\d+): (\d+) positions from (\d+) games", done.stderr)
     ]
-    same = made == SHIPPED.read_bytes()
-    verdict = "the shipped `data/expert.json`, byte for byte" if same else "NOT the shipped `data/expert.json`"
+    same = made == shipped_file(SHIPPED).read_bytes()
+    verdict = f"the shipped `{SHIPPED}`, byte for byte" if same else f"NOT the shipped `{SHIPPED}`"
     return [
         f"**Fitting** (`clashkit expert-train`, the defaults `make expert` uses, on the reference engine in one "
         f"process): {wall:.1f} s by the clock, {cpu:.1f} s of CPU; {'; '.join(rounds)}. The file it writes "
