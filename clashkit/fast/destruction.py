@@ -39,7 +39,7 @@ def protection_cancels(reading, amount, attack, aimed):
     return attack and amount > 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def hurt(s, t, r, p, lane, pos, amount, source, attack, aimed):
     """Deal ``amount`` damage from card ``source`` to one creature; returns the damage it really took."""
     c = s.cr[p, lane, pos]
@@ -71,7 +71,7 @@ def to_owner(s, owner, card):
         return_to_hand(s, owner, card)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def destroy(s, t, r, pol_codes, owner, uids, count):
     """R4.3–R4.6: destroy these creatures of ``owner`` together, then return them (R4.6 order)."""
     order = s.work[W_ORDER : W_ORDER + count]

@@ -79,7 +79,7 @@ def _health(s, p):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def record(s, kind, card, lane, position, target_player, target_card, amount):
     """Append one event row (``clashkit.engine.events.record``; callers test ``s.g[G_RECORD]`` first).
 

@@ -100,7 +100,7 @@ def finish(s):
         record_turn(s)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def reset(s, seed):
     """A fresh game's arrays (R10.0: nothing in play), its generator seeded (R10.2); the event rows
     (``G_RECORD``, ``G_EVENTS``) are the batch's and stay."""
@@ -120,7 +120,7 @@ def reset(s, seed):
     s.g[G_UID] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def deal_hand(s, p, deck):
     """R2.2: shuffle the cards into a hand, then put the keep, Bastion side up, leftmost."""
     n = deck.shape[0]
@@ -132,7 +132,7 @@ def deal_hand(s, p, deck):
     s.hlen[p] = n + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def begin(s, t, r, pol_codes, first_player):
     """R2.3: the coin flip (unless decided), then the first turn's mana phase."""
     if first_player < 0:

@@ -69,7 +69,7 @@ from .tables import (
 # --- Summon phase ------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def reserve(s, t, p):
     """Mana kept for the cheapest playable incantation that has a use this turn."""
     enemies = s.ln[1 - p, 0] + s.ln[1 - p, 1]
@@ -105,7 +105,7 @@ def reserve(s, t, p):
     return best if best > 0 else 0  # ``best or 0``
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def _lane_offer(s, t, p, lane, aura, crowd):
     """What a lane offers a newcomer: (gap, mine there, crowding, open, front's health left,
     Rage from the creature it would stand behind, Auras it would receive, a free place beside it)."""
@@ -133,7 +133,7 @@ def _lane_offer(s, t, p, lane, aura, crowd):
     return gap, size, crowd * size, True, 0, rage_behind, received, side_free
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def summon(s, t, p):
     """R3.3–R3.5: the best creature play now as (hand index, lane), or (-1, -1) to begin the siege."""
     hand = s.hands[p]
@@ -224,7 +224,7 @@ def summon(s, t, p):
 # --- Incantations (R3.11) ------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def aim_enemy(s, t, r, card, nxt_lane, final, p):
     """The best target of an ``enemy`` incantation and its score: (score, player, lane, pos)."""
     enemy = 1 - p
@@ -296,7 +296,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
     return best, tp, tl, tpos
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     """The best target of an ``ally`` incantation and its score: (score, player, lane, pos)."""
     effect = t.card[card].effect
@@ -356,7 +356,7 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     return 0.5, p, lane, pos
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def cast(s, t, r, p, final):
     """An incantation worth casting now as (hand index, target player, lane, pos), or index -1."""
     w = t.weights
@@ -468,7 +468,7 @@ def leaves_loop(s, t, r, p, checked):
 # --- One decision (GreedyPolicy.decide) ---------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def decide(s, t, r, p):
     """greedy's action now, once :func:`leaves_loop` has said no, as (kind, hand index, lane or target player,
     target lane, target position): in the summon phase the best creature, else (no siege casting, R3.11)

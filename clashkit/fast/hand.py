@@ -87,14 +87,14 @@ def destroy_keep(s, p):
         ev.record(s, ev.KEEP_FLIPPED, -1, -1, -1, p, -1, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def check_keep(s, p):
     """R3.8: whenever the keep is the rightmost card, it is destroyed at once."""
     if s.hands[p, s.hlen[p] - 1] == KEEP:
         destroy_keep(s, p)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def damage_keep(s, p, amount):
     """R4.7: the keep moves ``amount`` places right, stopping at the rightmost place."""
     hand = s.hands[p]

@@ -66,7 +66,7 @@ def enter_play(s, p, lane, card):
         ev.record(s, ev.CREATURE_ENTERED, card, lane, n, p, -1, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def _remove(s, p, lane, pos, out):
     """Take the creature at that place out of its side (the gap closes, R4.5) into ``out``."""
     side = s.cr[p, lane]
@@ -144,7 +144,7 @@ def _lose_grants(s, p, grants, k, out, shifting):
         c[C_LOST_COUNT] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def leave_play(s, t, r, p, lane, pos, out, shifting):
     """R4.5: the creature leaves; those behind it move one place toward the bridge.
 
@@ -181,7 +181,7 @@ def shift(s, t, r, p, lane, pos):
         ev.record(s, ev.CREATURE_MOVED, moved[C_CARD], 1 - lane, n, p, -1, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def sprint_forward(s, t, r, p, lane, pos):
     """R6.7: move to position 0, passing the creatures in front; returns how many were passed."""
     if pos:

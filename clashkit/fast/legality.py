@@ -26,7 +26,7 @@ from .tables import (
 A_CREATURE, A_SPELL, A_PROCEED = 0, 1, 2
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_cards(s, t, r, out, first_only):
     """Hand indices of every card the active player may play now, in hand order, into ``out``; returns how many.
 

@@ -309,7 +309,7 @@ def draft(s, t, plan, pool, work):
     return last
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def _take(s, t, choice, offered, left, mine, held, p):
     i = pick(s, t, choice, offered, left, mine, held[p])
     mine[held[p]] = offered[i]

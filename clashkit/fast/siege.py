@@ -55,7 +55,7 @@ def begin_siege(s, r):
         ev.record(s, ev.SIEGE_STARTED, -1, -1, -1, -1, -1, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def next_in_order(s, r):
     """R3.9: (lane, position) of the next creature to take its turn, or (-1, -1)."""
     p = s.g[G_ACTIVE]
@@ -85,7 +85,7 @@ def attack_damage(t, c, sprint):
     return damage if damage > 0 else 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def take_turn(s, t, r, pol_codes, lane, pos):
     """R3.9–R3.10: the creature at (lane, pos), next in the order, takes its turn."""
     s.g[G_SIEGE_LANE] = lane
@@ -118,7 +118,7 @@ def bloodlust_earned(reading, count, target_destroyed):
     return count
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack(s, t, r, pol_codes, p, lane, pos, mask):
     """R4.1–R4.3 one attack, and R6.6 the Bloodlust attacks it earns."""
     enemy = 1 - p
@@ -180,7 +180,7 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
         pending -= 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def hit_keep(s, t, r, p, lane, pos, c, amount):
     """R4.2, R4.7: the attack hits the opposing keep (R8.6: in solo, the AI pile)."""
     enemy = 1 - p

@@ -22,7 +22,7 @@ from .state import (
 from .turn import end_turn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def play_creature(s, t, r, index, lane):
     """R3.3, R3.5, R3.7, R3.8: pay, take the card from the hand, enter play behind the lane."""
     p = s.g[G_ACTIVE]
@@ -35,7 +35,7 @@ def play_creature(s, t, r, index, lane):
     check_keep(s, p)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     """R3.3, R5.1–R5.2: pay, resolve on the target, return to the rightmost place; then R3.8."""
     caster = s.g[G_ACTIVE]
@@ -49,7 +49,7 @@ def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     check_keep(s, caster)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def proceed(s, t, r, pol_codes):
     """The action that moves the turn on: begin the siege, the next attack, or end the turn."""
     if s.g[G_PHASE] == SUMMON:

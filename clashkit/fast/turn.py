@@ -97,7 +97,7 @@ def first_turn_of_six(s, r):
     return s.g[G_TURN] == 2 and s.g[G_SOLO] and r[R_AI_FIRST] and r[R_SOLO_PLAYER_FIRST_MANA]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def start_turn(s, t, r, pol_codes):
     """R3.1 / R8.2: the mana phase, then the summon phase opens (the AI's plays itself, R8.3)."""
     s.g[G_PHASE] = MANA
@@ -130,7 +130,7 @@ def start_turn(s, t, r, pol_codes):
     s.g[G_PHASE] = SUMMON
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def regenerate(s):
     """R3.12: damage back to 0, until-end-of-turn effects end, Protection re-armed, nothing new."""
     for p in range(2):
@@ -151,7 +151,7 @@ def regenerate(s):
         ev.record(s, ev.REGENERATION, -1, -1, -1, -1, -1, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def end_turn(s, t, r, pol_codes):
     """R3.12, R8.7, R10.1: regenerate, then the other player's turn (or the end of the game)."""
     record_turn(s)
