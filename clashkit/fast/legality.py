@@ -70,7 +70,7 @@ def has_choice(s, t, r):
     return legal_cards(s, t, r, s.work[W_LEGAL : W_LEGAL + PLAYABLE], True) > 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_actions(s, t, r, out):
     """Every legal action of the active player into ``out`` rows, in the reference order; returns how many.
 
