@@ -74,12 +74,13 @@ def run() -> None:
     """The ``clashkit`` command (and ``python -m clashkit``): :data:`main` in this process.
 
     When the command is done, every object left is frozen out of Python's garbage
-    collector (``gc.freeze``), so the interpreter's exit skips its last full collection
-    over them: after a fast-engine run that collection alone took about 0.15 s (numba's
-    compiler leaves many objects behind).  Nothing is lost: output is flushed and atexit
-    handlers run as before; only memory the process is about to give back is not freed
-    object by object.  In-process callers (tests, notebooks) call :data:`main`, which
-    leaves their collector alone.
+    collector (``gc.freeze``), so the interpreter's exit skips its last full
+    collection over them: after a fast-engine run that collection walks every
+    object numba's compiler left behind (``docs/design.md`` has its cost).
+    Nothing is lost: output is flushed and atexit handlers run as before; only
+    memory the process is about to give back is not freed object by object.
+    In-process callers (tests, notebooks) call :data:`main`, which leaves their
+    collector alone.
     """
     import gc
 
