@@ -30,15 +30,8 @@ greedy's format choices (the draft picks, the constructed ten and bans), which
 games dealt by the reference code (the same draws) and converted with
 :func:`from_state`.
 
-Calls cost here: numba passes every array of the state and the tables as
-separate words, about 200 of them on the stack a call.  So the rule steps on
-the game loop's path are inlined by LLVM (``forceinline=True``: its
-``alwaysinline``, applied when the compiled functions are linked), which
-leaves the loop of a greedy or random game no call on its way but greedy's
-loop check, from turn ``loop_watch`` on (R10.1).  Search and expert inline
-their own steps in numba's IR (``inline="always"``): in LLVM they made the
-search chain's compile a third longer.  ``docs/design.md`` (*The fast
-engine*) has the figures.
+How each function is compiled (inlined by LLVM, by numba, or called) is chosen
+once, in :mod:`~clashkit.fast.jit`, and why.
 
 The fast layer: may import :mod:`clashkit.policies`, :mod:`clashkit.engine` and
 :mod:`clashkit.base` (it mirrors both the engine and the shipped policies).

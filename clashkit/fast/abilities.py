@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..base.vocab import BEHIND, FRONT, SIDE
+from .jit import compiled
 from .state import (
     C_CARD,
     C_GRANTED,
@@ -17,7 +16,7 @@ from .tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def has_lost(s, p, lane, pos, holder_uid):
     c = s.cr[p, lane, pos]
     for k in range(c[C_LOST_COUNT]):
@@ -26,7 +25,7 @@ def has_lost(s, p, lane, pos, holder_uid):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def abilities(s, t, r, p, lane, pos):
     """The ability mask of the creature at ``p``'s ``lane``/``pos`` now."""
     c = s.cr[p, lane, pos]

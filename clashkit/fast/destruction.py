@@ -3,13 +3,12 @@ mirrors :mod:`clashkit.engine.destruction`."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..base.vocab import PROTECTION
 from . import events as ev
 from . import rng as R
 from .abilities import abilities
 from .hand import return_to_hand
+from .jit import compiled, step
 from .lanes import leave_play, locate
 from .state import (
     C_CARD,
@@ -29,7 +28,7 @@ from .tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def protection_cancels(reading, amount, attack, aimed):
     """R6.4, R10.4: whether an armed Protection cancels this damage (and is used up)."""
     if reading == PROTECTION_FIRST_ATTACK:
@@ -39,7 +38,7 @@ def protection_cancels(reading, amount, attack, aimed):
     return attack and amount > 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def hurt(s, t, r, p, lane, pos, amount, source, attack, aimed):
     """Deal ``amount`` damage from card ``source`` to one creature; returns the damage it really took."""
     c = s.cr[p, lane, pos]
@@ -58,7 +57,7 @@ def hurt(s, t, r, p, lane, pos, amount, source, attack, aimed):
     return amount
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def to_owner(s, owner, card):
     """R4.4, R5.5 bounce: back to the owner's hand, rightmost; R8.5: the AI's go to its discard."""
     if s.g[G_SOLO] and owner == 1:
@@ -71,7 +70,7 @@ def to_owner(s, owner, card):
         return_to_hand(s, owner, card)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def destroy(s, t, r, pol_codes, owner, uids, count):
     """R4.3–R4.6: destroy these creatures of ``owner`` together, then return them (R4.6 order)."""
     order = s.work[W_ORDER : W_ORDER + count]
@@ -93,7 +92,7 @@ def destroy(s, t, r, pol_codes, owner, uids, count):
         to_owner(s, owner, order[i])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _sort_by_value(t, order, count):
     """greedy's R4.6 order: best card first (a stable sort on the card value, descending)."""
     for i in range(1, count):

@@ -14,7 +14,6 @@ again with more room (:mod:`clashkit.runs.fast_games`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..engine.events import (
     AI_LAST_TURN,
@@ -43,6 +42,7 @@ from ..engine.events import (
     TURN_STARTED,
     NoEffect,
 )
+from .jit import compiled, step
 from .state import (
     ERR_EVENTS,
     G_ACTIVE,
@@ -66,7 +66,7 @@ NO_EFFECT_HAS_IT_ALREADY = int(NoEffect.HAS_IT_ALREADY)
 NO_EFFECT_NO_TARGET = int(NoEffect.NO_TARGET)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _health(s, p):
     """R1.5 hand-health after the step; R8.6 for the solo AI, the cards above its keep."""
     if p == 1 and s.g[G_SOLO]:
@@ -79,7 +79,7 @@ def _health(s, p):
     return -1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def record(s, kind, card, lane, position, target_player, target_card, amount):
     """Append one event row (``clashkit.engine.events.record``; callers test ``s.g[G_RECORD]`` first).
 
@@ -97,7 +97,7 @@ def record(s, kind, card, lane, position, target_player, target_card, amount):
     )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _append(s, kind, card, lane, position, target_player, target_card, amount):
     k = s.g[G_EVENTS]
     if k >= s.ev.shape[0]:

@@ -11,17 +11,16 @@ compare candidates on the same floats.
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..policies.expert import FEATURES, GUARD, LOW_LIFE, STRIKE, WIN
 from .hand import hand_health, keep_index
+from .jit import search_step
 from .state import C_CARD, C_DAMAGE, G_DISCARD, G_FORT_A, G_SOLO, G_WINNER
 
 #: How many features (``expert.FEATURES``).
 N_FEATURES = len(FEATURES)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def _life(s, p):
     """``search.life`` (as :func:`clashkit.fast.search.life`)."""
     health = hand_health(s, p)
@@ -32,7 +31,7 @@ def _life(s, p):
     return health
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def _side(s, t, p):
     """``expert._side``: creatures, their attack, their health left, those with a strike
     ability, a guard ability and an Aura."""
@@ -58,7 +57,7 @@ def _side(s, t, p):
     return n, attack, health, strike, guard, aura
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def _open_attack(s, t, p):
     """``expert._open_attack``: ``p``'s attack in lanes where the other side is empty (R4.2)."""
     total = 0
@@ -69,7 +68,7 @@ def _open_attack(s, t, p):
     return total
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def _hand(s, p):
     """``expert._hand``: hand size with the keep (R3.1) and the cards left of the keep (R3.7)."""
     if s.g[G_SOLO] and p == 1:
@@ -77,7 +76,7 @@ def _hand(s, p):
     return s.hlen[p], keep_index(s, p)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def features(s, t, p, out):
     """``expert.features`` of ``s`` from ``p``'s view into ``out``."""
     o = 1 - p
@@ -114,7 +113,7 @@ def features(s, t, p, out):
     out[24] = r_t
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def value(s, t, p, weights, start, scratch):
     """``expert.value``: ``weights[start:]`` times :func:`features`, added in order (``scratch``: room
     for the features)."""
@@ -125,7 +124,7 @@ def value(s, t, p, weights, start, scratch):
     return total
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def score(s, t, p, weights, start, scratch):
     """``ExpertPolicy.score``: ``WIN`` or ``-WIN`` for a game won or lost, else :func:`value`."""
     winner = s.g[G_WINNER]

@@ -11,10 +11,10 @@ rows and each game's outcome into arrays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import rng as R
 from .greedy import decide, leaves_loop
+from .jit import batch, compiled, step
 from .lanes import fill
 from .legality import A_CREATURE, A_PROCEED, A_SPELL, has_choice, legal_actions
 from .search import SEARCH, search_decision
@@ -42,7 +42,7 @@ from .transition import play_creature, play_incantation, proceed
 from .turn import record_turn, start_turn
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def play(s, t, r, pol_codes, legal, w):
     """Play the game in ``s`` to its end; the solo AI (player B) plays itself (R8.3).
 
@@ -93,14 +93,14 @@ def play(s, t, r, pol_codes, legal, w):
     finish(s)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def finish(s):
     """Close the last turn's row when the game ended inside a turn (R4.9)."""
     if s.g[G_TURNS_LOGGED] < s.g[G_TURN]:
         record_turn(s)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def reset(s, seed):
     """A fresh game's arrays (R10.0: nothing in play), its generator seeded (R10.2); the event rows
     (``G_RECORD``, ``G_EVENTS``) are the batch's and stay."""
@@ -120,7 +120,7 @@ def reset(s, seed):
     s.g[G_UID] = 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def deal_hand(s, p, deck):
     """R2.2: shuffle the cards into a hand, then put the keep, Bastion side up, leftmost."""
     n = deck.shape[0]
@@ -132,7 +132,7 @@ def deal_hand(s, p, deck):
     s.hlen[p] = n + 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def begin(s, t, r, pol_codes, first_player):
     """R2.3: the coin flip (unless decided), then the first turn's mana phase."""
     if first_player < 0:
@@ -143,7 +143,7 @@ def begin(s, t, r, pol_codes, first_player):
     start_turn(s, t, r, pol_codes)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@batch
 def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, first, turns, turn_counts, rows, events):
     """Duels of two fixed decks (R7.1 or a custom list), one per seed; returns the rows written.
 
@@ -179,7 +179,7 @@ def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, firs
     return k
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def play_from(s, t, r, pol_codes, legal, w):
     """Play a converted position (:func:`clashkit.fast.from_state`) to its end."""
     play(s, t, r, pol_codes, legal, w)

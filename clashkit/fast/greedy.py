@@ -10,11 +10,10 @@ from ``loop_watch`` on — lives in ``s.pol[p]`` and ``s.seen[p]``.
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..base.vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
 from .abilities import abilities
 from .hand import keep_index
+from .jit import compiled, step
 from .lanes import fill
 from .legality import A_CREATURE, A_PROCEED, A_SPELL, has_choice
 from .siege import next_in_order
@@ -69,7 +68,7 @@ from .tables import (
 # --- Summon phase ------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def reserve(s, t, p):
     """Mana kept for the cheapest playable incantation that has a use this turn."""
     enemies = s.ln[1 - p, 0] + s.ln[1 - p, 1]
@@ -105,7 +104,7 @@ def reserve(s, t, p):
     return best if best > 0 else 0  # ``best or 0``
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def _lane_offer(s, t, p, lane, aura, crowd):
     """What a lane offers a newcomer: (gap, mine there, crowding, open, front's health left,
     Rage from the creature it would stand behind, Auras it would receive, a free place beside it)."""
@@ -133,7 +132,7 @@ def _lane_offer(s, t, p, lane, aura, crowd):
     return gap, size, crowd * size, True, 0, rage_behind, received, side_free
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def summon(s, t, p):
     """R3.3–R3.5: the best creature play now as (hand index, lane), or (-1, -1) to begin the siege."""
     hand = s.hands[p]
@@ -224,7 +223,7 @@ def summon(s, t, p):
 # --- Incantations (R3.11) ------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def aim_enemy(s, t, r, card, nxt_lane, final, p):
     """The best target of an ``enemy`` incantation and its score: (score, player, lane, pos)."""
     enemy = 1 - p
@@ -296,7 +295,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
     return best, tp, tl, tpos
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     """The best target of an ``ally`` incantation and its score: (score, player, lane, pos)."""
     effect = t.card[card].effect
@@ -356,7 +355,7 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     return 0.5, p, lane, pos
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def cast(s, t, r, p, final):
     """An incantation worth casting now as (hand index, target player, lane, pos), or index -1."""
     w = t.weights
@@ -409,7 +408,7 @@ def cast(s, t, r, p, final):
 # --- Loops (R10.1) -------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _position_key(s, key):
     """The reference's ``repeated`` key: active, both hands, the four sides' cards, the keeps."""
     cap = s.hands.shape[1]
@@ -431,7 +430,7 @@ def _position_key(s, key):
     key[k + 1] = s.g[G_FORT_B]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def repeated(s, p):
     """Whether this turn begins in a position this player has already had in this game."""
     pol = s.pol[p]
@@ -457,7 +456,7 @@ def repeated(s, p):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def leaves_loop(s, t, r, p, checked):
     """Whether this summon phase begins with a play drawn from the game's generator."""
     if s.g[G_TURN] >= t.weights[W_LOOP_WATCH] and s.g[G_TURN] != s.pol[p, P_TURN] and (checked or has_choice(s, t, r)):
@@ -468,7 +467,7 @@ def leaves_loop(s, t, r, p, checked):
 # --- One decision (GreedyPolicy.decide) ---------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def decide(s, t, r, p):
     """greedy's action now, once :func:`leaves_loop` has said no, as (kind, hand index, lane or target player,
     target lane, target position): in the summon phase the best creature, else (no siege casting, R3.11)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from . import events as ev
+from .jit import compiled, step
 from .state import (
     ERR_FULL,
     G_ERROR,
@@ -20,7 +19,7 @@ from .state import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def keep_index(s, p):
     hand = s.hands[p]
     for i in range(s.hlen[p]):
@@ -29,7 +28,7 @@ def keep_index(s, p):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def hand_health(s, p):
     """R1.5; for the solo AI, cards above its keep (R8.6)."""
     if s.g[G_SOLO] and p == 1:
@@ -37,7 +36,7 @@ def hand_health(s, p):
     return s.hlen[p] - 1 - keep_index(s, p)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def take_from_hand(s, p, index):
     """R3.7: remove a card; the cards right of it shift one place left."""
     hand = s.hands[p]
@@ -49,7 +48,7 @@ def take_from_hand(s, p, index):
     return card
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def return_to_hand(s, p, card):
     """R4.4, R5.2: a card comes back in the rightmost place."""
     n = s.hlen[p]
@@ -62,7 +61,7 @@ def return_to_hand(s, p, card):
         ev.record(s, ev.CARD_RETURNED, -1, -1, n, p, card, 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def win(s, p):
     """R4.9, R8.7, R8.8: the game ends at once and ``p`` wins."""
     s.g[G_WINNER] = p
@@ -71,7 +70,7 @@ def win(s, p):
         ev.record(s, ev.GAME_WON, -1, -1, -1, p, -1, 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def destroy_keep(s, p):
     """R4.8: the Bastion flips to the Fort and goes leftmost; R4.9: the Fort falls."""
     if s.g[G_FORT_A + p]:
@@ -87,14 +86,14 @@ def destroy_keep(s, p):
         ev.record(s, ev.KEEP_FLIPPED, -1, -1, -1, p, -1, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def check_keep(s, p):
     """R3.8: whenever the keep is the rightmost card, it is destroyed at once."""
     if s.hands[p, s.hlen[p] - 1] == KEEP:
         destroy_keep(s, p)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def damage_keep(s, p, amount):
     """R4.7: the keep moves ``amount`` places right, stopping at the rightmost place."""
     hand = s.hands[p]

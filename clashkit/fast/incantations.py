@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..base.vocab import INDESTRUCTIBLE
 from . import events as ev
 from .abilities import abilities
 from .destruction import destroy, hurt, to_owner
+from .jit import compiled
 from .lanes import leave_play, shift
 from .state import (
     C_ATTACK_MOD,
@@ -31,7 +30,7 @@ from .tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def no_effect(s, t, r, card, p, lane, pos):
     """R5.4, R5.5: why incantation ``card`` would change nothing on the creature at that place, or -1
     (:func:`clashkit.engine.incantations.no_effect`)."""
@@ -50,7 +49,7 @@ def no_effect(s, t, r, card, p, lane, pos):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def resolve(s, t, r, pol_codes, card, p, lane, pos):
     """R5.2, R5.4, R5.5: apply incantation ``card``'s effect to the creature at that place."""
     effect = t.card[card].effect

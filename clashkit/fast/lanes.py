@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..base.vocab import BEHIND, FRONT, SIDE
 from . import events as ev
 from .abilities import has_lost
+from .jit import compiled, step
 from .state import (
     C_CARD,
     C_LOST,
@@ -33,21 +32,21 @@ from .tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def copy_row(dst, src):
     """``dst[:] = src`` for two creature rows (written out: these functions run without numba's allocator)."""
     for i in range(dst.shape[0]):
         dst[i] = src[i]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def fill(a, value):
     """``a[:] = value`` for a 1-D array."""
     for i in range(a.shape[0]):
         a[i] = value
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def enter_play(s, p, lane, card):
     """R3.5: a creature enters behind every creature on its side of the lane; it is new (R10.0)."""
     n = s.ln[p, lane]
@@ -66,7 +65,7 @@ def enter_play(s, p, lane, card):
         ev.record(s, ev.CREATURE_ENTERED, card, lane, n, p, -1, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def _remove(s, p, lane, pos, out):
     """Take the creature at that place out of its side (the gap closes, R4.5) into ``out``."""
     side = s.cr[p, lane]
@@ -77,7 +76,7 @@ def _remove(s, p, lane, pos, out):
     s.ln[p, lane] = n - 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def locate(s, p, uid):
     """(lane, position) of the creature ``uid`` of ``p`` in play, or (-1, -1)."""
     for lane in range(2):
@@ -87,7 +86,7 @@ def locate(s, p, uid):
     return -1, -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _grants_before_move(s, t, r, p, lane, first, last, grants):
     """R10.4 ``aura = "until_holder_moves"``: for the holders at ``first..last`` of that side,
     (holder uid, receiver uid) pairs into ``grants``; returns how many."""
@@ -116,7 +115,7 @@ def _grants_before_move(s, t, r, p, lane, first, last, grants):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _lose_grants(s, p, grants, k, out, shifting):
     """R10.4: those creatures lose the moved holder's grant until the end of the turn.
 
@@ -144,7 +143,7 @@ def _lose_grants(s, p, grants, k, out, shifting):
         c[C_LOST_COUNT] += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def leave_play(s, t, r, p, lane, pos, out, shifting):
     """R4.5: the creature leaves; those behind it move one place toward the bridge.
 
@@ -156,7 +155,7 @@ def leave_play(s, t, r, p, lane, pos, out, shifting):
     _lose_grants(s, p, grants, k, out, shifting)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def shift(s, t, r, p, lane, pos):
     """R5.5 shift: the creature moves to the back of its side of the other lane.
 
@@ -181,7 +180,7 @@ def shift(s, t, r, p, lane, pos):
         ev.record(s, ev.CREATURE_MOVED, moved[C_CARD], 1 - lane, n, p, -1, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def sprint_forward(s, t, r, p, lane, pos):
     """R6.7: move to position 0, passing the creatures in front; returns how many were passed."""
     if pos:

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from .jit import compiled, step
 from .state import (
     AI,
     G_ACTIVE,
@@ -26,7 +25,7 @@ from .tables import (
 A_CREATURE, A_SPELL, A_PROCEED = 0, 1, 2
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def legal_cards(s, t, r, out, first_only):
     """Hand indices of every card the active player may play now, in hand order, into ``out``; returns how many.
 
@@ -64,13 +63,13 @@ def legal_cards(s, t, r, out, first_only):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def has_choice(s, t, r):
     """Whether :func:`legal_actions` lists more than the one action that moves the turn on."""
     return legal_cards(s, t, r, s.work[W_LEGAL : W_LEGAL + PLAYABLE], True) > 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def legal_actions(s, t, r, out):
     """Every legal action of the active player into ``out`` rows, in the reference order; returns how many.
 

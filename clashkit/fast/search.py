@@ -29,13 +29,13 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from . import rng as R
 from .expert import N_FEATURES
 from .expert import score as expert_score
 from .greedy import decide, leaves_loop
 from .hand import hand_health
+from .jit import compiled, search_step
 from .lanes import copy_row, fill
 from .legality import A_CREATURE, A_PROCEED, A_SPELL, has_choice, legal_actions
 from .state import (
@@ -127,7 +127,7 @@ def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork | None
 # --- Actions as rows -------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def same_action(a, b):
     """Whether two rows of :func:`~clashkit.fast.legality.legal_actions` are one action (the reference's ``==``)."""
     kind = a[0]
@@ -140,13 +140,13 @@ def same_action(a, b):
     return kind == A_CREATURE or (a[3] == b[3] and a[4] == b[4])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def copy_action(dst, src):
     for i in range(dst.shape[0]):
         dst[i] = src[i]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def _set_action(out, kind, index, a, b, c):
     out[0] = kind
     out[1] = index
@@ -155,7 +155,7 @@ def _set_action(out, kind, index, a, b, c):
     out[4] = c
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def casts(s, p):
     """``SearchPolicy.casts``: the incantations search player ``p`` has cast this turn (kept where
     greedy keeps its own count, ``s.pol[p]``)."""
@@ -163,7 +163,7 @@ def casts(s, p):
     return pol[P_CASTS] if pol[P_CAST_TURN] == s.g[G_TURN] else 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def count_cast(s, p):
     """An incantation search player ``p`` plays counts toward this turn's (R5.3)."""
     n = casts(s, p)
@@ -171,7 +171,7 @@ def count_cast(s, p):
     s.pol[p, P_CASTS] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def greedy_row(s, t, r, p, out):
     """``GreedyPolicy.decide`` after its loop check (:func:`clashkit.fast.greedy.decide`), as a row
     into ``out``; an incantation it casts counts in ``s.pol[p]`` (at most ``casts_per_turn`` a turn)."""
@@ -179,7 +179,7 @@ def greedy_row(s, t, r, p, out):
     _set_action(out, kind, index, a, b, c)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def greedy_choice(s, t, r, p, out):
     """Step 3: the fresh greedy player's decision now as a row into ``out``.  Fresh, it remembers
     no position, so it never leaves a loop (R10.1); it counts this search player's casts this
@@ -191,7 +191,7 @@ def greedy_choice(s, t, r, p, out):
     pol[P_CASTS] = n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def candidates(s, t, r, legal, n, p, cand):
     """Step 3: greedy's choice, moving on, then the other plays (incantations on their declared
     side, R5.5, while fewer than ``casts_per_turn`` are cast, R5.3) into ``cand``; returns how many."""
@@ -217,7 +217,7 @@ def candidates(s, t, r, legal, n, p, cand):
 # --- What a fair player can know (clashkit.policies.sight) -----------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def _hidden_row(s, p):
     """``sight.hidden_row``: the opponent's hand, or in solo the AI pile (top first), and its length."""
     if s.g[G_SOLO]:
@@ -225,7 +225,7 @@ def _hidden_row(s, p):
     return s.hands[1 - p], s.hlen[1 - p]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def see(s, p):
     """``Sightings.of``: the opponent's creatures in play join what ``p`` has seen."""
     for lane in range(2):
@@ -233,7 +233,7 @@ def see(s, p):
             s.sight[p, s.cr[1 - p, lane, pos, C_CARD]] = 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def hidden_slots(s, p, slots):
     """``sight.hidden_slots``: the places of the hidden row ``p`` cannot know into ``slots``; how many."""
     row, n = _hidden_row(s, p)
@@ -254,7 +254,7 @@ def hidden_slots(s, p, slots):
     return k
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def _sorted_cards(row, slots, k, cards):
     """The cards at the slots, in card-id order, into ``cards``."""
     for i in range(k):
@@ -266,7 +266,7 @@ def _sorted_cards(row, slots, k, cards):
         cards[j + 1] = card
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def canonical(s, p, slots, k, was, cards):
     """``sight.canonical``: the hidden slots in card-id order, in place; ``was`` keeps them as they were."""
     row, _ = _hidden_row(s, p)
@@ -277,7 +277,7 @@ def canonical(s, p, slots, k, was, cards):
         row[slots[i]] = cards[i]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def restore(s, p, slots, k, was):
     """``sight.restore``: undo :func:`canonical`."""
     row, _ = _hidden_row(s, p)
@@ -285,7 +285,7 @@ def restore(s, p, slots, k, was):
         row[slots[i]] = was[i]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def sample(s, p, slots, k, cards):
     """``sight.sample``: one determinization, the hidden slots' sorted cards shuffled with ``s.rng``."""
     row, _ = _hidden_row(s, p)
@@ -298,7 +298,7 @@ def sample(s, p, slots, k, cards):
 # --- A rollout ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def life(s, p):
     """``search.life``: hand-health, plus the cards a Bastion still protects (R4.8); the solo AI:
     its pile above the keep, plus the discard its Bastion would reshuffle (R8.6, R8.7)."""
@@ -310,7 +310,7 @@ def life(s, p):
     return health
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def evaluate(s, p):
     """``search.evaluate``: the share of the life left that is ``p``'s."""
     mine = life(s, p) + 1
@@ -318,7 +318,7 @@ def evaluate(s, p):
     return mine / (mine + theirs)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def copy_game(sim, s):
     """``state.clone(record=False)`` into the scratch state: the position and its generator, no turn
     records, the greedy players' memory empty."""
@@ -342,7 +342,7 @@ def copy_game(sim, s):
     sim.rng[0] = s.rng[0]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def play_until(s, t, r, codes, legal, until, noisy, noise, row):
     """``loop.run(until_turn=until)`` with greedy for both players (``row``: room for one action).
 
@@ -364,7 +364,7 @@ def play_until(s, t, r, codes, legal, until, noisy, noise, row):
         apply_row(s, t, r, codes, row)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def start_copy(sim, s, seed, noisy, fair, slots, k, cards, p):
     """Step 5's copy: ``s`` into ``sim``, and with ``fair`` the hidden slots sampled from ``seed``."""
     copy_game(sim, s)
@@ -375,7 +375,7 @@ def start_copy(sim, s, seed, noisy, fair, slots, k, cards, p):
         sim.rng[0] = seed
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@search_step
 def rollout(s, t, r, w, action, seed, noisy, fair, k, p):
     """Step 5: ``SearchPolicy.rollout``; ``k`` hidden slots in ``w.slots`` (fair search).  An expert's
     copies are all the same position (one seed, no noise): they start from ``w.base``, made once a
@@ -402,7 +402,7 @@ def rollout(s, t, r, w, action, seed, noisy, fair, k, p):
 # --- A decision -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def choose(s, t, r, legal, w, p, fair, k):
     """Steps 2–6: the decision of search player ``p`` into ``w.choice``."""
     n = legal_actions(s, t, r, legal)
@@ -439,7 +439,7 @@ def choose(s, t, r, legal, w, p, fair, k):
     copy_action(w.choice, cand[best])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def search_decision(s, t, r, legal, w):
     """One decision of the search player to move (who has a choice), as (kind, hand index, lane or
     target player, target lane, target position) for the game loop to carry out."""

@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..base.errors import DeckError
 from ..base.rng import Rng
@@ -33,6 +32,7 @@ from ..engine.solo_setup import AI_CARDS, PLAYER_CARDS, REVEALED, split_cards, s
 from ..policies import GreedyPolicy, RandomPolicy, get_policy
 from . import rng as R
 from .game import begin, deal_hand, play, reset
+from .jit import batch, compiled, step
 from .state import G_ERROR, G_EVENTS, G_FIRST, G_FORT_B, G_PILE, G_SOLO, G_TURN, G_TURNS_LOGGED, G_WINNER, KEEP
 from .tables import R_AI_FIRST
 
@@ -172,7 +172,7 @@ def _plan(code: int, choices, last_drafter: bool, ai_fort: bool, n_cards: int) -
 # --- The players' format choices (the policies' pick, choose_ten, ban) ------------------------
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def pick(s, t, choice, offered, n, mine, m):
     """R7.2, R8.1: the index in ``offered[:n]`` of the card picked for a hand holding ``mine[:m]``.
 
@@ -197,7 +197,7 @@ def pick(s, t, choice, offered, n, mine, m):
     return best_creature
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def choose_ten(s, t, choice, pool, ranked, n_kit, sample, out):
     """R7.3: ten card ids into ``out``; returns how many were chosen.
 
@@ -240,7 +240,7 @@ def choose_ten(s, t, choice, pool, ranked, n_kit, sample, out):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def ban(s, t, choice, theirs, n):
     """R7.3: the index in ``theirs[:n]`` of the opponent's revealed card to remove.
 
@@ -254,7 +254,7 @@ def ban(s, t, choice, theirs, n):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def rank_by_value(t, pool, n, ranked):
     """``ranked[:n]``: ``pool[:n]`` by value, highest first, equal values in pool order (a stable sort)."""
     for i in range(n):
@@ -266,7 +266,7 @@ def rank_by_value(t, pool, n, ranked):
         ranked[j] = c
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def remove_at(cards, n, i):
     """Remove ``cards[i]`` of ``cards[:n]``, the cards to its right moving one place left."""
     for j in range(i, n - 1):
@@ -276,7 +276,7 @@ def remove_at(cards, n, i):
 # --- R7.2 the draft, R7.3 constructed, R8.1 the solo draft -----------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def draft(s, t, plan, pool, work):
     """R7.2: shuffle the kit; per round reveal 4, the round's first picker takes 1, the other 2 of
     the remaining 3, the first picker the last; A leads rounds 1 and 3.  The hands go to
@@ -309,7 +309,7 @@ def draft(s, t, plan, pool, work):
     return last
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def _take(s, t, choice, offered, left, mine, held, p):
     i = pick(s, t, choice, offered, left, mine, held[p])
     mine[held[p]] = offered[i]
@@ -318,7 +318,7 @@ def _take(s, t, choice, offered, left, mine, held, p):
     return left - 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def constructed(s, t, plan, pool, work):
     """R7.3: each chooses 10 from their own kit; then B bans one of A's, A one of B's, A a second of
     B's, B a second of A's.  The eights go to ``work[W_HAND_A, :8]``, ``work[W_HAND_B, :8]`` in
@@ -346,7 +346,7 @@ def constructed(s, t, plan, pool, work):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def draft_against_ai(s, t, plan, pool, work):
     """R8.1: shuffle the 32 starter cards, reveal 4, the player picks 1 and the AI gets the other 3
     in the order revealed, until the pool is spent: ``work[W_HAND_A, :8]``, ``work[W_HAND_B, :24]``."""
@@ -372,7 +372,7 @@ def draft_against_ai(s, t, plan, pool, work):
                 k += 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def deal_solo(s, t, r, pol_codes, plan, mine, ai):
     """R8.1: the player's hand (R2.2), the AI pile shuffled with its keep at the bottom, the AI keep's
     side (R8.9), then the first turn: the player's, or the AI's with ``ai_first`` (R8.9)."""
@@ -391,7 +391,7 @@ def deal_solo(s, t, r, pol_codes, plan, mine, ai):
 # --- A batch of dealt games ---------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@batch
 def play_dealt_batch(
     s,
     t,

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..base.vocab import BLOODLUST, PIERCE, RAGE, SPLASH, SPRINT
 from . import events as ev
 from .abilities import abilities
 from .destruction import destroy, hurt
 from .hand import damage_keep
+from .jit import compiled, step
 from .lanes import sprint_forward
 from .solo import mill, pile_damage
 from .state import (
@@ -39,7 +38,7 @@ from .tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def begin_siege(s, r):
     """R1.6: the siege begins in the upper lane; R10.4 ``siege_order = "fixed"``: the order is taken now."""
     s.g[G_PHASE] = SIEGE
@@ -55,7 +54,7 @@ def begin_siege(s, r):
         ev.record(s, ev.SIEGE_STARTED, -1, -1, -1, -1, -1, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def next_in_order(s, r):
     """R3.9: (lane, position) of the next creature to take its turn, or (-1, -1)."""
     p = s.g[G_ACTIVE]
@@ -78,14 +77,14 @@ def next_in_order(s, r):
     return -1, -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def attack_damage(t, c, sprint):
     """R4.1: attack value plus weaken/empower and Sprint's bonus, floored at 0."""
     damage = t.card[c[C_CARD]].attack + c[C_ATTACK_MOD] + (c[C_SPRINT_BONUS] if sprint else 0)
     return damage if damage > 0 else 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def take_turn(s, t, r, pol_codes, lane, pos):
     """R3.9–R3.10: the creature at (lane, pos), next in the order, takes its turn."""
     s.g[G_SIEGE_LANE] = lane
@@ -108,7 +107,7 @@ def take_turn(s, t, r, pol_codes, lane, pos):
     attack(s, t, r, pol_codes, p, lane, pos, mask)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def bloodlust_earned(reading, count, target_destroyed):
     """R6.6, R10.4: the extra attacks one attack earns by the creatures it destroyed."""
     if reading == BLOODLUST_PRIMARY:
@@ -118,7 +117,7 @@ def bloodlust_earned(reading, count, target_destroyed):
     return count
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def attack(s, t, r, pol_codes, p, lane, pos, mask):
     """R4.1–R4.3 one attack, and R6.6 the Bloodlust attacks it earns."""
     enemy = 1 - p
@@ -180,7 +179,7 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
         pending -= 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def hit_keep(s, t, r, p, lane, pos, c, amount):
     """R4.2, R4.7: the attack hits the opposing keep (R8.6: in solo, the AI pile)."""
     enemy = 1 - p

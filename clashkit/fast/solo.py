@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from . import events as ev
 from . import rng as R
 from .hand import win
 from .incantations import resolve
+from .jit import compiled
 from .lanes import enter_play
 from .state import (
     AI,
@@ -38,13 +37,13 @@ from .tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def ai_mana(s, r):
     """R8.2: a fixed amount plus a variable amount per creature the player has in play."""
     return r[R_AI_FIXED_MANA] + r[R_AI_MANA_PER_CREATURE] * (s.ln[0, 0] + s.ln[0, 1])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def pile_damage(r, amount):
     """R8.9: the player's siege damage to the AI pile, per attack."""
     reading = r[R_AI_PILE_DAMAGE]
@@ -55,7 +54,7 @@ def pile_damage(r, amount):
     return amount
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _pop_pile(s):
     card = s.pile[0]
     n = s.g[G_PILE]
@@ -65,7 +64,7 @@ def _pop_pile(s):
     return card
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def check_pile(s, r):
     """R8.7: a lone Bastion flips and the discard becomes the new pile; a lone Fort, the last turn."""
     if s.g[G_PILE] > 1:
@@ -97,7 +96,7 @@ def check_pile(s, r):
             ev.record(s, ev.AI_LAST_TURN, -1, -1, -1, AI, -1, s.g[G_AI_LAST_TURN])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def mill(s, r, amount):
     """R8.6: move ``amount`` cards from the top of the pile to the discard, never the keep."""
     moved = 0
@@ -112,7 +111,7 @@ def mill(s, r, amount):
     check_pile(s, r)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def ai_target(s, t, r, card, lane):
     """R8.4: (player, position) of the creature nearest the bridge in ``lane`` on the declared side."""
     side = AI if t.card[card].target == TARGET_ALLY else 0
@@ -123,7 +122,7 @@ def ai_target(s, t, r, card, lane):
     return -1, -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def ai_summon(s, t, r, pol_codes):
     """R8.3–R8.4: reveal cards until their total cost reaches the AI's mana."""
     mana = s.g[G_MANA]
@@ -155,7 +154,7 @@ def ai_summon(s, t, r, pol_codes):
         s.g[G_MANA] = mana - total if total < mana else 0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def begin_ai_turn(s):
     """R8.7: a pending last turn is now under way."""
     if s.g[G_AI_LAST_TURN] == LAST_TURN_PENDING:
@@ -164,7 +163,7 @@ def begin_ai_turn(s):
             ev.record(s, ev.AI_LAST_TURN, -1, -1, -1, AI, -1, LAST_TURN_UNDER_WAY)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def end_ai_turn(s):
     """R8.7: if the player has not lost by the end of the AI's last turn, the player wins."""
     if s.g[G_AI_LAST_TURN] == LAST_TURN_UNDER_WAY and s.g[G_WINNER] < 0:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from . import events as ev
 from .hand import check_keep, return_to_hand, take_from_hand
 from .incantations import resolve
+from .jit import compiled, step
 from .lanes import enter_play
 from .legality import A_CREATURE, A_SPELL
 from .siege import begin_siege, next_in_order, take_turn
@@ -22,7 +21,7 @@ from .state import (
 from .turn import end_turn
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def play_creature(s, t, r, index, lane):
     """R3.3, R3.5, R3.7, R3.8: pay, take the card from the hand, enter play behind the lane."""
     p = s.g[G_ACTIVE]
@@ -35,7 +34,7 @@ def play_creature(s, t, r, index, lane):
     check_keep(s, p)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     """R3.3, R5.1–R5.2: pay, resolve on the target, return to the rightmost place; then R3.8."""
     caster = s.g[G_ACTIVE]
@@ -49,7 +48,7 @@ def play_incantation(s, t, r, pol_codes, index, tp, tl, tpos):
     check_keep(s, caster)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def proceed(s, t, r, pol_codes):
     """The action that moves the turn on: begin the siege, the next attack, or end the turn."""
     if s.g[G_PHASE] == SUMMON:
@@ -62,7 +61,7 @@ def proceed(s, t, r, pol_codes):
         take_turn(s, t, r, pol_codes, lane, pos)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def apply_row(s, t, r, pol_codes, row):
     """Carry out one row of :func:`legal_actions`."""
     kind = row[0]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..base.limits import TURN_COUNTS
 from . import events as ev
 from .hand import hand_health
+from .jit import compiled, step
 from .siege import begin_siege
 from .solo import ai_mana, ai_summon, begin_ai_turn, end_ai_turn
 from .state import (
@@ -50,7 +49,7 @@ from .tables import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def hand_counts(s, p):
     """Cards in hand, the keep included (R3.1), and hand-health; for the solo AI, its pile (R8.6)."""
     if s.g[G_SOLO] and p == 1:
@@ -62,7 +61,7 @@ def hand_counts(s, p):
 _ROW_MAX = TURN_COUNTS["cards_played"].high
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def record_turn(s):
     """Close the active player's turn in the turn log (one ``TURN_FIELDS`` row)."""
     p = s.g[G_ACTIVE]
@@ -89,7 +88,7 @@ def record_turn(s):
     s.g[G_TURNS_LOGGED] = k + 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def first_turn_of_six(s, r):
     """R2.3, R8.1: whether this turn gains 6 mana instead of R3.1's."""
     if s.g[G_TURN] == 1:
@@ -97,7 +96,7 @@ def first_turn_of_six(s, r):
     return s.g[G_TURN] == 2 and s.g[G_SOLO] and r[R_AI_FIRST] and r[R_SOLO_PLAYER_FIRST_MANA]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def start_turn(s, t, r, pol_codes):
     """R3.1 / R8.2: the mana phase, then the summon phase opens (the AI's plays itself, R8.3)."""
     s.g[G_PHASE] = MANA
@@ -130,7 +129,7 @@ def start_turn(s, t, r, pol_codes):
     s.g[G_PHASE] = SUMMON
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def regenerate(s):
     """R3.12: damage back to 0, until-end-of-turn effects end, Protection re-armed, nothing new."""
     for p in range(2):
@@ -151,7 +150,7 @@ def regenerate(s):
         ev.record(s, ev.REGENERATION, -1, -1, -1, -1, -1, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@step
 def end_turn(s, t, r, pol_codes):
     """R3.12, R8.7, R10.1: regenerate, then the other player's turn (or the end of the game)."""
     record_turn(s)
