@@ -77,6 +77,7 @@ LIMITS: dict[str, Limit] = {
     # Policy options (``search:budget=N,horizon=H``): a decision's work stays bounded.
     "budget": Limit(1, 100_000, "search: rollouts per decision"),
     "candidates": Limit(1, 100_000, "expert: candidates tried per decision"),
+    "determinizations": Limit(1, 1_000, "deep: guesses at the hidden cards per decision"),
     "horizon": Limit(1, 10_000, "search: turns a rollout looks ahead (at most a turn limit, R10.1)"),
     "rounds": Limit(1, 100, "expert-train: rounds of self-play and fitting"),
 }

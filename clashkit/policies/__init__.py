@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from ..base.errors import OptionError
 from ..base.suggest import did_you_mean
 from .base import Policy
+from .deep import DeepPolicy
 from .expert import ExpertPolicy
 from .greedy import GreedyPolicy
 from .random_policy import RandomPolicy
@@ -28,6 +29,7 @@ POLICIES: dict[str, type[Policy]] = {
     "greedy": GreedyPolicy,
     "search": SearchPolicy,
     "expert": ExpertPolicy,
+    "deep": DeepPolicy,
 }
 
 
@@ -137,6 +139,7 @@ _FLAGS = ("fair", "ismcts", "mcts")
 __all__ = [
     "ENTRY_POINTS",
     "POLICIES",
+    "DeepPolicy",
     "ExpertPolicy",
     "GreedyPolicy",
     "Policy",

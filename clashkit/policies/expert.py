@@ -181,14 +181,15 @@ class ExpertPolicy(SearchPolicy):
     """Fair search one turn deep scored by fitted weights; see the module docstring.
 
     ``budget``: the candidates tried at most (every one, by default); ``weights``: the
-    evaluation's weights (the shipped ones by default; for fitting)."""
+    evaluation's weights (the shipped ones by default; for fitting); ``fair=False``: it reads
+    the whole state (``deep``'s model of its opponent, which plays on a guessed state)."""
 
     name = "expert"
-    code_only_options = ("weights",)
+    code_only_options = ("weights", "fair")
 
-    def __init__(self, budget: int = 64, weights=None) -> None:
+    def __init__(self, budget: int = 64, weights=None, fair: bool = True) -> None:
         budget = whole_number(budget, "candidates", "expert: budget", OptionError)
-        super().__init__(budget=budget, horizon=1, noise=0.0, fair=True)
+        super().__init__(budget=budget, horizon=1, noise=0.0, fair=fair)
         self.weights = tuple(float(w) for w in weights) if weights is not None else shipped_weights()
         if len(self.weights) != len(FEATURES):
             raise OptionError(f"expert: {len(FEATURES)} weights, one a feature, not {len(self.weights)}")
