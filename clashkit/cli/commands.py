@@ -17,6 +17,7 @@ MODULES = (
     "tune",
     "ladder",
     "expert_train",
+    "exploit",
 )
 
 

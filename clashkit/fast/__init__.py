@@ -21,8 +21,11 @@ module, with the same names and R-numbers: :mod:`~clashkit.fast.hand`,
 as arrays: a card file is data, never compiled in).  Games by the batch are
 played from :mod:`clashkit.runs.fast_games`.
 
-Policies here: ``random``, ``greedy`` and ``search`` (plain and fair; its
-rollouts run compiled too, :mod:`~clashkit.fast.search`).  Every format is
+Policies here: ``random``, ``greedy``, ``search`` (plain and fair; its
+rollouts run compiled too, :mod:`~clashkit.fast.search`), ``expert`` (a search
+player scored by :mod:`~clashkit.fast.expert`) and ``deep`` (a search player
+whose look-aheads play the opponent's turn with expert's search,
+:func:`~clashkit.fast.search.deep_choose`).  Every format is
 dealt in compiled code: fixed decks (R7.1 and custom lists), the draft (R7.2),
 the constructed format (R7.3) and solo setups (R8.1), with random's and
 greedy's format choices (the draft picks, the constructed ten and bans), which

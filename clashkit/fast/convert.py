@@ -7,6 +7,7 @@ import numpy as np
 
 from ..base.errors import OptionError
 from ..engine.state import Creature, GameState
+from ..policies.expert import ExpertPolicy
 from .state import (
     C_ATTACK_MOD,
     C_CARD,
@@ -51,9 +52,9 @@ from .state import (
 )
 
 #: The policies the fast engine plays, by name, as its policy codes (``fast.state.RANDOM``,
-#: ``fast.state.GREEDY``, ``fast.search.SEARCH``); an expert is a search player with its own
-#: options (:func:`search_params`, :mod:`clashkit.fast.expert`).
-FAST_POLICIES = {"random": 0, "greedy": 1, "search": 2, "expert": 2}
+#: ``fast.state.GREEDY``, ``fast.search.SEARCH``); an expert and a deep player are search players
+#: with their own options (:func:`search_params`, :mod:`clashkit.fast.expert`).
+FAST_POLICIES = {"random": 0, "greedy": 1, "search": 2, "expert": 2, "deep": 2}
 
 
 def _fast_policy(spec):
@@ -79,19 +80,34 @@ def policy_code(spec) -> int:
 
 
 def search_params(specs) -> np.ndarray:
-    """Each player's search options (``fast.search.S_*``: budget, horizon, noise, fair, expert, then an
-    expert's weights), zeros for a player that does not search."""
-    from .search import S_WEIGHTS, S_WIDTH
+    """Each player's search options (``fast.search.S_*``: budget, horizon, noise, fair, expert, deep,
+    plain leaf, then expert's weights; for ``deep``, its model's options after them from ``S_MODEL``),
+    zeros for a player that does not search."""
+    from .search import S_MODEL, S_ROW
 
-    out = np.zeros((len(specs), S_WIDTH), np.float64)
+    out = np.zeros((len(specs), S_ROW), np.float64)
     for i, spec in enumerate(specs):
         policy, name = _fast_policy(spec)
-        if name in ("search", "expert"):
-            out[i, :S_WEIGHTS] = (policy.budget, policy.horizon, policy.noise, float(policy.fair), 0.0)
-        if name == "expert":
-            out[i, S_WEIGHTS - 1] = 1.0
-            out[i, S_WEIGHTS:] = policy.weights
+        out[i, :S_MODEL] = _options(policy, name)
+        if name == "deep":
+            model = policy.opponent()
+            out[i, S_MODEL:] = _options(model, "expert" if isinstance(model, ExpertPolicy) else "greedy")
     return out
+
+
+def _options(policy, name: str) -> np.ndarray:
+    """One policy's row of ``S_*`` options (zeros for one that does not search)."""
+    from .search import S_WEIGHTS, S_WIDTH
+
+    row = np.zeros(S_WIDTH, np.float64)
+    if name in ("search", "expert", "deep"):
+        deep = name == "deep"
+        plain = deep and policy.leaf == "plain"
+        expert = name == "expert"
+        row[:S_WEIGHTS] = (policy.budget, policy.horizon, policy.noise, policy.fair, expert, deep, plain)
+    if name in ("expert", "deep"):
+        row[S_WEIGHTS:] = policy.weights
+    return row
 
 
 def capacity(state: GameState) -> int:

@@ -14,10 +14,20 @@ Where things live:
 - what a fair search player has seen of the opponent's cards: ``s.sight[p]``;
 - the rest in a :data:`SearchWork` (:func:`new_work`, made once per batch:
   compiled code allocates nothing): each player's options (``S_*``), the
-  scratch state the rollouts play on and its legal rows, the candidates,
-  their scores, the hidden slots, and an expert's base copy (``base``: the
+  hidden slots, and two levels (:data:`Level`) of scratch arrays: ``top`` for the
+  decision of the player to move, ``model`` for the decisions of ``deep``'s
+  model of its opponent inside ``deep``'s look-aheads (:func:`deep_choose`).
+  A level holds the scratch state the rollouts play on and its legal rows,
+  the candidates, their scores, and a base copy (``base``: an expert's
   position with its hidden slots sampled once a decision, since every one of
-  an expert's rollouts starts from the same determinization).
+  an expert's rollouts starts from the same determinization; ``deep``'s
+  current determinization).
+
+``deep`` (:mod:`clashkit.policies.deep`) is a search player whose options row
+has ``S_DEEP`` set, and after its own options the options row of its model of
+the opponent (from ``S_MODEL`` on: an expert's that reads the whole state, or
+zeros for greedy); :func:`deep_choose` decides for it and :func:`choose`,
+the same compiled function as the top level's, for its model.
 
 A rollout's players are greedy with fresh memory (``s.pol``, ``s.seen`` of
 the scratch state cleared), so the scratch state's policy codes are greedy's
@@ -31,8 +41,9 @@ from collections import namedtuple
 import numpy as np
 
 from . import rng as R
-from .expert import N_FEATURES
+from .expert import N_FEATURES, WIN
 from .expert import score as expert_score
+from .expert import value as expert_value
 from .greedy import decide, leaves_loop
 from .hand import hand_health
 from .jit import compiled, search_step
@@ -66,30 +77,22 @@ from .transition import apply_row
 #: The policy code of ``search`` (:data:`clashkit.fast.FAST_POLICIES`).
 SEARCH = 2
 #: A search player's options in its row of :func:`clashkit.fast.search_params`; an expert player
-#: (:mod:`clashkit.fast.expert`) has ``S_EXPERT`` set and its weights from ``S_WEIGHTS`` on.
-S_BUDGET, S_HORIZON, S_NOISE, S_FAIR, S_EXPERT = range(5)
-S_WEIGHTS = 5
+#: (:mod:`clashkit.fast.expert`) has ``S_EXPERT`` set and its weights from ``S_WEIGHTS`` on; a
+#: ``deep`` player has ``S_DEEP`` set, ``S_PLAIN`` for the plain leaf, expert's weights from
+#: ``S_WEIGHTS`` on, and its model's options row from ``S_MODEL`` on.
+S_BUDGET, S_HORIZON, S_NOISE, S_FAIR, S_EXPERT, S_DEEP, S_PLAIN = range(7)
+S_WEIGHTS = 7
+#: One policy's options.
 S_WIDTH = S_WEIGHTS + N_FEATURES
+#: Where a ``deep`` player's model of its opponent has its options (zeros: greedy).
+S_MODEL = S_WIDTH
+#: A player's row: its options, then its model's.
+S_ROW = 2 * S_WIDTH
 
-SearchWork = namedtuple(
-    "SearchWork",
-    [
-        "params",
-        "sim",
-        "base",
-        "legal",
-        "codes",
-        "cand",
-        "choice",
-        "step",
-        "scores",
-        "counts",
-        "slots",
-        "was",
-        "cards",
-        "features",
-    ],
-)
+#: One level of a search's scratch arrays (see the module docstring).
+Level = namedtuple("Level", ["sim", "base", "legal", "cand", "choice", "step", "scores", "counts", "features"])
+#: Search's arrays for one batch (see the module docstring).
+SearchWork = namedtuple("SearchWork", ["params", "codes", "slots", "was", "cards", "top", "model"])
 
 
 def searching(params: np.ndarray) -> bool:
@@ -105,21 +108,28 @@ def new_work(cap: int, turn_limit: int, params: np.ndarray) -> SearchWork | None
     params = np.asarray(params, np.float64)
     if not searching(params):
         return None
-    rows = legal_rows(cap)
     return SearchWork(
         params,
+        np.array([GREEDY, GREEDY], np.int64),
+        np.zeros(cap, np.int64),
+        np.zeros(cap, np.int64),
+        np.zeros(cap, np.int64),
+        _level(cap, turn_limit),
+        _level(cap, turn_limit),
+    )
+
+
+def _level(cap: int, turn_limit: int) -> Level:
+    rows = legal_rows(cap)
+    return Level(
         new_state(cap, turn_limit),
         new_state(cap, turn_limit),
         rows,
-        np.array([GREEDY, GREEDY], np.int64),
         np.zeros_like(rows),
         np.zeros(rows.shape[1], np.int64),
         np.zeros(rows.shape[1], np.int64),
         np.zeros(rows.shape[0], np.float64),
         np.zeros(rows.shape[0], np.int64),
-        np.zeros(cap, np.int64),
-        np.zeros(cap, np.int64),
-        np.zeros(cap, np.int64),
         np.zeros(N_FEATURES, np.int64),
     )
 
@@ -376,23 +386,23 @@ def start_copy(sim, s, seed, noisy, fair, slots, k, cards, p):
 
 
 @search_step
-def rollout(s, t, r, w, action, seed, noisy, fair, k, p):
-    """Step 5: ``SearchPolicy.rollout``; ``k`` hidden slots in ``w.slots`` (fair search).  An expert's
-    copies are all the same position (one seed, no noise): they start from ``w.base``, made once a
-    decision by :func:`start_copy`, which gives the same copy."""
-    sim = w.sim
-    expert = w.params[p, S_EXPERT] != 0.0
+def rollout(s, t, r, w, lv, prm, action, seed, noisy, fair, k, p):
+    """Step 5: ``SearchPolicy.rollout`` on level ``lv`` with options ``prm``; ``k`` hidden slots in
+    ``w.slots`` (fair search).  An expert's copies are all the same position (one seed, no noise):
+    they start from ``lv.base``, made once a decision by :func:`start_copy`, which gives the same copy."""
+    sim = lv.sim
+    expert = prm[S_EXPERT] != 0.0
     if expert:
-        copy_game(sim, w.base)
+        copy_game(sim, lv.base)
     else:
         start_copy(sim, s, seed, noisy, fair, w.slots, k, w.cards, p)
     apply_row(sim, t, r, w.codes, action)
-    until = s.g[G_TURN] + np.int64(w.params[p, S_HORIZON])
-    play_until(sim, t, r, w.codes, w.legal, until, noisy, w.params[p, S_NOISE], w.step)
+    until = s.g[G_TURN] + np.int64(prm[S_HORIZON])
+    play_until(sim, t, r, w.codes, lv.legal, until, noisy, prm[S_NOISE], lv.step)
     if sim.g[G_ERROR] != 0:
         s.g[G_ERROR] = sim.g[G_ERROR]
     if expert:  # ExpertPolicy.score
-        return expert_score(sim, t, p, w.params[p], S_WEIGHTS, w.features)
+        return expert_score(sim, t, p, prm, S_WEIGHTS, lv.features)
     winner = sim.g[G_WINNER]
     if winner >= 0:
         return 1.0 if winner == p else 0.0
@@ -403,31 +413,32 @@ def rollout(s, t, r, w, action, seed, noisy, fair, k, p):
 
 
 @compiled
-def choose(s, t, r, legal, w, p, fair, k):
-    """Steps 2–6: the decision of search player ``p`` into ``w.choice``."""
+def choose(s, t, r, legal, w, lv, prm, p, fair, k):
+    """Steps 2–6: the decision of search player ``p`` (options ``prm``, scratch level ``lv``) into
+    ``lv.choice``."""
     n = legal_actions(s, t, r, legal)
     if s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, p, True):
-        copy_action(w.choice, legal[R.randrange(s.rng, n)])
+        copy_action(lv.choice, legal[R.randrange(s.rng, n)])
         return
-    cand = w.cand
+    cand = lv.cand
     m = candidates(s, t, r, legal, n, p, cand)
     if m == 1:
-        copy_action(w.choice, cand[0])
+        copy_action(lv.choice, cand[0])
         return
-    budget = np.int64(w.params[p, S_BUDGET])
+    budget = np.int64(prm[S_BUDGET])
     tried = m if m < budget else budget
     seed = R.getrandbits64(s.rng, 64)
-    scores, counts = w.scores, w.counts
+    scores, counts = lv.scores, lv.counts
     for j in range(tried):
         scores[j] = 0.0
         counts[j] = 0
-    expert = w.params[p, S_EXPERT] != 0.0
+    expert = prm[S_EXPERT] != 0.0
     rollouts = tried if expert else budget  # an expert: no spare rollouts
     if expert:  # its rollouts' one copy (see rollout)
-        start_copy(w.base, s, seed, False, fair, w.slots, k, w.cards, p)
+        start_copy(lv.base, s, seed, False, fair, w.slots, k, w.cards, p)
     for i in range(rollouts):
         j = i % tried
-        scores[j] += rollout(s, t, r, w, cand[j], seed + np.uint64(i // tried), i >= tried, fair, k, p)
+        scores[j] += rollout(s, t, r, w, lv, prm, cand[j], seed + np.uint64(i // tried), i >= tried, fair, k, p)
         counts[j] += 1
     best = 0
     best_mean = scores[0] / counts[0]
@@ -436,7 +447,97 @@ def choose(s, t, r, legal, w, p, fair, k):
         if mean > best_mean + 1e-9:
             best = j
             best_mean = mean
-    copy_action(w.choice, cand[best])
+    copy_action(lv.choice, cand[best])
+
+
+# --- deep: through the opponent's next turn (clashkit.policies.deep) ----------------------------------
+
+
+@search_step
+def deep_score(sim, t, prm, p, scratch):
+    """``DeepPolicy.score``: a won or lost game, else the leaf (expert's value from the opponent's
+    view, negated; or the plain share of the life left)."""
+    plain = prm[S_PLAIN] != 0.0
+    winner = sim.g[G_WINNER]
+    if winner >= 0:
+        if plain:
+            return 1.0 if winner == p else 0.0
+        return WIN if winner == p else -WIN
+    if plain:
+        return evaluate(sim, p)
+    return -expert_value(sim, t, 1 - p, prm, S_WEIGHTS, scratch)
+
+
+@search_step
+def play_deep(sim, t, r, w, until, me):
+    """``loop.run(until_turn=until)`` in a look-ahead: ``me`` a fresh greedy, the opponent its model
+    (:func:`choose` on the ``model`` level, its casts counted as a search player's; or greedy)."""
+    lv = w.top
+    row = lv.step
+    model = w.params[me, S_MODEL:]
+    modelled = model[S_EXPERT] != 0.0
+    while sim.g[G_PHASE] != OVER and sim.g[G_TURN] < until:
+        if sim.g[G_ERROR] != 0:
+            return
+        active = sim.g[G_ACTIVE]
+        if not has_choice(sim, t, r):
+            _set_action(row, A_PROCEED, 0, 0, 0, 0)
+        elif modelled and active != me:
+            choose(sim, t, r, lv.legal, w, w.model, model, active, False, 0)
+            copy_action(row, w.model.choice)
+            if row[0] == A_SPELL:
+                count_cast(sim, active)
+        elif sim.g[G_PHASE] == SUMMON and leaves_loop(sim, t, r, active, True):
+            n = legal_actions(sim, t, r, lv.legal)
+            copy_action(row, lv.legal[R.randrange(sim.rng, n)])
+        else:
+            greedy_row(sim, t, r, active, row)
+        apply_row(sim, t, r, w.codes, row)
+
+
+@search_step
+def look_ahead(s, t, r, w, action, until, p):
+    """``DeepPolicy.look_ahead``: ``action`` on a copy of the current guess (``w.top.base``), played
+    on until turn ``until`` begins; the leaf's score."""
+    lv = w.top
+    sim = lv.sim
+    copy_game(sim, lv.base)
+    apply_row(sim, t, r, w.codes, action)
+    play_deep(sim, t, r, w, until, p)
+    if sim.g[G_ERROR] != 0:
+        s.g[G_ERROR] = sim.g[G_ERROR]
+    return deep_score(sim, t, w.params[p, :S_MODEL], p, lv.features)
+
+
+@compiled
+def deep_choose(s, t, r, legal, w, p, k):
+    """``DeepPolicy._decide`` (steps 1–4 of its module docstring) for player ``p``, whose ``k`` hidden
+    slots are in ``w.slots``, into ``w.top.choice``."""
+    lv = w.top
+    prm = w.params[p, :S_MODEL]
+    n = legal_actions(s, t, r, legal)
+    if s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, p, True):
+        copy_action(lv.choice, legal[R.randrange(s.rng, n)])
+        return
+    cand = lv.cand
+    m = candidates(s, t, r, legal, n, p, cand)
+    if m == 1:
+        copy_action(lv.choice, cand[0])
+        return
+    seed = R.getrandbits64(s.rng, 64)
+    totals = lv.scores
+    for j in range(m):
+        totals[j] = 0.0
+    until = s.g[G_TURN] + np.int64(prm[S_HORIZON])
+    for b in range(np.int64(prm[S_BUDGET])):
+        start_copy(lv.base, s, seed + np.uint64(b), False, True, w.slots, k, w.cards, p)  # one guess
+        for j in range(m):
+            totals[j] += look_ahead(s, t, r, w, cand[j], until, p)
+    best = 0
+    for j in range(1, m):
+        if totals[j] > totals[best] + 1e-9:
+            best = j
+    copy_action(lv.choice, cand[best])
 
 
 @compiled
@@ -450,13 +551,26 @@ def search_decision(s, t, r, legal, w):
         see(s, p)
         k = hidden_slots(s, p, w.slots)
         canonical(s, p, w.slots, k, w.was, w.cards)
-    choose(s, t, r, legal, w, p, fair, k)
+    if w.params[p, S_DEEP] != 0.0:
+        deep_choose(s, t, r, legal, w, p, k)
+    else:
+        choose(s, t, r, legal, w, w.top, w.params[p, :S_MODEL], p, fair, k)
     if fair:
         restore(s, p, w.slots, k, w.was)
-    row = w.choice
+    row = w.top.choice
     if row[0] == A_SPELL:
         count_cast(s, p)
     return row[0], row[1], row[2], row[3], row[4]
 
 
-__all__ = ["SEARCH", "SearchWork", "search_decision", "evaluate", "life", "new_work", "searching"]
+__all__ = [
+    "SEARCH",
+    "Level",
+    "SearchWork",
+    "deep_choose",
+    "search_decision",
+    "evaluate",
+    "life",
+    "new_work",
+    "searching",
+]

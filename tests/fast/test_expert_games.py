@@ -22,7 +22,7 @@ from clashkit.fast import from_state, search_params
 from clashkit.fast.expert import N_FEATURES
 from clashkit.fast.expert import features as fast_features
 from clashkit.fast.expert import value as fast_value
-from clashkit.fast.search import S_WEIGHTS, S_WIDTH
+from clashkit.fast.search import S_MODEL, S_ROW, S_WEIGHTS
 from clashkit.fast.tables import card_tables
 from clashkit.policies.expert import FEATURES, ExpertPolicy, features, shipped_weights, value
 from clashkit.runs.game import new_game, play
@@ -122,10 +122,11 @@ def test_a_position_has_the_same_features_and_value():
 
 def test_expert_params():
     params = search_params(["greedy", "expert", "expert:budget=5"])
-    assert params.shape == (3, S_WIDTH)
-    assert params[1, :S_WEIGHTS].tolist() == [64.0, 1.0, 0.0, 1.0, 1.0]
-    assert params[2, :S_WEIGHTS].tolist() == [5.0, 1.0, 0.0, 1.0, 1.0]
-    assert params[1, S_WEIGHTS:].tolist() == list(ExpertPolicy().weights)
+    assert params.shape == (3, S_ROW)
+    assert params[1, :S_WEIGHTS].tolist() == [64.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0]
+    assert params[2, :S_WEIGHTS].tolist() == [5.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0]
+    assert params[1, S_WEIGHTS:S_MODEL].tolist() == list(ExpertPolicy().weights)
+    assert not params[1:, S_MODEL:].any()  # no model of the opponent: only deep has one
     assert not params[0].any()
 
 
