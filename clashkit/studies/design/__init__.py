@@ -81,7 +81,7 @@ from .jobs import (
 from .matrix import Balance, balance, card_set_of, labelled_rates, make_study, on_cluster, percent_text, points_text
 from .strengths import Objective, distance_improvement, skill_changes, skill_distance, strengths
 from .study import Study, matchups, outcomes, paired_changes, paired_contrast, pairings, sides
-from .sweeps import SkillSweep, Sweep, parse_values, sweep
+from .sweeps import SkillSweep, Sweep, parse_values, sweep, sweep_variants
 from .tuning import CHECK_SEED_OFFSET, TUNE_FIELDS, ParetoRow, Tuning, tune
 from .variants import FIELDS, field_value, replace_card, vanilla, vary
 
@@ -148,6 +148,7 @@ __all__ = [
     "skill_distance",
     "strengths",
     "sweep",
+    "sweep_variants",
     "tune",
     "vanilla",
     "vary",
