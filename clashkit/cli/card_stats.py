@@ -51,7 +51,7 @@ def command(names, no_impact, check_strength, check_policy, check_n, as_json, ou
     several = len(policies) > 1
     kwargs = study_kwargs(**options)
     asked = {**options, "cards": list(names), "impact": not no_impact, **({"policies": policies} if several else {})}
-    files = ("card_stats", "decks", "removed") if several else ("card_stats",)
+    files: tuple[str, ...] = ("card_stats", "decks", "removed") if several else ("card_stats",)
     if ask is not None:
         asked["check"] = {"policy": ask.policy, "n": ask.n}
         files += ("check",)

@@ -67,7 +67,7 @@ def command(card, settings, check_strength, check_policy, check_n, as_json, out,
     asked = {**options, "card": card, "set": values, **({"policies": policies} if several else {})}
     if ask is not None:
         asked["check"] = {"policy": ask.policy, "n": ask.n}
-    files = ("sweep", "matchups", "changes") if several else ("sweep", "matchups")
+    files: tuple[str, ...] = ("sweep", "matchups", "changes") if several else ("sweep", "matchups")
     files += ("check",) if ask else ()
     with study_output(out, "sweep", asked, files) as save:
         result, seconds = timed(sweep)(card, values, **study_kwargs(**options), policies=policies)

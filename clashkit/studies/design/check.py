@@ -192,9 +192,9 @@ class StrengthCheck:
         what = "overall rate" if self.figure == "rate" else "change (points, paired)"
         head = (
             f"Strength check: each deck's {what} at {self.against} and at {self.policy} on the same "
-            f"{self.n:,} game{'s' if self.n != 1 else ''} a pairing (games 0…{self.n - 1} of seeds {self.seed}+k); they agree when they "
-            f"differ by less than {points_text(AGREE_POINTS, signed=False)} points or the half-width of the "
-            "difference's paired 95% interval."
+            f"{self.n:,} game{'s' * (self.n != 1)} a pairing (games 0…{self.n - 1} of seeds {self.seed}+k); "
+            f"they agree when they differ by less than {points_text(AGREE_POINTS, signed=False)} points or "
+            "the half-width of the difference's paired 95% interval."
         )
         return "\n".join([head, *self.sentences()])
 
@@ -270,7 +270,7 @@ def check_strength(
     if variants and isinstance(variants[0], CardSet):
         pairs = [tuple(variants)]  # type: ignore[arg-type]
     else:
-        pairs = [tuple(p) for p in variants]  # type: ignore[union-attr]
+        pairs = [tuple(p) for p in variants]
     sizes = {len(p) for p in pairs}
     if not pairs or not sizes <= {1, 2} or len(sizes) != 1:
         raise ValueError("variants: one card set (a rate), or pairs of card sets (changes)")
