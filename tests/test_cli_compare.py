@@ -174,3 +174,23 @@ def test_the_check_of_a_sweep_checks_every_value_and_keeps_each_decks_widest():
     assert {r["attack"] for r in check["rows"]} == {1, 9}
     # attack 1 is GNOME as shipped: no change under either bot.
     assert all(r["rate"] == r["difference"] == 0 for r in check["rows"] if r["attack"] == 1)
+
+
+def test_with_policies_the_strongest_is_checked():
+    data = last_json(run("balance", "--policies", "random,greedy", "-n", "2", "--json", *CHECK))
+    assert (data["check"]["against"], data["check"]["figure"]) == ("greedy", "rate")
+    assert list(data["policies"]) == ["random", "greedy"]
+
+
+def test_the_check_of_tune_checks_its_proposal_on_the_proposals_fresh_seeds():
+    args = ("tune", "-n", "4", "--max-changes", "1", "--card", "ZOMBIE", "--fields", "attack", "--json", *CHECK)
+    data = last_json(run(*args))
+    check = data["check"]
+    assert (check["figure"], check["seed"], check["n"]) == ("change", data["check_seed"], 1)
+    if not data["changes"]:  # no proposal: the set as shipped against itself
+        assert all(d["rate"] == d["difference"] == 0 for d in check["decks"].values())
+
+
+def test_the_check_of_card_stats_checks_each_decks_rate():
+    data = last_json(run("card-stats", "--card", "GNOME", "--no-impact", "-n", "4", "--json", *CHECK))
+    assert (data["check"]["figure"], sorted(data["check"]["decks"])) == ("rate", ["1", "2", "3", "4"])
