@@ -5,14 +5,27 @@ from __future__ import annotations
 import click
 
 from ..base.points import percent_text, points_text
-from .design_options import emit, labelled, strengths, study_kwargs, study_options, study_output, timed
+from .design_options import (
+    asked_check,
+    check_options,
+    emit,
+    labelled,
+    run_check,
+    strengths,
+    study_kwargs,
+    study_options,
+    study_output,
+    timed,
+    with_check,
+)
 
 
 @click.command("card-stats")
 @click.option("--card", "names", multiple=True, metavar="NAME", help="Only this card (repeatable).")
 @click.option("--no-impact", is_flag=True, help="Skip the removal games (the impact column).")
+@check_options
 @study_options(default_n=2000)
-def command(names, no_impact, as_json, out, **options) -> None:
+def command(names, no_impact, check_strength, check_policy, check_n, as_json, out, **options) -> None:
     """Per card of the starter decks, across every pairing.
 
     How often it is played, its owner's turn when first played, its deck's rate
@@ -26,27 +39,39 @@ def command(names, no_impact, as_json, out, **options) -> None:
     of impact and each deck's paired change of rate from the first strength to
     each later one (JSON: {"policies": {P: <the card-stats object>}, "decks":
     […], "removed": […]}; one strength prints the card-stats object itself).
+
+    With --check-strength each deck's overall rate at the strongest policy (the
+    games every card's figures come from) is played again by the arbiter on
+    fewer of the same games (JSON: "check").
     """
-    from ..studies.design import card_stats
+    from ..studies.design import card_set_of, card_stats
 
     policies = strengths(options)
+    ask = asked_check(check_strength, check_policy, check_n, options["n"])
     several = len(policies) > 1
     kwargs = study_kwargs(**options)
     asked = {**options, "cards": list(names), "impact": not no_impact, **({"policies": policies} if several else {})}
-    files = ("card_stats", "decks", "removed") if several else ("card_stats",)
+    files: tuple[str, ...] = ("card_stats", "decks", "removed") if several else ("card_stats",)
+    if ask is not None:
+        asked["check"] = {"policy": ask.policy, "n": ask.n}
+        files += ("check",)
     with study_output(out, "card-stats", asked, files) as save:
         result, seconds = timed(card_stats)(
             names=list(names) or None, impact=not no_impact, **kwargs, policies=policies
         )
+        check = None
+        if ask is not None:
+            check = run_check(ask, [card_set_of(options["cards_file"])], options, against=policies[-1])
+        extra = {} if check is None else {"check": check.rows}
         if several:
-            save({"card_stats": labelled(result.tables), "decks": result.decks, "removed": result.removed})
+            save({"card_stats": labelled(result.tables), "decks": result.decks, "removed": result.removed} | extra)
         else:
-            save({"card_stats": result.tables[policies[0]]})
+            save({"card_stats": result.tables[policies[0]]} | extra)
     if several:
         text = _side_by_side(result) + "".join(f"\n\n{p}:\n{_text(t)}" for p, t in result.tables.items())
     else:
         text = _text(result.tables[policies[0]])
-    emit({**result.to_dict(), "seconds": seconds}, f"{text}\n({seconds:.1f} s)", as_json=as_json)
+    emit(*with_check({**result.to_dict(), "seconds": seconds}, f"{text}\n({seconds:.1f} s)", check), as_json=as_json)
 
 
 def _change(r) -> str:

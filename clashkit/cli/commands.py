@@ -15,6 +15,7 @@ MODULES = (
     "sweep",
     "card_stats",
     "tune",
+    "compare",
     "ladder",
     "expert_train",
     "exploit",

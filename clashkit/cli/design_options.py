@@ -5,7 +5,9 @@ decks (R7.1; mirrors only with ``--mirror``) between two copies of
 ``--policy``, or of each of ``--policies`` (weakest first) on the same seeds,
 prints its progress on stderr, then either a readable report or, with
 ``--json``, one JSON object on one line; ``--out DIR`` also writes its frames
-as Parquet.
+as Parquet.  With ``--check-strength`` (:func:`check_options`) the strongest
+bot's figures are played again by the arbiter on fewer of the same games
+(:mod:`clashkit.studies.design.check`).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import functools
 import json
 import math
 import time
+from dataclasses import dataclass
 
 import click
 
+from ..base.errors import OptionError
 from ..base.rules import Rules, parse_settings
 from .numbers import Whole
 
@@ -89,6 +93,83 @@ def study_options(default_n: int):
         return command
 
     return decorate
+
+
+def check_options(command):
+    """``--check-strength``, ``--check-policy P`` and ``--check-n N`` (as ``check_strength``,
+    ``check_policy``, ``check_n``): the strength check of a study's strong-play figures
+    (:func:`asked_check`)."""
+    from ..studies.design.check import CHECK_GAMES_MAX, CHECK_POLICY
+
+    options = [
+        click.option(
+            "--check-strength",
+            is_flag=True,
+            help=f"Play the strongest policy's figures again with {CHECK_POLICY} (or --check-policy) on fewer of "
+            "the same games and say, deck by deck, whether the two agree (within 2 points or the noise of "
+            "their paired difference).",
+        ),
+        click.option(
+            "--check-policy",
+            default=None,
+            metavar="P",
+            help=f"The arbiter of --check-strength (default {CHECK_POLICY}).",
+        ),
+        click.option(
+            "--check-n",
+            type=Whole("games", low=1),
+            default=None,
+            metavar="N",
+            help=f"Games per ordered pairing of --check-strength, at most -n (default: a quarter of -n, rounded "
+            f"up, at most {CHECK_GAMES_MAX}); games 0…N-1 of the study's own seeds.",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@dataclass(frozen=True)
+class CheckAsk:
+    """A strength check asked for: the arbiter and its games per pairing (checked)."""
+
+    policy: str
+    n: int
+
+
+def asked_check(check_strength: bool, check_policy: str | None, check_n: int | None, n: int) -> CheckAsk | None:
+    """The strength check the options ask for, checked before any game (``None`` without
+    ``--check-strength``; ``--check-policy`` or ``--check-n`` alone are refused)."""
+    from ..policies import parse_policies
+    from ..studies.design.check import CHECK_POLICY, check_games
+
+    if not check_strength:
+        for name, value in (("--check-policy", check_policy), ("--check-n", check_n)):
+            if value is not None:
+                raise OptionError(f"{name} is an option of the strength check: add --check-strength")
+        return None
+    (policy,) = parse_policies([check_policy or CHECK_POLICY], where="--check-policy", least=1)
+    return CheckAsk(policy, check_games(n, check_n))
+
+
+def run_check(ask: CheckAsk, variants, options: dict, *, against: str, labels=None, seed: int | None = None):
+    """:func:`clashkit.studies.design.check_strength` of ``variants`` with the study's options
+    (its seeds unless ``seed`` is given), ``against`` its strongest policy."""
+    from ..studies.design import check_strength
+
+    kwargs = study_kwargs(**options)
+    for key in ("n", "cards", "policy"):
+        kwargs.pop(key)
+    if seed is not None:
+        kwargs["seed"] = seed
+    return check_strength(variants, ask.n, against=against, policy=ask.policy, labels=labels, **kwargs)
+
+
+def with_check(data: dict, text: str, check) -> tuple[dict, str]:
+    """A study's JSON object and text with its strength check (``check`` ``None``: as they are)."""
+    if check is None:
+        return data, text
+    return {**data, "check": check.to_dict()}, f"{text}\n\n{check}"
 
 
 def cards_option(help: str = "A card file to play with instead of the shipped set."):

@@ -9,7 +9,19 @@ import click
 
 from ..base.errors import OptionError
 from ..base.limits import fraction
-from .design_options import emit, labelled, strengths, study_kwargs, study_options, study_output, timed
+from .design_options import (
+    asked_check,
+    check_options,
+    emit,
+    labelled,
+    run_check,
+    strengths,
+    study_kwargs,
+    study_options,
+    study_output,
+    timed,
+    with_check,
+)
 from .numbers import Whole
 
 
@@ -89,6 +101,7 @@ from .numbers import Whole
     metavar="FILE",
     help="Write the tuned set as a card file.",
 )
+@check_options
 @study_options(default_n=200)
 def command(
     max_changes,
@@ -102,6 +115,9 @@ def command(
     pairing_weight,
     first_weight,
     write_cards,
+    check_strength,
+    check_policy,
+    check_n,
     as_json,
     out,
     **options,
@@ -122,8 +138,13 @@ def command(
 
     JSON: {"changes", "before", "after", "pareto", …} for one strength; for
     several, "before" and "after" per strength under "policies": {P: …}.
+
+    With --check-strength the proposal's change of each deck's rate at the
+    strongest policy is played again by the arbiter on fewer of the fresh seeds'
+    games (JSON: "check", its figure the change).
     """
     policies = strengths(options)
+    ask = asked_check(check_strength, check_policy, check_n, options["n"])
     weight = fraction(pairing_weight, "pairing_weight", "--pairing-weight", OptionError)
     first = fraction(first_weight, "first_weight", "--first-weight", OptionError)
     if write_cards is not None and not Path(write_cards).resolve().parent.is_dir():
@@ -143,10 +164,12 @@ def command(
         "first_weight": first,
         "cards": list(cards),
         **({"policies": policies} if several else {}),
+        **({} if ask is None else {"check": {"policy": ask.policy, "n": ask.n}}),
     }
-    from ..studies.design import tune
+    from ..studies.design import card_set_of, tune
 
-    with study_output(out, "tune", asked, ("changes", "before", "after", "pareto")) as save:
+    files = ("changes", "before", "after", "pareto", *(("check",) if ask else ()))
+    with study_output(out, "tune", asked, files) as save:
         result, seconds = timed(tune)(
             max_changes=max_changes,
             fields=names,
@@ -168,8 +191,13 @@ def command(
             after = labelled({p: a.matchups for p, (_, a) in result.at.items()})
         else:
             before, after = result.before.matchups, result.after.matchups
-        save({"changes": result.table(), "before": before, "after": after, "pareto": result.pareto_table()})
+        check = None
+        if ask is not None:
+            pair = [(card_set_of(options["cards_file"]), result.cards)]
+            check = run_check(ask, pair, options, against=policies[-1], seed=result.check_seed)
+        frames = {"changes": result.table(), "before": before, "after": after, "pareto": result.pareto_table()}
+        save(frames | ({} if check is None else {"check": check.rows}))
     text = f"{result}\n({seconds:.1f} s)"
     if write_cards is not None:
         text += f"\nwrote {write_cards}"
-    emit({**result.to_dict(), "seconds": seconds}, text, as_json=as_json)
+    emit(*with_check({**result.to_dict(), "seconds": seconds}, text, check), as_json=as_json)

@@ -12,6 +12,12 @@ The four questions a designer asks, each one function:
   is played, when, its deck's rate with and without it played, its owner's
   hand-health after it, and the change when it is removed.
 * :func:`tune` — what is the smallest change that would balance the set?
+* :func:`compare` — what does a new card file change?  Every deck's and every ordered
+  pairing's rate under both sets on the same seeds, with each paired change.
+
+**The strength check.**  A strong-play verdict depends on which strong bot plays;
+:func:`check_strength` plays it again with the arbiter (``deep``) on fewer of the same
+games and says, deck by deck, whether the two agree (:mod:`~clashkit.studies.design.check`).
 
 **Strengths.**  Each takes ``policies=["greedy", "expert"]`` (weakest first) besides
 ``policy=``: the study at each strength on the same seeds, played as one list of jobs,
@@ -45,7 +51,17 @@ from __future__ import annotations
 
 from .card_numbers import SkillCardStats, card_stats
 from .changes import Change, apply_changes, candidates
-from .comparison import HALF_WIDTH, Comparison, SkillComparison, compare, games_for_half_width
+from .check import CHECK_POLICY, StrengthCheck, agrees, check_games, check_strength
+from .comparison import (
+    HALF_WIDTH,
+    SAME_DECKS,
+    Comparison,
+    SkillComparison,
+    check_comparable,
+    compare,
+    games_for_half_width,
+    seat_a_changes,
+)
 from .files import write_parquet
 from .jobs import (
     FAST_PROBE_GAMES,
@@ -65,12 +81,13 @@ from .jobs import (
 from .matrix import Balance, balance, card_set_of, labelled_rates, make_study, on_cluster, percent_text, points_text
 from .strengths import Objective, distance_improvement, skill_changes, skill_distance, strengths
 from .study import Study, matchups, outcomes, paired_changes, paired_contrast, pairings, sides
-from .sweeps import SkillSweep, Sweep, parse_values, sweep
+from .sweeps import SkillSweep, Sweep, parse_values, sweep, sweep_variants
 from .tuning import CHECK_SEED_OFFSET, TUNE_FIELDS, ParetoRow, Tuning, tune
 from .variants import FIELDS, field_value, replace_card, vanilla, vary
 
 __all__ = [
     "Balance",
+    "CHECK_POLICY",
     "CHECK_SEED_OFFSET",
     "Change",
     "Comparison",
@@ -83,20 +100,26 @@ __all__ = [
     "ParetoRow",
     "JobResult",
     "Runner",
+    "SAME_DECKS",
     "SMALL_BATCH",
     "Settings",
     "SkillCardStats",
     "SkillComparison",
     "SkillSweep",
+    "StrengthCheck",
     "Study",
     "Sweep",
     "TUNE_FIELDS",
     "Tuning",
+    "agrees",
     "apply_changes",
     "balance",
     "candidates",
     "card_set_of",
     "card_stats",
+    "check_comparable",
+    "check_games",
+    "check_strength",
     "compare",
     "distance_improvement",
     "duration",
@@ -119,11 +142,13 @@ __all__ = [
     "points_text",
     "replace_card",
     "run_jobs",
+    "seat_a_changes",
     "sides",
     "skill_changes",
     "skill_distance",
     "strengths",
     "sweep",
+    "sweep_variants",
     "tune",
     "vanilla",
     "vary",

@@ -10,6 +10,8 @@ from typing import Any
 import polars as pl
 
 from ...base.cards import CardSet
+from ...base.errors import OptionError
+from ...base.points import change_text, percent_text
 from ...base.rules import Rules
 from ...base.stats import Z95
 from ..analysis import deck_results
@@ -25,13 +27,16 @@ HALF_WIDTH = 0.015
 @dataclass(frozen=True)
 class Comparison:
     """Two versions of a card set played on the same seeds: both balances, each deck's
-    paired change (:func:`paired_changes`) and each cell's (``cells``: the row deck against
-    the column deck, both seats; see :meth:`matrix`)."""
+    paired change (:func:`paired_changes`), each cell's (``cells``: the row deck against
+    the column deck, both seats; see :meth:`matrix`) and each ordered pairing's
+    (``pairings``: seat A's deck against seat B's, as in the balance matrix; see
+    :meth:`pairing_table`)."""
 
     before: Balance
     after: Balance
     changes: pl.DataFrame
     cells: pl.DataFrame | None = None
+    pairings: pl.DataFrame | None = None
 
     def table(self) -> pl.DataFrame:
         """One row per deck: rate before and after with 95% intervals, games, the change and
@@ -69,12 +74,104 @@ class Comparison:
             .sort(keys)
         )
 
+    def pairing_table(self) -> pl.DataFrame:
+        """One row per ordered pairing (``a`` in seat A against ``b``): seat A's rate before and
+        after, its paired change with the 95% interval and ``clear``, and the games."""
+        if self.pairings is None:
+            raise ValueError("this comparison was made without its pairings (compare() makes them)")
+        rates = [
+            balance.matchups.select(
+                pl.col("deck_a").alias("a"),
+                pl.col("deck_b").alias("b"),
+                (pl.col("wins_a") / pl.col("games")).alias(name),
+                *(["games"] if name == "before" else []),
+            )
+            for name, balance in (("before", self.before), ("after", self.after))
+        ]
+        return (
+            rates[0]
+            .join(rates[1], on=["a", "b"])
+            .join(self.pairings, on=["a", "b"])
+            .select("a", "b", "before", "after", "change", "change_low", "change_high", "clear", "games")
+            .sort("a", "b")
+        )
+
     @property
     def half_width(self) -> float:
         """The widest half-width of any deck's change interval."""
         widths = (self.changes["change_high"] - self.changes["change_low"]) / 2
         # polars types Series.max() as any scalar; a float column's is a float.
         return float(widths.max()) if widths.len() else 0.0  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, Any]:
+        """One strength's object of ``clashkit compare --json``: ``decks`` (``{"1": {"before",
+        "after", "change", "change_low", "change_high", "clear", "games", …}}``), ``matrix``
+        (one item per ordered pairing: ``a``, ``b``, seat A's ``before``, ``after``, ``change``,
+        ``change_low``, ``change_high``, ``clear``, ``games``), ``cells`` (the row deck against
+        the column deck, both seats), ``n``, ``seed``, ``policy``."""
+        decks = {str(r.pop("deck")): r for r in self.table().drop("sd").to_dicts()}
+        data: dict[str, Any] = {"decks": decks}
+        if self.pairings is not None:
+            data["matrix"] = self.pairing_table().to_dicts()
+        if self.cells is not None:
+            data["cells"] = self.matrix().to_dicts()
+        return data | {"n": self.before.n, "seed": self.before.seed, "policy": self.before.policy}
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.before.policy}: each deck's rate before and after, and its change on the same seeds "
+            "(points, paired 95% interval)",
+            "",
+            f"{'deck':>6}  {'before':>7}  {'after':>7}  change",
+        ]
+        for r in self.table().iter_rows(named=True):
+            lines.append(
+                f"{r['deck']:>6}  {percent_text(r['before']):>7}  {percent_text(r['after']):>7}  {_verdict(r)}"
+            )
+        if self.pairings is not None:
+            lines += ["", f"{'a vs b':>6}  {'before':>7}  {'after':>7}  change (seat A's rate)"]
+            for r in self.pairing_table().iter_rows(named=True):
+                lines.append(
+                    f"{str(r['a']) + ' vs ' + str(r['b']):>6}  {percent_text(r['before']):>7}  "
+                    f"{percent_text(r['after']):>7}  {_verdict(r)}"
+                )
+        return "\n".join(lines)
+
+
+def _verdict(row: Mapping[str, Any]) -> str:
+    """``+2.1 [+0.4, +3.8]``, said so when the games cannot tell it from 0 or no game changed."""
+    if row["change_low"] == row["change_high"] == 0:
+        return "±0 (no game changed)"
+    text = change_text(row["change"], row["change_low"], row["change_high"])
+    return text if row["clear"] else f"{text}  cannot be told from 0"
+
+
+#: Starter decks a compared card set must keep as they are (the same card names), of the base's four.
+SAME_DECKS = 3
+
+
+def check_comparable(before: CardSet, after: CardSet, *, where: str = "--cards") -> None:
+    """Refuse a new card set that keeps fewer than :data:`SAME_DECKS` of ``before``'s starter decks
+    identical (the same card names, R7.1), naming the decks that differ: a paired change
+    measures a change to a set, not two different games."""
+    old, new = before.decks, after.decks
+    differ = [d for d in old if sorted(old[d]) != sorted(new.get(d, []))]
+    extra = [d for d in new if d not in old]
+    if len(old) - len(differ) < min(SAME_DECKS, len(old)) or extra:
+        parts = [f"deck {d} ({_deck_difference(old[d], new.get(d, []))})" for d in differ]
+        parts += [f"deck {d} (not in the base)" for d in extra]
+        raise OptionError(
+            f"{where}: keeps {len(old) - len(differ)} of the base's {len(old)} starter decks identical; compare needs "
+            f"at least {min(SAME_DECKS, len(old))} (R7.1); these differ: {'; '.join(parts)}"
+        )
+
+
+def _deck_difference(old: Sequence[str], new: Sequence[str]) -> str:
+    gone = [n for n in old if n not in new]
+    added = [n for n in new if n not in old]
+    if not new:
+        return "missing"
+    return ", ".join([*(f"without {n}" for n in gone), *(f"with {n}" for n in added)]) or "reordered"
 
 
 @dataclass(frozen=True)
@@ -101,6 +198,20 @@ class SkillComparison:
     def matrix(self) -> pl.DataFrame:
         """:meth:`Comparison.matrix` at each strength, stacked, ``strength`` first."""
         return pl.concat(c.matrix().select(pl.lit(p).alias("strength"), pl.all()) for p, c in self.comparisons.items())
+
+    def pairing_table(self) -> pl.DataFrame:
+        """:meth:`Comparison.pairing_table` at each strength, stacked, ``strength`` first."""
+        return pl.concat(
+            c.pairing_table().select(pl.lit(p).alias("strength"), pl.all()) for p, c in self.comparisons.items()
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The object ``clashkit compare --json`` prints: ``{"policies": {P: <one strength's
+        object, Comparison.to_dict>}}``."""
+        return {"policies": {p: c.to_dict() for p, c in self.comparisons.items()}}
+
+    def __str__(self) -> str:
+        return "\n\n".join(str(c) for c in self.comparisons.values())
 
 
 @on_cluster
@@ -150,10 +261,20 @@ def compare(
             Balance(matchups(new), n, seed, p),
             paired_changes(old, new),
             paired_changes(old, new, by=("deck", "opponent")),
+            seat_a_changes(old, new),
         )
         for p, (old, new) in played.items()
     }
     return comparisons[names[0]] if policies is None else SkillComparison(comparisons)
+
+
+def seat_a_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame:
+    """Each ordered pairing's paired change of seat A's rate (``a``, ``b``, ``change``,
+    ``change_low``, ``change_high``, ``clear``) from ``before`` to ``after`` (:func:`outcomes`)."""
+    changes = paired_changes(before, after, by=("deck_a", "deck_b", "side"))
+    return changes.filter(pl.col("side") == "A").select(
+        pl.col("deck_a").alias("a"), pl.col("deck_b").alias("b"), "change", "change_low", "change_high", "clear"
+    )
 
 
 def games_for_half_width(sd: float, half_width: float = HALF_WIDTH, *, games_per_deck_game: int = 6) -> int:

@@ -229,21 +229,9 @@ def sweep(
     "expert"]``) a :class:`SkillSweep`: the sweep at each strength on the same seeds, all of
     it played as one list of jobs, and each deck's paired change between strengths."""
     names = strengths(policy, policies)
-    base = card_set_of(cards)
-    name = str(card).strip().upper()
-    if name not in base:
-        raise unknown_card(str(card).upper(), base, asked=card)
-    shipped_card = base.card(name)
-    if shipped_card.deck is None:
-        raise OptionError(f"{name} is in no starter deck: changing it changes no game (R7.1)")
-    if not values:
-        raise OptionError(f"sweep of {name}: no field to set (e.g. attack=3,4,5)")
+    base, name, combos, variants = sweep_variants(card, values, cards)
     fields = tuple(values)
-    for f, vs in values.items():
-        if not list(vs):
-            raise OptionError(f"sweep of {name}: no values for {f}")
-    combos = list(itertools.product(*(values[f] for f in fields)))
-    variants = [vary(base, name, **dict(zip(fields, combo, strict=True))) for combo in combos]
+    shipped_card = base.card(name)
     study = make_study(
         n,
         seed=seed,
@@ -268,6 +256,28 @@ def sweep(
         for i, combo in enumerate(combos)
     ]
     return SkillSweep(sweeps, pl.concat(changes))
+
+
+def sweep_variants(
+    card: str, values: Mapping[str, Sequence[int]], cards: CardSet | str | os.PathLike | None = None
+) -> tuple[CardSet, str, list[tuple[int, ...]], list[CardSet]]:
+    """What a sweep plays: the card set as given, the card's name, each combination of
+    ``values`` (in the order of ``values``' fields) and the set with the card changed to it
+    (in place, :func:`vary`); a card outside the starter decks or an empty field refused."""
+    base = card_set_of(cards)
+    name = str(card).strip().upper()
+    if name not in base:
+        raise unknown_card(str(card).upper(), base, asked=card)
+    if base.card(name).deck is None:
+        raise OptionError(f"{name} is in no starter deck: changing it changes no game (R7.1)")
+    if not values:
+        raise OptionError(f"sweep of {name}: no field to set (e.g. attack=3,4,5)")
+    fields = tuple(values)
+    for f, vs in values.items():
+        if not list(vs):
+            raise OptionError(f"sweep of {name}: no values for {f}")
+    combos = list(itertools.product(*(values[f] for f in fields)))
+    return base, name, combos, [vary(base, name, **dict(zip(fields, combo, strict=True))) for combo in combos]
 
 
 def _sweep_of(name, fields, shipped, combos, played: Sequence[pl.DataFrame], n: int, seed: int) -> Sweep:

@@ -58,6 +58,11 @@ class CardDesigner:
     starting worker processes costs more than the games), all strengths as one list of
     jobs.  :meth:`card_stats` plays there too, with events: its play numbers come from
     :attr:`STATS_GAMES` games a pairing, as many as the win rates' first games.
+
+    With ``check_strength`` every run also plays the change at the strongest strength again
+    with the arbiter (``check_policy``, default ``deep``) on a quarter of the games, the
+    same seeds (:func:`clashkit.studies.design.check_strength`, as ``--check-strength`` of
+    the commands), and :meth:`check_lines` says deck by deck whether the two agree.
     """
 
     MIN_GAMES = 2_000
@@ -74,8 +79,10 @@ class CardDesigner:
         seed: int = 0,
         engine: str | None = None,
         jobs: int | None = 1,
+        check_strength: bool = False,
+        check_policy: str | None = None,
     ) -> None:
-        from ...studies.design import strengths
+        from ...studies.design import CHECK_POLICY, strengths
 
         self.base = cards if cards is not None else starter_set()
         self.games_per_pairing = games_per_pairing
@@ -92,6 +99,11 @@ class CardDesigner:
         self.result = None  # the first strength's Comparison
         self.before = None  # its clashkit.studies.design.Balance before the change
         self.after = None  # … and after
+        #: Whether a run also plays the strength check (:meth:`check_lines`).
+        self.check_strength = check_strength
+        #: The arbiter of the strength check.
+        self.check_policy = check_policy or CHECK_POLICY
+        self.check = None  # clashkit.studies.design.StrengthCheck of the last run, if asked for
 
     @property
     def policy(self) -> str:
@@ -219,11 +231,38 @@ class CardDesigner:
             first = compare(self.base, after, self.MIN_GAMES, **options)
             if first.half_width <= HALF_WIDTH:
                 self._keep(first)
+                self._check(progress)
                 return self.comparison()
             sd = max(float(c.changes["sd"].max() or 0.0) for c in first.comparisons.values())
             n = min(self.MAX_GAMES, max(self.MIN_GAMES, games_for_half_width(sd, HALF_WIDTH)))
         self._keep(compare(self.base, after, n, **options))
+        self._check(progress)
         return self.comparison()
+
+    def _check(self, progress: bool) -> None:
+        """The strength check of the last run's change, when asked for (else forgotten)."""
+        from ...studies.design import check_games, check_strength
+
+        self.check = None
+        if not self.check_strength:
+            return
+        self.check = check_strength(
+            [self.base, self.cards],
+            check_games(self.games),
+            against=self.policies[-1],
+            policy=self.check_policy,
+            seed=self.seed,
+            engine=self.engine,
+            jobs=self.jobs,
+            progress=progress,
+            cache=self._games,
+        )
+
+    def check_lines(self) -> list[str]:
+        """The strength check of the last run, one sentence a deck
+        (:meth:`clashkit.studies.design.StrengthCheck.sentences`); none without ``check_strength``."""
+        self._need_result()
+        return [] if self.check is None else self.check.sentences()
 
     @property
     def games(self) -> int:
@@ -289,7 +328,7 @@ class CardDesigner:
 
     def clear_result(self) -> None:
         """Forget the last run (its numbers no longer describe the cards)."""
-        self.result = self.before = self.after = self.skill = None
+        self.result = self.before = self.after = self.skill = self.check = None
         self.results = {}
 
     def matrices(self) -> pl.DataFrame:

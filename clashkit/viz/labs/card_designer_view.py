@@ -93,6 +93,17 @@ class CardDesignerView(_View):
             tooltip="one or several strengths of play (ctrl-click), each on the same seeds",
         )
         self.bots.add_class("ck-bots")
+        self.check = w.Checkbox(
+            value=d.check_strength,
+            description="check strength",
+            tooltip=f"also play the change at the strongest bot again with {d.check_policy} on a quarter of the "
+            "games, the same seeds, and say whether the two agree",
+            indent=False,
+            layout=w.Layout(width="140px"),
+        )
+        self.check.add_class("ck-check-strength")
+        #: One sentence a deck: whether the strongest bot and the arbiter agree on the change.
+        self.check_summary = w.HTML()
         #: One line a deck: its change at each strength, with the paired 95% interval.
         self.summary = w.HTML()
         self.progress = w.Output()
@@ -140,11 +151,13 @@ class CardDesignerView(_View):
                     [
                         self.games,
                         self.bots,
+                        self.check,
                         _button("run the simulation", "ck-simulate", self.on_run, style="primary"),
                     ]
                 ),
                 self.progress,
                 self.summary,
+                self.check_summary,
                 self.chart,
                 self.table,
                 self.matrix,
@@ -286,6 +299,7 @@ class CardDesignerView(_View):
         d.games_per_pairing = self.games.value or None
         if self.bots.value:
             d.policies = tuple(p for p in self.bots.options if p in self.bots.value)  # weakest first
+        d.check_strength = self.check.value
 
     def on_undo(self) -> None:
         name = self._name()
@@ -331,6 +345,15 @@ class CardDesignerView(_View):
             + "".join(f"<li {_LI}>{escape(line)}</li>" for line in d.change_lines())
             + "</ul></div>"
         )
+        self.check_summary.value = ""
+        if d.check is not None:
+            self.check_summary.value = (
+                f'<div class="ck-check-lines" style="font-size:12px;margin:4px 0">'
+                f"<b>Strength check</b> (the change under {escape(d.check.against)} and under "
+                f"{escape(d.check.policy)} on the same {d.check.n:,} game{'s' * (d.check.n != 1)} a pairing)<ul>"
+                + "".join(f"<li {_LI}>{escape(line)}</li>" for line in d.check_lines())
+                + "</ul></div>"
+            )
         self.last_chart = chart_paired_by_strength(cells, d._need_skill().table())
         _show_chart(self.chart, self.last_chart)
         self.matrix.value = "".join(
@@ -380,6 +403,7 @@ class CardDesignerView(_View):
         self.chart.clear_output()
         self.progress.clear_output()
         self.table.value = self.matrix.value = self.stats.value = self.summary.value = ""
+        self.check_summary.value = ""
 
     def on_save(self) -> None:
         try:
