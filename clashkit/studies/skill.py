@@ -15,6 +15,13 @@ for both policies, since they share the deals — and recomputes both sets of
 deck rates.  A rho near 1 says the decks rank the same under weak and strong
 play; with four decks rho moves in steps of 0.2, and its interval says how
 much of the ranking the games pin down.
+
+**The strength axis.**  A balance figure is read as a curve over playing strength, and
+trusted where the curve has flattened.  Each policy's strength is its Elo on the bots'
+ladder of the documentation (:data:`clashkit.studies.ladder.RATINGS_FILE`, written by the
+ladder figure's command; :func:`clashkit.studies.ladder.read_ratings`), so the ratings the
+guide shows are the ones the curve is drawn against.  A policy that ladder did not rate
+keeps its place in the order given and is shown without Elo.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from .design import (
     points_text,
 )
 from .design.strengths import deck_rates_of, win_arrays
+from .ladder import LadderRatings, read_ratings
 
 #: Bootstrap replicates of the rank correlation's interval.
 BOOTSTRAP = 1000
@@ -52,11 +60,13 @@ BOOTSTRAP = 1000
 class SkillBalance:
     """Balances at several strengths (``balances``, weakest first), each deck's paired change
     from the weakest to the strongest (``changes``) and the rank correlation of the decks'
-    rates between them (``correlation``)."""
+    rates between them (``correlation``); ``ladder`` holds the strengths' Elo (see the module
+    docstring), None when no ladder was read."""
 
     balances: dict[str, Balance]
     changes: pl.DataFrame
     correlation: dict[str, Any]
+    ladder: LadderRatings | None = None
 
     @property
     def weak(self) -> str:
@@ -65,6 +75,38 @@ class SkillBalance:
     @property
     def strong(self) -> str:
         return list(self.balances)[-1]
+
+    def strength(self) -> dict[str, dict[str, float] | None]:
+        """Each policy's Elo on the ladder, ``{"elo", "low", "high"}`` (95% interval), or None
+        when the ladder did not rate it; in the order of the balances."""
+        return {p: self.ladder.elo(p) if self.ladder is not None else None for p in self.balances}
+
+    def strength_text(self) -> str:
+        """Where the strengths' Elo comes from, their intervals, the policies without one, and
+        whether the ladder contradicts the order given, in a few sentences."""
+        if self.ladder is None:
+            return "Strength: no ladder read; the policies are shown in the order given, without Elo."
+        strength = self.strength()
+        rated = {p: e for p, e in strength.items() if e is not None}
+        lines = [f"Strength: Elo on {self.ladder.source_text()}."]
+        if rated:
+            lines.append(
+                "95% intervals: " + ", ".join(f"{p} {e['low']:.0f}–{e['high']:.0f}" for p, e in rated.items()) + "."
+            )
+        unrated = [p for p, e in strength.items() if e is None]
+        if unrated:
+            lines.append(f"Not rated there, shown without Elo in the order given: {', '.join(unrated)}.")
+        out_of_order = [
+            (a, b)
+            for (a, ea), (b, eb) in zip(rated.items(), list(rated.items())[1:], strict=False)
+            if ea["elo"] > eb["elo"]
+        ]
+        for a, b in out_of_order:
+            lines.append(
+                f"Listed weakest first, but the ladder rates {a} ({rated[a]['elo']:.0f}) above {b} "
+                f"({rated[b]['elo']:.0f})."
+            )
+        return " ".join(lines)
 
     def table(self) -> pl.DataFrame:
         """One row per deck: its rate at each strength (``rate <policy>``) and the change."""
@@ -80,6 +122,8 @@ class SkillBalance:
         return {
             "policies": {policy: b.to_dict() for policy, b in self.balances.items()},
             "rank_correlation": self.correlation,
+            "strength": self.strength(),
+            "strength_source": self.ladder.source() if self.ladder is not None else None,
             "changes": [
                 {
                     "deck": r["deck"],
@@ -105,7 +149,9 @@ class SkillBalance:
 
     def __str__(self) -> str:
         names = list(self.balances)
-        head = "| deck | " + " | ".join(names) + f" | change {self.weak} → {self.strong} (points, paired 95%) |"
+        strength = self.strength()
+        columns = [p + (f" (Elo {e['elo']:.0f})" if e is not None else " (no Elo)") for p, e in strength.items()]
+        head = "| deck | " + " | ".join(columns) + f" | change {self.weak} → {self.strong} (points, paired 95%) |"
         lines = [head, "| --- |" + " ---: |" * len(names) + " --- |"]
         changes = {r["deck"]: r for r in self.changes.iter_rows(named=True)}
         decks = {p: {r["deck"]: r for r in b.decks.iter_rows(named=True)} for p, b in self.balances.items()}
@@ -118,7 +164,7 @@ class SkillBalance:
             c = changes[deck]
             change = f"{points_text(c['change'])} [{points_text(c['change_low'])}, {points_text(c['change_high'])}]"
             lines.append(f"| deck {deck} | " + " | ".join(cells) + f" | {change} |")
-        lines += ["", self.correlation_text()]
+        lines += ["", self.strength_text(), "", self.correlation_text()]
         for policy, b in self.balances.items():
             lines += ["", f"{policy}:", "", str(b)]
         return "\n".join(lines)
@@ -185,12 +231,16 @@ def balance_by_skill(
     progress: bool = False,
     runner: Runner | None = None,
     bootstrap: int = BOOTSTRAP,
+    ratings: LadderRatings | str | os.PathLike | None = None,
 ) -> SkillBalance:
     """The balance at each of ``policies`` (weakest first) on the same seeds, each deck's
-    paired change from the first to the last, and the rank correlation between them."""
+    paired change from the first to the last, and the rank correlation between them;
+    each policy's Elo from ``ratings`` (a ladder's ratings file; default: the bots' ladder
+    of the documentation)."""
     from ..policies import parse_policies
 
     names = parse_policies(policies)
+    ladder = ratings if isinstance(ratings, LadderRatings) else read_ratings(ratings)
     cards = card_set_of(cards)
     study = make_study(
         n,
@@ -208,7 +258,7 @@ def balance_by_skill(
     weak, strong = played[names[0]], played[names[-1]]
     changes = paired_changes(weak, strong).drop("sd")
     correlation = rank_correlation(weak, strong, seed=seed, bootstrap=bootstrap)
-    return SkillBalance(balances, changes, {"weak": names[0], "strong": names[-1], **correlation})
+    return SkillBalance(balances, changes, {"weak": names[0], "strong": names[-1], **correlation}, ladder)
 
 
 __all__ = ["BOOTSTRAP", "SkillBalance", "balance_by_skill", "rank_correlation"]
