@@ -94,11 +94,12 @@ def command(
 
     from ..base.errors import OptionError, OutputError
     from ..base.rules import Rules, parse_settings
-    from ..studies.ladder import ladder, parse_policies
+    from ..studies.ladder import checkout_commit, ladder, parse_policies
 
     names = parse_policies(policies)
     if write_ratings is not None and not Path(write_ratings).resolve().parent.is_dir():
         raise OptionError(f"--write-ratings: no directory for {write_ratings}")
+    measured_at = checkout_commit(write_ratings) if write_ratings is not None else None
     rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules") if rules_text else None
     asked = {
         "policies": names,
@@ -129,7 +130,7 @@ def command(
     )
     if write_ratings is not None:
         try:
-            result.write_ratings(write_ratings, command=_command_line(asked))
+            result.write_ratings(write_ratings, command=_command_line(asked), commit=str(measured_at))
         except OSError as e:
             raise OutputError(f"--write-ratings: cannot write {write_ratings} ({e.strerror or e})") from None
         text += f"\n\nRatings written to {write_ratings}."

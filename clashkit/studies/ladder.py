@@ -104,15 +104,14 @@ class Ladder:
             )
         return "\n".join(lines)
 
-    def write_ratings(self, path: str | os.PathLike, *, command: str) -> Path:
+    def write_ratings(self, path: str | os.PathLike, *, command: str, commit: str) -> Path:
         """Write the ratings as a :data:`RATINGS_FILE`-style JSON file (read back by
-        :func:`read_ratings`), with ``command`` (the command line that played them), the commit
-        of the checkout it ran at (``-dirty`` when files outside ``docs/`` and ``path`` had
-        changes; ``unknown`` outside a checkout) and the date."""
+        :func:`read_ratings`), with ``command`` (the command line that played them), the
+        ``commit`` it ran at (:func:`checkout_commit`, taken before the games) and the date."""
         path = Path(path)
         data = {
             "command": command,
-            "commit": _commit(path),
+            "commit": commit,
             "date": datetime.date.today().isoformat(),
             "n": self.n,
             "seed": self.seed,
@@ -129,8 +128,10 @@ def _rounded(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, **{k: round(row[k], 2) for k in ("rating", "low", "high")}, "score": round(row["score"], 4)}
 
 
-def _commit(written: Path) -> str:
-    """The checkout's commit, as the figures' stamps name it (``benchmarks/figures.py``)."""
+def checkout_commit(written: str | os.PathLike | None = None) -> str:
+    """The commit of the checkout clashkit runs from, as the figures' stamps name it
+    (``benchmarks/figures.py``): ``-dirty`` when files outside ``docs/`` and the file about
+    to be ``written`` have changes; ``unknown`` outside a checkout."""
 
     def git(*args: str) -> str:
         return subprocess.run(
@@ -138,8 +139,8 @@ def _commit(written: Path) -> str:
         ).stdout.strip()
 
     exclude = [":(exclude)docs"]
-    if written.resolve().is_relative_to(CHECKOUT):
-        exclude.append(f":(exclude){written.resolve().relative_to(CHECKOUT).as_posix()}")
+    if written is not None and Path(written).resolve().is_relative_to(CHECKOUT):
+        exclude.append(f":(exclude){Path(written).resolve().relative_to(CHECKOUT).as_posix()}")
     try:
         head = git("rev-parse", "--short", "HEAD")
         dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", *exclude)
@@ -346,6 +347,7 @@ __all__ = [
     "RATINGS_SCHEMA",
     "Ladder",
     "LadderRatings",
+    "checkout_commit",
     "fit",
     "ladder",
     "parse_policies",
