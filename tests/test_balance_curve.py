@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from clashkit.base.errors import InputError
 from clashkit.base.points import percent_text
-from clashkit.base.shipped import shipped_file
 from clashkit.cli import main
 from clashkit.studies.ladder import RATINGS_FILE, ladder, read_ratings
 from clashkit.studies.skill import balance_by_skill
@@ -127,12 +128,9 @@ def test_balance_policies_reads_the_bots_ladder(tmp_path):
 def test_the_shipped_ratings_are_the_ladder_figures():
     """``data/ladder.json`` was written by the ladder figure's own command (``benchmarks/figures.py``):
     the same policies, games and seed, so the Elo the guide shows is the Elo the curve uses."""
-    import importlib.util
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import figures
 
-    spec = importlib.util.spec_from_file_location("figures", shipped_file("benchmarks/figures.py"))
-    assert spec is not None and spec.loader is not None
-    figures = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(figures)
     command = list(figures.FIGURES["ladder"].command)
     assert command[command.index("--write-ratings") + 1] == RATINGS_FILE
     written = shlex.split(read_ratings().command)

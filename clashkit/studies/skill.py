@@ -102,9 +102,10 @@ class SkillBalance:
             if ea["elo"] > eb["elo"]
         ]
         for a, b in out_of_order:
+            overlap = " (their 95% intervals overlap)" if rated[a]["low"] <= rated[b]["high"] else ""
             lines.append(
                 f"Listed weakest first, but the ladder rates {a} ({rated[a]['elo']:.0f}) above {b} "
-                f"({rated[b]['elo']:.0f})."
+                f"({rated[b]['elo']:.0f}){overlap}."
             )
         return " ".join(lines)
 

@@ -132,7 +132,7 @@ def skill_strengths(result: SkillBalance) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema)
 
 
-def chart_skill(result: SkillBalance, *, width: int = 360, height: int = 240) -> alt.LayerChart:
+def chart_skill(result: SkillBalance, *, width: int = 360, height: int = 240) -> alt.LayerChart | alt.FacetChart:
     """Each deck's rate against all opponents as a curve over the strength of play: x is
     each strength's Elo on the bots' ladder (:meth:`~clashkit.studies.skill.SkillBalance.strength`),
     y the rate, one line per deck with its 95% interval as a band; the dashed line is 50%.
@@ -169,7 +169,13 @@ def chart_skill(result: SkillBalance, *, width: int = 360, height: int = 240) ->
         x=x, color=alt.Color("deck:N", title=None, legend=alt.Legend(orient="right"))
     )
     bands = base.mark_area(opacity=0.15).encode(
-        y=alt.Y("low:Q", title="win rate against all opponents", axis=alt.Axis(format=PERCENT)), y2="high:Q"
+        y=alt.Y(
+            "low:Q",
+            title="win rate against all opponents",
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(format=PERCENT),
+        ),
+        y2="high:Q",
     )
     lines = base.mark_line(point=alt.OverlayMarkDef(filled=True, size=60)).encode(
         y="win_rate:Q",
