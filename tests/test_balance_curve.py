@@ -4,11 +4,13 @@ axis of ``clashkit balance --policies`` (text and JSON)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import sys
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -63,7 +65,7 @@ def test_each_policy_carries_its_elo_from_the_file_and_an_unrated_one_none(curve
 
 def test_the_json_adds_strength_and_its_source_and_keeps_the_other_keys(curve, ratings_file):
     data = curve.to_dict()
-    assert list(data) == ["policies", "rank_correlation", "strength", "strength_source", "changes"]
+    assert list(data) == ["policies", "rank_correlation", "strength", "strength_source", "changes", "last_step"]
     assert list(data["policies"]) == [WEAK, MIDDLE, STRONG]  # the order given
     assert data["strength"] == curve.strength()
     assert data["strength_source"] == {
@@ -78,14 +80,14 @@ def test_the_text_table_has_a_row_per_deck_and_a_column_per_strength_labelled_in
     lines = str(curve).splitlines()
     assert lines[0] == (
         f"| deck | {WEAK} (Elo 1160) | {MIDDLE} (Elo 1450) | {STRONG} (no Elo) "
-        f"| change {WEAK} → {STRONG} (points, paired 95%) |"
+        f"| change {WEAK} → {STRONG} (points, paired 95%) | change {MIDDLE} → {STRONG} (points, paired 95%) |"
     )
-    assert lines[1] == "| --- | ---: | ---: | ---: | --- |"
+    assert lines[1] == "| --- | ---: | ---: | ---: | --- | --- |"
     rows = lines[2:6]
     assert [r.split(" | ")[0] for r in rows] == ["| deck 1", "| deck 2", "| deck 3", "| deck 4"]
     for row, deck in zip(rows, (1, 2, 3, 4), strict=True):
         cells = row.strip("|").split(" | ")
-        assert len(cells) == 1 + 3 + 1
+        assert len(cells) == 1 + 3 + 2
         for cell, policy in zip(cells[1:4], (WEAK, MIDDLE, STRONG), strict=True):
             d = curve.balances[policy].decks.filter(deck=deck).row(0, named=True)
             rate = f"{percent_text(d['rate'])} ({percent_text(d['low'], 1, '')}–{percent_text(d['high'], 1, '')})"
@@ -170,3 +172,43 @@ def test_bad_ratings_files_are_one_line(tmp_path):
     assert result.output.strip().splitlines() == [
         f"clashkit: error: --write-ratings: no directory for {tmp_path / 'no' / 'x.json'}"
     ]
+
+
+def test_the_last_step_is_the_paired_change_between_the_two_strongest(curve):
+    """Where the curve may have flattened: each deck's change from the second strongest to the
+    strongest, paired game by game (the same seeds), in the JSON, the table and one sentence."""
+    data = curve.to_dict()["last_step"]
+    assert [(r["deck"], r["weak"], r["strong"]) for r in data] == [(d, MIDDLE, STRONG) for d in (1, 2, 3, 4)]
+    for r in data:
+        middle = curve.balances[MIDDLE].decks.filter(deck=r["deck"])["rate"].item()
+        strong = curve.balances[STRONG].decks.filter(deck=r["deck"])["rate"].item()
+        assert r["change"] == pytest.approx(strong - middle)
+        assert r["change_low"] <= r["change"] <= r["change_high"]
+        assert r["clear"] == (r["change_low"] > 0 or r["change_high"] < 0)
+    flat = [f"deck {r['deck']}" for r in data if not r["clear"]]
+    moved = [f"deck {r['deck']}" for r in data if r["clear"]]
+    said = []
+    if flat:
+        said.append(f"no change told from 0 for {', '.join(flat)} (the curve may have flattened there)")
+    if moved:
+        said.append(
+            f"{', '.join(moved)} still moved (more strength may move {'it' if len(moved) == 1 else 'them'} further)"
+        )
+    assert curve.last_step_text() == f"Last step, {MIDDLE} → {STRONG}: " + "; ".join(said) + "."
+    assert curve.last_step_text() in str(curve).splitlines()
+    two = balance_by_skill([WEAK, MIDDLE], 1, seed=3, bootstrap=5, ratings=curve.ladder)
+    assert two.last_step is None and two.to_dict()["last_step"] is None and two.last_step_text() == ""
+
+
+def test_the_last_step_sentence_names_the_decks_it_still_moves(curve):
+    step = pl.DataFrame({"deck": [2, 1, 3, 4], "clear": [False, True, False, True]})
+    assert dataclasses.replace(curve, last_step=step).last_step_text() == (
+        f"Last step, {MIDDLE} → {STRONG}: no change told from 0 for deck 2, deck 3 (the curve may have "
+        "flattened there); deck 1, deck 4 still moved (more strength may move them further)."
+    )
+    one = pl.DataFrame({"deck": [1, 2, 3, 4], "clear": [False, False, True, False]})
+    assert (
+        dataclasses.replace(curve, last_step=one)
+        .last_step_text()
+        .endswith("; deck 3 still moved (more strength may move it further).")
+    )

@@ -61,12 +61,15 @@ class SkillBalance:
     """Balances at several strengths (``balances``, weakest first), each deck's paired change
     from the weakest to the strongest (``changes``) and the rank correlation of the decks'
     rates between them (``correlation``); ``ladder`` holds the strengths' Elo (see the module
-    docstring), None when no ladder was read."""
+    docstring), None when no ladder was read; ``last_step`` is each deck's paired change
+    between the two strongest (where the curve may have flattened), None with only two
+    strengths (``changes`` is that step then)."""
 
     balances: dict[str, Balance]
     changes: pl.DataFrame
     correlation: dict[str, Any]
     ladder: LadderRatings | None = None
+    last_step: pl.DataFrame | None = None
 
     @property
     def weak(self) -> str:
@@ -125,19 +128,26 @@ class SkillBalance:
             "rank_correlation": self.correlation,
             "strength": self.strength(),
             "strength_source": self.ladder.source() if self.ladder is not None else None,
-            "changes": [
-                {
-                    "deck": r["deck"],
-                    "weak": self.weak,
-                    "strong": self.strong,
-                    "change": r["change"],
-                    "change_low": r["change_low"],
-                    "change_high": r["change_high"],
-                    "clear": r["clear"],
-                }
-                for r in self.changes.iter_rows(named=True)
-            ],
+            "changes": _change_rows(self.changes, self.weak, self.strong),
+            "last_step": None if self.last_step is None else _change_rows(self.last_step, *list(self.balances)[-2:]),
         }
+
+    def last_step_text(self) -> str:
+        """Which decks the last step of strength moves, and which it leaves where they were
+        (within the games' paired interval), in one sentence; empty with two strengths."""
+        if self.last_step is None:
+            return ""
+        before, after = list(self.balances)[-2:]
+        rows = list(self.last_step.sort("deck").iter_rows(named=True))
+        flat = [f"deck {r['deck']}" for r in rows if not r["clear"]]
+        moved = [f"deck {r['deck']}" for r in rows if r["clear"]]
+        said = []
+        if flat:
+            said.append(f"no change told from 0 for {', '.join(flat)} (the curve may have flattened there)")
+        if moved:
+            it = "it" if len(moved) == 1 else "them"
+            said.append(f"{', '.join(moved)} still moved (more strength may move {it} further)")
+        return f"Last step, {before} → {after}: " + "; ".join(said) + "."
 
     def correlation_text(self) -> str:
         """The rank correlation of the decks' rates between the weakest and the strongest, in one sentence."""
@@ -152,9 +162,14 @@ class SkillBalance:
         names = list(self.balances)
         strength = self.strength()
         columns = [p + (f" (Elo {e['elo']:.0f})" if e is not None else " (no Elo)") for p, e in strength.items()]
-        head = "| deck | " + " | ".join(columns) + f" | change {self.weak} → {self.strong} (points, paired 95%) |"
-        lines = [head, "| --- |" + " ---: |" * len(names) + " --- |"]
+        steps = [(self.changes, self.weak, self.strong)]
+        if self.last_step is not None:
+            steps.append((self.last_step, *names[-2:]))
+        head = "| deck | " + " | ".join(columns) + " |"
+        head += "".join(f" change {a} → {b} (points, paired 95%) |" for _, a, b in steps)
+        lines = [head, "| --- |" + " ---: |" * len(names) + " --- |" * len(steps)]
         changes = {r["deck"]: r for r in self.changes.iter_rows(named=True)}
+        by_step = [{r["deck"]: r for r in frame.iter_rows(named=True)} for frame, _, _ in steps]
         decks = {p: {r["deck"]: r for r in b.decks.iter_rows(named=True)} for p, b in self.balances.items()}
         for deck in sorted(changes):
             cells = [
@@ -162,13 +177,36 @@ class SkillBalance:
                 f"{percent_text(decks[p][deck]['high'], 1, '')})"
                 for p in names
             ]
-            c = changes[deck]
-            change = f"{points_text(c['change'])} [{points_text(c['change_low'])}, {points_text(c['change_high'])}]"
-            lines.append(f"| deck {deck} | " + " | ".join(cells) + f" | {change} |")
-        lines += ["", self.strength_text(), "", self.correlation_text()]
+            for step in by_step:
+                c = step[deck]
+                cells.append(
+                    f"{points_text(c['change'])} [{points_text(c['change_low'])}, {points_text(c['change_high'])}]"
+                )
+            lines.append(f"| deck {deck} | " + " | ".join(cells) + " |")
+        lines += ["", self.strength_text()]
+        if self.last_step is not None:
+            lines += ["", self.last_step_text()]
+        lines += ["", self.correlation_text()]
         for policy, b in self.balances.items():
             lines += ["", f"{policy}:", "", str(b)]
         return "\n".join(lines)
+
+
+def _change_rows(changes: pl.DataFrame, weak: str, strong: str) -> list[dict[str, Any]]:
+    """Paired changes as the JSON lists them: ``deck``, ``weak``, ``strong``, ``change``,
+    ``change_low``, ``change_high``, ``clear``."""
+    return [
+        {
+            "deck": r["deck"],
+            "weak": weak,
+            "strong": strong,
+            "change": r["change"],
+            "change_low": r["change_low"],
+            "change_high": r["change_high"],
+            "clear": r["clear"],
+        }
+        for r in changes.iter_rows(named=True)
+    ]
 
 
 def _num(x: float | None) -> str:
@@ -258,8 +296,10 @@ def balance_by_skill(
     balances = {p: Balance(matchups(g), n, seed, p) for p, g in played.items()}
     weak, strong = played[names[0]], played[names[-1]]
     changes = paired_changes(weak, strong).drop("sd")
+    last_step = paired_changes(played[names[-2]], strong).drop("sd") if len(names) > 2 else None
     correlation = rank_correlation(weak, strong, seed=seed, bootstrap=bootstrap)
-    return SkillBalance(balances, changes, {"weak": names[0], "strong": names[-1], **correlation}, ladder)
+    correlation = {"weak": names[0], "strong": names[-1], **correlation}
+    return SkillBalance(balances, changes, correlation, ladder, last_step)
 
 
 __all__ = ["BOOTSTRAP", "SkillBalance", "balance_by_skill", "rank_correlation"]
