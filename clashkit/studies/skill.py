@@ -164,7 +164,7 @@ class SkillBalance:
         columns = [p + (f" (Elo {e['elo']:.0f})" if e is not None else " (no Elo)") for p, e in strength.items()]
         steps = [(self.changes, self.weak, self.strong)]
         if self.last_step is not None:
-            steps.append((self.last_step, *names[-2:]))
+            steps.append((self.last_step, names[-2], names[-1]))
         head = "| deck | " + " | ".join(columns) + " |"
         head += "".join(f" change {a} → {b} (points, paired 95%) |" for _, a, b in steps)
         lines = [head, "| --- |" + " ---: |" * len(names) + " --- |" * len(steps)]
