@@ -138,6 +138,8 @@ def checkout_commit(written: str | os.PathLike | None = None) -> str:
             ["git", *args], cwd=CHECKOUT, capture_output=True, text=True, check=True, timeout=30
         ).stdout.strip()
 
+    if not (CHECKOUT / ".git").exists():  # an installed package: not a checkout of its own
+        return "unknown"
     exclude = [":(exclude)docs"]
     if written is not None and Path(written).resolve().is_relative_to(CHECKOUT):
         exclude.append(f":(exclude){Path(written).resolve().relative_to(CHECKOUT).as_posix()}")
