@@ -84,6 +84,8 @@ FIGURES: dict[str, Figure] = {
             "random,greedy,search:budget=4,search:budget=16,search:fair,search:budget=64,fair,expert",
             "-n",
             "20",
+            "--write-ratings",
+            "data/ladder.json",
             "--no-progress",
         ),
         True,

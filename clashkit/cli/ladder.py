@@ -52,9 +52,29 @@ DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair,expert"
     metavar="DIR",
     help="Also write the games and the ratings as Parquet files in DIR.",
 )
+@click.option(
+    "--write-ratings",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Also write the ratings, the command and the commit it ran at as JSON to FILE "
+    "(data/ladder.json is the strength axis of balance --policies).",
+)
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 def command(
-    policies, n, seed, cards_file, rules_text, engine, bootstrap, jobs, cluster, as_json, out, no_progress
+    policies,
+    n,
+    seed,
+    cards_file,
+    rules_text,
+    engine,
+    bootstrap,
+    jobs,
+    cluster,
+    as_json,
+    out,
+    write_ratings,
+    no_progress,
 ) -> None:
     """Rate policies against each other.
 
@@ -65,11 +85,21 @@ def command(
     intervals over the games; an unfinished game (R10.1) counts half to each.
     The same seed gives the same ratings.  Before it starts, a timing probe
     estimates the run time (shown in the progress bar).
+
+    The bots' ladder of the documentation writes its ratings with
+    --write-ratings data/ladder.json: balance --policies reads each policy's
+    Elo from there.
     """
+    from pathlib import Path
+
+    from ..base.errors import OptionError, OutputError
     from ..base.rules import Rules, parse_settings
-    from ..studies.ladder import ladder, parse_policies
+    from ..studies.ladder import checkout_commit, ladder, parse_policies
 
     names = parse_policies(policies)
+    if write_ratings is not None and not Path(write_ratings).resolve().parent.is_dir():
+        raise OptionError(f"--write-ratings: no directory for {write_ratings}")
+    measured_at = checkout_commit(write_ratings) if write_ratings is not None else None
     rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules") if rules_text else None
     asked = {
         "policies": names,
@@ -98,4 +128,24 @@ def command(
         f"{len(names)} policies, {n} game(s) per deck pairing, pair and seat; seed {seed} "
         f"({result.games.height:,} games in {seconds:.1f} s)\n\n{result}"
     )
+    if write_ratings is not None:
+        try:
+            result.write_ratings(write_ratings, command=_command_line(asked), commit=str(measured_at))
+        except OSError as e:
+            raise OutputError(f"--write-ratings: cannot write {write_ratings} ({e.strerror or e})") from None
+        text += f"\n\nRatings written to {write_ratings}."
     emit({**result.to_dict(), "seconds": seconds}, text, as_json=as_json)
+
+
+def _command_line(asked: dict) -> str:
+    """The ladder's command line as the ratings file records it: what changes the ratings."""
+    words = ["clashkit ladder", f"--policies {','.join(asked['policies'])}", f"-n {asked['n']}"]
+    words.append(f"--seed {asked['seed']}")
+    if asked["cards_file"] is not None:
+        words.append(f"--cards {asked['cards_file']}")
+    if asked["rules_text"] is not None:
+        words.append(f"--rules {asked['rules_text']}")
+    if asked["engine"] is not None:
+        words.append(f"--engine {asked['engine']}")
+    words.append(f"--bootstrap {asked['bootstrap']}")
+    return " ".join(words)

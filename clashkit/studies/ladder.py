@@ -19,23 +19,37 @@ that won every game still gets a finite rating.  Ratings are on the Elo scale
 mean at 1500.  The 95% intervals are percentile bootstrap intervals: the
 games of each pair of policies are resampled (``bootstrap`` times, 400 by
 default, with a generator seeded from ``seed``) and the model refitted.
+
+**The ratings file.**  ``clashkit ladder --write-ratings FILE`` (:meth:`Ladder.write_ratings`)
+keeps the ratings with the command that measured them and the commit it ran at.  The
+bots' ladder of the documentation (``make figures FIGURES=ladder``) writes
+:data:`RATINGS_FILE`, and balance by skill reads it (:func:`read_ratings`) to put each
+policy's strength on the Elo scale: the ratings the guide shows are the ones the
+balance curve uses.  Elo is relative to the field rated together (the mean is 1500),
+so a rating from one ladder file is never mixed with another's.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
 import math
 import os
+import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from ..base.cards import CardSet
-from ..base.errors import OptionError
+from ..base.errors import InputError, OptionError
+from ..base.files import write_text_atomically
 from ..base.points import percent_text
 from ..base.rules import Rules
+from ..base.shipped import CHECKOUT, shipped_file
 from ..policies import parse_policies
 from .design import Job, Runner, Settings, card_set_of, on_cluster, outcomes, pairings, run_jobs
 
@@ -44,6 +58,9 @@ SCALE = 400.0
 MEAN = 1500.0
 #: Master seeds of policy pair ``p``: ``seed + SEEDS_PER_PAIR * p + k``.
 SEEDS_PER_PAIR = 1000
+
+#: The bots' ladder of the documentation, the strength axis of balance by skill.
+RATINGS_FILE = "data/ladder.json"
 
 #: The ratings frame.
 RATINGS_SCHEMA = {
@@ -86,6 +103,104 @@ class Ladder:
                 f"{percent_text(r['score'])} | {r['games']:,} |"
             )
         return "\n".join(lines)
+
+    def write_ratings(self, path: str | os.PathLike, *, command: str, commit: str) -> Path:
+        """Write the ratings as a :data:`RATINGS_FILE`-style JSON file (read back by
+        :func:`read_ratings`), with ``command`` (the command line that played them), the
+        ``commit`` it ran at (:func:`checkout_commit`, taken before the games) and the date."""
+        path = Path(path)
+        data = {
+            "command": command,
+            "commit": commit,
+            "date": datetime.date.today().isoformat(),
+            "n": self.n,
+            "seed": self.seed,
+            "games": self.games.height,
+            "bootstrap": self.bootstrap,
+            "ratings": [_rounded(r) for r in self.ratings.iter_rows(named=True)],
+        }
+        return write_text_atomically(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def _rounded(row: dict[str, Any]) -> dict[str, Any]:
+    """A ratings row as the file keeps it: Elo to a hundredth of a point (the intervals are tens
+    of points wide), the score to four decimals."""
+    return {**row, **{k: round(row[k], 2) for k in ("rating", "low", "high")}, "score": round(row["score"], 4)}
+
+
+def checkout_commit(written: str | os.PathLike | None = None) -> str:
+    """The commit of the checkout clashkit runs from, as the figures' stamps name it
+    (``benchmarks/figures.py``): ``-dirty`` when files outside ``docs/`` and the file about
+    to be ``written`` have changes; ``unknown`` outside a checkout."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=CHECKOUT, capture_output=True, text=True, check=True, timeout=30
+        ).stdout.strip()
+
+    if not (CHECKOUT / ".git").exists():  # an installed package: not a checkout of its own
+        return "unknown"
+    exclude = [":(exclude)docs"]
+    if written is not None and Path(written).resolve().is_relative_to(CHECKOUT):
+        exclude.append(f":(exclude){Path(written).resolve().relative_to(CHECKOUT).as_posix()}")
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", *exclude)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{head}-dirty" if dirty else head
+
+
+@dataclass(frozen=True)
+class LadderRatings:
+    """Ratings read back from a file :meth:`Ladder.write_ratings` wrote: ``ratings``
+    (:data:`RATINGS_SCHEMA`, best first), the ``command`` that measured them, the ``commit``
+    and ``date`` it ran at, and the ``file`` they were read from."""
+
+    ratings: pl.DataFrame
+    command: str
+    commit: str
+    date: str
+    file: str
+
+    def elo(self, policy: str) -> dict[str, float] | None:
+        """``{"elo", "low", "high"}`` of ``policy`` written as the ladder names it
+        (``search:budget=64,fair``), or None when the ladder did not rate it."""
+        rows = self.ratings.filter(pl.col("policy") == policy)
+        if rows.is_empty():
+            return None
+        r = rows.row(0, named=True)
+        return {"elo": r["rating"], "low": r["low"], "high": r["high"]}
+
+    def source(self) -> dict[str, str]:
+        """Where the ratings come from: ``{"file", "command", "commit", "date"}``."""
+        return {"file": self.file, "command": self.command, "commit": self.commit, "date": self.date}
+
+    def source_text(self) -> str:
+        """Where the ratings come from, in one sentence."""
+        return f"the ladder of {self.file} (`{self.command}`, measured at commit {self.commit} on {self.date})"
+
+
+def read_ratings(path: str | os.PathLike | None = None) -> LadderRatings:
+    """The ratings of a file written by ``clashkit ladder --write-ratings`` (default: the
+    bots' ladder of the documentation, :data:`RATINGS_FILE`).  A missing or malformed file
+    is an :class:`~clashkit.base.errors.InputError` naming it."""
+    file = shipped_file(RATINGS_FILE) if path is None else Path(path)
+    shown = RATINGS_FILE if path is None else str(path)
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise InputError(f"{shown}: cannot read the ladder's ratings ({e.strerror or e})") from None
+    except ValueError as e:
+        raise InputError(f"{shown}: not a ratings file of clashkit ladder --write-ratings ({e})") from None
+    try:
+        rows = data["ratings"]
+        frame = pl.DataFrame([{k: row[k] for k in RATINGS_SCHEMA} for row in rows], schema=RATINGS_SCHEMA, orient="row")
+        return LadderRatings(frame, str(data["command"]), str(data["commit"]), str(data["date"]), shown)
+    except (KeyError, TypeError, ValueError, pl.exceptions.PolarsError) as e:
+        raise InputError(
+            f"{shown}: not a ratings file of clashkit ladder --write-ratings (missing or bad {e})"
+        ) from None
 
 
 def fit(scores: np.ndarray, games: np.ndarray, *, prior: float = 1.0, iterations: int = 10_000) -> np.ndarray:
@@ -229,4 +344,16 @@ def ladder(
     return Ladder(games, ratings(games, names, seed=seed, bootstrap=bootstrap), n, seed, bootstrap)
 
 
-__all__ = ["RATINGS_SCHEMA", "Ladder", "fit", "ladder", "parse_policies", "ratings", "round_robin"]
+__all__ = [
+    "RATINGS_FILE",
+    "RATINGS_SCHEMA",
+    "Ladder",
+    "LadderRatings",
+    "checkout_commit",
+    "fit",
+    "ladder",
+    "parse_policies",
+    "ratings",
+    "read_ratings",
+    "round_robin",
+]

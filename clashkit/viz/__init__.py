@@ -22,7 +22,7 @@ What it holds, loaded on first use:
 - :func:`~clashkit.viz.runs.play_matchups` — every pairing of some decks, with
   a progress bar;
 - :mod:`~clashkit.viz.skill` — balance by skill: ``play_skill``, ``chart_skill_matrices``,
-  ``chart_skill``, ``skill_table``;
+  ``chart_skill`` (each deck's rate over the strengths' Elo), ``skill_table``, ``skill_strengths``;
 - :func:`~clashkit.viz.tables.table` — a frame shown whole, or its first rows and
   how to see the rest;
 - :func:`~clashkit.viz.rules.rule` — a rule's text (``viz.rule("R6.7")``).
@@ -92,7 +92,15 @@ _EXPORTS = {
         "siege_lab",
     ),
     "runs": ("play_matchups", "default_policy"),
-    "skill": ("chart_skill", "chart_skill_matrices", "play_skill", "skill_decks", "skill_matrices", "skill_table"),
+    "skill": (
+        "chart_skill",
+        "chart_skill_matrices",
+        "play_skill",
+        "skill_decks",
+        "skill_matrices",
+        "skill_strengths",
+        "skill_table",
+    ),
     "tables": ("table",),
     "rules": ("rule", "rules_matching"),
 }

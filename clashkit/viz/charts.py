@@ -35,12 +35,26 @@ KEEP_COLOURS = {"bastion": "#d4a017", "fort": "#5f646b"}
 KIND_COLOURS = {"creature": "#2f6db5", "incantation": "#8e5bb5"}
 MEASURE_COLOURS = {"gained": "#3b7dd8", "spent": "#e67e22"}
 PERCENT = ".0%"
+#: A reference line (:func:`reference_line`): its colour and dash.
+REFERENCE_COLOUR = "#999"
+REFERENCE_DASH = [4, 3]
 #: Panels per row of a chart split by deck or seat (wider would not fit a notebook).
 FACET_COLUMNS = 2
 #: A point of a curve over turns drawn from fewer games than this is drawn pale.
 MIN_GAMES = 10
 #: The opacity of such a point.
 FEW_GAMES_OPACITY = 0.25
+
+
+def reference_line(value: float, *, channel: str = "y") -> alt.Chart:
+    """The dashed grey rule every chart draws at its reference value: an even game (0.5),
+    the ladder's mean (1500).  ``channel`` is the axis the value is on (``"x"`` draws it
+    upright)."""
+    return (
+        alt.Chart(pl.DataFrame({channel: [value]}))
+        .mark_rule(color=REFERENCE_COLOUR, strokeDash=REFERENCE_DASH)
+        .encode(**{channel: f"{channel}:Q"})
+    )
 
 
 def _fade_few(min_games: int, full: float = 1.0) -> alt.Opacity | alt.ValueDefWithCondition:
@@ -245,7 +259,7 @@ def _interval_chart(
     data: pl.DataFrame, *, y: str, title: str, y_title: str | None, width: int, sort=None
 ) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(data, width=width).encode(y=alt.Y(f"{y}:N", title=y_title, sort=sort))
-    even = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(color="#999", strokeDash=[4, 3]).encode(x="x:Q")
+    even = reference_line(0.5, channel="x")
     bars = base.mark_rule(strokeWidth=2, color="#555").encode(
         x=alt.X(
             "low:Q",
@@ -291,7 +305,7 @@ def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart |
 
     order = ratings.sort("rating", descending=True)["policy"].to_list()
     base = alt.Chart(ratings, width=width).encode(y=alt.Y("policy:N", title=None, sort=order))
-    mean = alt.Chart(pl.DataFrame({"x": [MEAN]})).mark_rule(color="#999", strokeDash=[4, 3]).encode(x="x:Q")
+    mean = reference_line(MEAN, channel="x")
     bars = base.mark_rule(strokeWidth=2, color="#555").encode(
         x=alt.X("low:Q", title="rating, Elo scale (95% interval)", scale=alt.Scale(zero=False)), x2="high:Q"
     )
@@ -397,7 +411,7 @@ def chart_win_rate_shift(
     base = alt.Chart(comparison, width=width).encode(
         y=alt.Y("deck:N", title=None), yOffset=alt.YOffset("version:N", sort=versions), color=colour
     )
-    even = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(color="#999", strokeDash=[4, 3]).encode(x="x:Q")
+    even = reference_line(0.5, channel="x")
     rules = base.mark_rule(strokeWidth=2).encode(
         x=alt.X(
             "low:Q",

@@ -1,6 +1,6 @@
 """Balance by skill, drawn: the win-rate matrix at each strength side by side, each deck's
-rate against the strength of play, and each deck's paired change from the weakest strength
-to the strongest (:class:`~clashkit.studies.skill.SkillBalance`, made by
+rate as a curve over the strength of play (Elo on the bots' ladder), and each deck's paired
+change from the weakest strength to the strongest (:class:`~clashkit.studies.skill.SkillBalance`, made by
 :func:`~clashkit.studies.skill.balance_by_skill` or :func:`play_skill`).
 
 Every strength plays the same deals and coin flips (R2.2, R2.3), so the change of a deck
@@ -23,7 +23,7 @@ from ..base.points import interval_text, percent_text, points_expr, points_text_
 from ..studies.analysis import deck_results
 from ..studies.design import labelled_rates
 from ..studies.skill import SkillBalance, balance_by_skill
-from .charts import PERCENT
+from .charts import PERCENT, reference_line
 from .paired import NOT_CLEAR
 
 
@@ -120,18 +120,61 @@ def chart_skill_matrices(result: SkillBalance, *, size: int = 46) -> alt.FacetCh
     )
 
 
-def chart_skill(result: SkillBalance, *, width: int = 320, height: int = 220) -> alt.LayerChart | alt.FacetChart:
-    """Each deck's rate against all opponents at each strength, weakest to strongest, with
-    its 95% interval; the dashed line is 50%.  Lines that spread apart to the right say the
-    set is less balanced for strong players than for weak ones."""
-    data = skill_decks(result)
-    strengths = list(result.balances)
-    x = alt.X("strength:N", title="strength of play (both players)", sort=strengths, axis=alt.Axis(labelAngle=0))
-    colour = alt.Color("deck:N", title=None, legend=alt.Legend(orient="right"))
-    base = alt.Chart(data, width=width, height=height).encode(x=x, color=colour)
-    half = alt.Chart(pl.DataFrame({"y": [0.5]})).mark_rule(color="#999", strokeDash=[4, 3]).encode(y="y:Q")
-    bars = base.mark_rule(strokeWidth=2, opacity=0.6).encode(
-        y=alt.Y("low:Q", title="win rate against all opponents (95% interval)", axis=alt.Axis(format=PERCENT)),
+def skill_strengths(result: SkillBalance) -> pl.DataFrame:
+    """One row per strength, in the order given: ``strength``, ``elo``, ``elo_low``,
+    ``elo_high`` (its Elo on the ladder the result read and the 95% interval; null when that
+    ladder did not rate it)."""
+    rows = [
+        {"strength": p, **({"elo": e["elo"], "elo_low": e["low"], "elo_high": e["high"]} if e else {})}
+        for p, e in result.strength().items()
+    ]
+    schema = {"strength": pl.String, "elo": pl.Float64, "elo_low": pl.Float64, "elo_high": pl.Float64}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def chart_skill(result: SkillBalance, *, width: int = 360, height: int = 240) -> alt.LayerChart | alt.FacetChart:
+    """Each deck's rate against all opponents as a curve over the strength of play: x is
+    each strength's Elo on the bots' ladder (:meth:`~clashkit.studies.skill.SkillBalance.strength`),
+    y the rate, one line per deck with its 95% interval as a band; the dashed line is 50%.
+    Lines that spread apart to the right say the set is less balanced for strong players
+    than for weak ones; where they run flat, more strength no longer moves the figure.
+
+    A strength the ladder did not rate has no place on the Elo axis: it is left out, and the
+    subtitle names it.  When none is rated, the strengths are spaced evenly in the order given."""
+    strengths = skill_strengths(result)
+    data = skill_decks(result).join(strengths, on="strength", how="left", maintain_order="left")
+    rated = strengths.filter(pl.col("elo").is_not_null())
+    unrated = strengths.filter(pl.col("elo").is_null())["strength"].to_list()
+    subtitle = ["bands: 95% intervals; dashed: 50%"]
+    if rated.is_empty():
+        x = alt.X(
+            "strength:N",
+            title="strength of play (both players; no Elo)",
+            sort=list(result.balances),
+            axis=alt.Axis(labelAngle=0),
+        )
+        subtitle.append("no strength here is rated on the ladder: spaced evenly in the order given")
+    else:
+        data = data.filter(pl.col("elo").is_not_null())
+        x = alt.X(
+            "elo:Q",
+            title="strength of play (both players), Elo on the bots' ladder",
+            scale=alt.Scale(zero=False, nice=False, padding=12),
+            axis=alt.Axis(values=rated["elo"].to_list(), format=".0f", labelAngle=0),
+        )
+        subtitle.insert(0, ", ".join(f"{r['strength']} {r['elo']:.0f}" for r in rated.iter_rows(named=True)) + " (Elo)")
+        if unrated:
+            subtitle.append(f"not rated on the ladder, left out: {', '.join(unrated)}")
+    base = alt.Chart(data, width=width, height=height).encode(
+        x=x, color=alt.Color("deck:N", title=None, legend=alt.Legend(orient="right"))
+    )
+    bands = base.mark_area(opacity=0.15).encode(
+        y=alt.Y(
+            "low:Q",
+            title="win rate against all opponents",
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(format=PERCENT),
+        ),
         y2="high:Q",
     )
     lines = base.mark_line(point=alt.OverlayMarkDef(filled=True, size=60)).encode(
@@ -139,13 +182,15 @@ def chart_skill(result: SkillBalance, *, width: int = 320, height: int = 220) ->
         tooltip=[
             "deck:N",
             "strength:N",
+            alt.Tooltip("elo:Q", format=".0f", title="Elo"),
             alt.Tooltip("win_rate:Q", format=".1%", title="win rate"),
             alt.Tooltip("low:Q", format=".1%", title="95% low"),
             alt.Tooltip("high:Q", format=".1%", title="95% high"),
             "games:Q",
         ],
     )
-    return alt.layer(half, bars, lines).properties(title="Each deck's rate against the strength of play")
+    title = alt.Title("Each deck's rate against the strength of play", subtitle=subtitle)
+    return alt.layer(reference_line(0.5), bands, lines).properties(title=title)
 
 
 __all__ = [
@@ -154,5 +199,6 @@ __all__ = [
     "play_skill",
     "skill_decks",
     "skill_matrices",
+    "skill_strengths",
     "skill_table",
 ]
