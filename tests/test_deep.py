@@ -28,7 +28,8 @@ from clashkit.runs.game import new_game
 
 def test_options_and_names():
     assert get_policy("deep").name == "deep"
-    assert get_policy("deep:budget=2").name == "deep:budget=2"
+    assert get_policy("deep:budget=2").name == "deep" and get_policy("deep").budget == 2
+    assert get_policy("deep:budget=4").name == "deep:budget=4"
     assert get_policy("deep:leaf=plain,model=greedy").name == "deep:leaf=plain,model=greedy"
     deep = get_policy("deep:budget=3,leaf=PLAIN")
     assert (deep.budget, deep.leaf, deep.model, deep.fair, deep.horizon) == (3, "plain", "expert", True, 2)
@@ -100,7 +101,7 @@ def same_decision(policy, state, player: int, seen: set[int]) -> bool:
     return True
 
 
-@pytest.mark.parametrize("policy", ["deep:budget=2", "deep:budget=2,leaf=plain,model=greedy"])
+@pytest.mark.parametrize("policy", ["deep", "deep:leaf=plain,model=greedy"])
 def test_decisions_ignore_the_opponents_hidden_order(policy):
     state, _ = new_game("3", "1", seed=9, record=False)
     watcher = get_policy(policy)

@@ -79,6 +79,9 @@ LEAVES = ("expert", "plain")
 MODELS = ("expert", "greedy")
 #: Turns a look-ahead plays: the rest of this one and the opponent's next.
 HORIZON = 2
+#: Determinizations a decision by default: on the ladder 2, 4 and 8 rate alike, and a strength
+#: check of one card change (7,200 games of ``deep`` against itself) stays within minutes.
+BUDGET = 2
 
 
 class DeepPolicy(SearchPolicy):
@@ -91,7 +94,7 @@ class DeepPolicy(SearchPolicy):
     name = "deep"
     code_only_options = ("weights",)
 
-    def __init__(self, budget: int = 4, leaf: str = "expert", model: str = "expert", weights=None) -> None:
+    def __init__(self, budget: int = BUDGET, leaf: str = "expert", model: str = "expert", weights=None) -> None:
         budget = whole_number(budget, "determinizations", "deep: budget", OptionError)
         leaf = _one_of(leaf, LEAVES, "deep: leaf")
         model = _one_of(model, MODELS, "deep: model")
@@ -99,7 +102,7 @@ class DeepPolicy(SearchPolicy):
         self.leaf = leaf
         self.model = model
         self.weights = tuple(float(w) for w in weights) if weights is not None else shipped_weights()
-        options = [f"budget={budget}"] if budget != 4 else []
+        options = [f"budget={budget}"] if budget != BUDGET else []
         options += [f"leaf={leaf}"] if leaf != LEAVES[0] else []
         options += [f"model={model}"] if model != MODELS[0] else []
         self.name = "deep" + (":" + ",".join(options) if options else "")
@@ -165,4 +168,4 @@ def _one_of(value: object, choices: tuple[str, ...], where: str) -> str:
     return word
 
 
-__all__ = ["HORIZON", "LEAVES", "MODELS", "DeepPolicy"]
+__all__ = ["BUDGET", "HORIZON", "LEAVES", "MODELS", "DeepPolicy"]

@@ -22,16 +22,16 @@ from clashkit.policies.expert import shipped_weights
 
 # (policy A, policy B, deck A, deck B, games, seed, rules options)
 DUELS = [
-    ("deep:budget=2", "greedy", "1", "2", 2, 1, {}),
+    ("deep:budget=3", "greedy", "1", "2", 2, 1, {}),
     ("expert", "deep", "3", "4", 1, 2, {}),
     ("deep:budget=1,leaf=plain", "search:budget=2,fair", "2", "4", 1, 3, {}),
-    ("deep:budget=2,model=greedy", "random", "4", "1", 2, 4, {}),
+    ("deep:budget=3,model=greedy", "random", "4", "1", 2, 4, {}),
     ("deep:budget=1,leaf=plain,model=greedy", "deep:budget=1", "1", "3", 1, 5, {}),
     ("deep:budget=1", "greedy", "draft", "draft", 2, 6, {}),
     ("greedy", "deep:budget=1", "constructed", "constructed", 1, 7, {}),
     ("deep:budget=1", "expert", "2", "3", 1, 8, OPTIONS[-1]),  # every option changed
     ("deep:budget=1", "greedy", "3", "1", 1, 9, {"incantations_in_siege": False, "siege_order": "fixed"}),
-    ("deep:budget=2", "greedy", "4", "2", 1, 10, {"turn_limit": 6}),
+    ("deep:budget=3", "greedy", "4", "2", 1, 10, {"turn_limit": 6}),
 ]
 
 
@@ -69,7 +69,7 @@ def test_positions_from_state_play_out_the_same():
 def test_deep_params():
     params = search_params(["greedy", "deep", "deep:budget=3,leaf=plain,model=greedy"])
     assert params.shape == (3, S_ROW) and S_MODEL == S_WIDTH
-    assert params[1, :S_WEIGHTS].tolist() == [4.0, 2.0, 0.0, 1.0, 0.0, 1.0, 0.0]
+    assert params[1, :S_WEIGHTS].tolist() == [2.0, 2.0, 0.0, 1.0, 0.0, 1.0, 0.0]
     assert params[1, S_WEIGHTS:S_MODEL].tolist() == list(shipped_weights())
     # the model: expert reading the whole state, every candidate, one turn
     assert params[1, S_MODEL : S_MODEL + S_WEIGHTS].tolist() == [64.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
