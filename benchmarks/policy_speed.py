@@ -28,7 +28,7 @@ import time
 
 from clashkit.runs.simulate import simulate
 
-POLICIES = ("random", "greedy", "search:budget=4", "search:budget=16", "search:fair", "expert")
+POLICIES = ("random", "greedy", "search:budget=4", "search:budget=16", "search:fair", "expert", "deep")
 
 
 def timed(policy: str, games: int, engine: str) -> tuple[float, float]:
