@@ -79,6 +79,7 @@ LIMITS: dict[str, Limit] = {
     "candidates": Limit(1, 100_000, "expert: candidates tried per decision"),
     "horizon": Limit(1, 10_000, "search: turns a rollout looks ahead (at most a turn limit, R10.1)"),
     "rounds": Limit(1, 100, "expert-train: rounds of self-play and fitting"),
+    "sets": Limit(0, 100_000, "expert-train: generator seeds of the card sets fitted on"),
 }
 
 #: Fractions, with the same meaning as :data:`LIMITS` (a finite number ``low … high``).
