@@ -14,6 +14,7 @@ import hashlib
 import json
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from helpers import cli
 from test_fair_search import decision_points, permuted
@@ -33,7 +34,7 @@ from clashkit.studies import expert_fit
 
 CARDS = starter_set()
 #: sha256 of ``data/expert.json`` as ``make expert`` writes it.
-SHIPPED_SHA256 = "d9f9a0765c2567e0f19a1d315954529386885c5a391a081c028c1f98d2560ca3"
+SHIPPED_SHA256 = "53e7cabb36e0252700fba315a7ed029234e32bbb2d03bad75723623e4b655a38"
 
 
 def expert(seen=None, state=None, player=0) -> ExpertPolicy:
@@ -188,3 +189,41 @@ def test_expert_train_never_writes_the_shipped_weights_unasked():
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["clashkit: error: Missing option '--out'."]
     assert shipped_file(SHIPPED).read_bytes() == before
+
+
+def test_a_fit_across_card_sets_plays_every_set_and_records_its_seeds():
+    """Sets drawn with generator seeds 1 … sets (clashkit.studies.card_sets): the fitting set, then
+    each kind seed by seed; game g plays pairing g mod 13 on set g div 13; the file names the seeds."""
+    sets = expert_fit.fitting_sets(2)
+    assert len(sets) == 1 + 3 * 2 and sets[0] is expert_fit.fit_cards()
+    lap = len(expert_fit.PAIRINGS)
+    x, y = expert_fit.positions("greedy", 2 * lap, seed=5, cards=sets)
+    first, _ = expert_fit.positions("greedy", lap, seed=5, cards=sets[:1])
+    second, _ = expert_fit.positions("greedy", lap, seed=5 + lap, cards=sets[1:2])
+    assert (x == np.concatenate([first, second])).all() and len(y) == len(x)
+    data = expert_fit.fit(games=8, rounds=1, seed=3, sets=2)
+    assert data["card_sets"] == {
+        "from": "data/expert-fit-cards.csv",
+        "kinds": ["fit", "moved", "random", "designer"],
+        "seeds": [1, 2],
+    }
+    assert expert_fit.fit_seeds(data) == {1, 2}
+    assert expert_fit.fit(games=8, rounds=1, seed=3, sets=0)["card_sets"]["seeds"] == []
+    assert expert_fit.dumps(data) == expert_fit.dumps(expert_fit.fit(games=8, rounds=1, seed=3, sets=2))
+    assert expert_fit.fit(games=16, rounds=1, seed=3, sets=2)["weights"] != expert_fit.fit(16, 1, 3)["weights"]
+
+
+def test_the_shipped_weights_name_the_seeds_of_their_card_sets():
+    data = json.loads(shipped_file(SHIPPED).read_text())
+    assert expert_fit.fit_seeds(data) == set(range(1, data["card_sets"]["seeds"][-1] + 1))
+    assert data["card_sets"]["kinds"] == ["fit", "moved", "random", "designer"]
+
+
+def test_expert_train_refuses_a_negative_number_of_sets(tmp_path):
+    done = cli("expert-train", "--sets=-1", "--out", str(tmp_path / "w.json"))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "clashkit: error: Invalid value for '--sets': must be a whole number 0…100000 "
+        "(expert-train: generator seeds of the card sets fitted on), not -1"
+    ]
+    assert not (tmp_path / "w.json").exists()

@@ -80,6 +80,7 @@ LIMITS: dict[str, Limit] = {
     "determinizations": Limit(1, 1_000, "deep: guesses at the hidden cards per decision"),
     "horizon": Limit(1, 10_000, "search: turns a rollout looks ahead (at most a turn limit, R10.1)"),
     "rounds": Limit(1, 100, "expert-train: rounds of self-play and fitting"),
+    "sets": Limit(0, 100_000, "expert-train: generator seeds of the card sets fitted on"),
 }
 
 #: Fractions, with the same meaning as :data:`LIMITS` (a finite number ``low … high``).

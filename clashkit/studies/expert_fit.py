@@ -1,39 +1,49 @@
 """Fitting ``expert``'s evaluation (:mod:`clashkit.policies.expert`): ``clashkit expert-train``.
 
-Positions come from self-play in the reference engine on the fitting set
-(:data:`FIT_CARDS`, the starter set's values when the weights were fitted:
+Positions come from self-play in the reference engine on many card sets
+(:mod:`clashkit.studies.card_sets`), all drawn from the fitting set
+(:data:`FIT_CARDS`, the starter set's values when the weights were first fitted:
 retuning the shipped set, ``data/cards.csv``, does not move the bot that
-measures it): every pairing of the four starter decks (R7.1) and the draft
-(R7.2), the seeds ``seed, seed + 1, …``.  At the start of every turn from the second on, the
-player who has just moved is the one whose view is recorded —
-:func:`~clashkit.policies.expert.features`, the moment ``expert`` scores its
-candidates at — labelled 1 if that player went on to win, 0 if they lost
-(unfinished games, R10.1, are left out).  The weights are a logistic
-regression of the labels on the features (Newton's method, a small ridge,
-a fixed number of steps: the same positions give the same weights), rounded
-to five decimals.
+measures it): the fitting set itself and, for each generator seed
+``1 … sets``, the set with every value moved, a random set of the same
+names and decks, and the set with one designer's new card (:data:`KINDS`).
+The evaluation reads cards only by their attributes, so what it learns on
+one set carries to a set it never saw; fitting on many sets keeps it from
+learning the fitting set's own cards.  Game ``g`` of a round plays pairing
+``g mod 13`` (every ordered pairing of the four starter decks, R7.1, then
+the draft, R7.2) on set ``g div 13`` (mod the number of sets), so every set
+plays every pairing once before any set plays twice, with seed ``seed + g``.
+
+At the start of every turn from the second on, the player who has just moved
+is the one whose view is recorded — :func:`~clashkit.policies.expert.features`,
+the moment ``expert`` scores its candidates at — labelled 1 if that player
+went on to win, 0 if they lost (unfinished games, R10.1, are left out).  The
+weights are a logistic regression of the labels on the features (Newton's
+method, a small ridge, a fixed number of steps, one thread: the same
+positions give the same weights), rounded to five decimals.
 
 ``rounds``: round 1 plays ``greedy`` against itself; each later round
 plays ``expert`` with the previous round's weights, so the positions are
-those a stronger player reaches.  The file written is the last round's.
+those a stronger player reaches.  The file written is the last round's; it
+records the generator seeds its sets were drawn with (``card_sets``), so that
+a check of ``expert`` on unseen sets (``benchmarks/agreement.py``) can avoid them.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
-from ..base.cards import CardSet, load_cards
-from ..base.shipped import shipped_file
+from ..base.cards import CardSet
 from ..engine.loop import run
 from ..policies import Policy, get_policy
 from ..policies.expert import FEATURES, ExpertPolicy, features
 from ..runs.game import new_game
+from .card_sets import FIT_CARDS, KINDS, draws, fit_set
 
-#: The card set the shipped weights are fitted on (its first row's notes say why it is not ``data/cards.csv``).
-FIT_CARDS = "data/expert-fit-cards.csv"
 #: The deck pairings and formats the positions come from.
 PAIRINGS = tuple((a, b) for a in "1234" for b in "1234" if a != b) + (("draft", "draft"),)
 #: The ridge of the logistic regression (per position).
@@ -44,21 +54,33 @@ STEPS = 25
 
 def fit_cards() -> CardSet:
     """The fitting set, :data:`FIT_CARDS`."""
-    return load_cards(shipped_file(FIT_CARDS))
+    return fit_set()
+
+
+def fitting_sets(sets: int) -> list[CardSet]:
+    """The card sets of a fit with generator seeds ``1 … sets``: the fitting set, then every other
+    kind of :data:`~clashkit.studies.card_sets.KINDS` seed by seed (see the module docstring)."""
+    return [drawn.cards for drawn in draws(KINDS, seeds(sets))]
+
+
+def seeds(sets: int) -> list[int]:
+    """The generator seeds of a fit of ``sets`` seeds: ``1 … sets``."""
+    return list(range(1, sets + 1))
 
 
 def positions(
-    policy: Policy | str, games: int, seed: int, cards: CardSet | None = None
+    policy: Policy | str, games: int, seed: int, cards: CardSet | Sequence[CardSet] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Features and outcomes of the turn-start positions of ``games`` self-play games on ``cards``
-    (default: the fitting set; see the module docstring)."""
-    cards = fit_cards() if cards is None else cards
+    (one set, or several taken in turn; default: the fitting set; see the module docstring)."""
+    sets = [fit_cards()] if cards is None else [cards] if isinstance(cards, CardSet) else list(cards)
     xs: list[list[int]] = []
     ys: list[int] = []
     for g in range(games):
         a, b = PAIRINGS[g % len(PAIRINGS)]
+        on = sets[(g // len(PAIRINGS)) % len(sets)]
         player = get_policy(policy) if isinstance(policy, str) else policy
-        state, _ = new_game(a, b, player, player, cards=cards, seed=seed + g, record=False)
+        state, _ = new_game(a, b, player, player, cards=on, seed=seed + g, record=False)
         seen: list[tuple[list[int], int]] = []
         while not state.over:
             turn = state.turn
@@ -71,7 +93,7 @@ def positions(
         for x, mover in seen:
             xs.append(x)
             ys.append(1 if state.winner == mover else 0)
-    return np.array(xs, np.float64), np.array(ys, np.float64)
+    return np.array(xs, np.float64).reshape(-1, len(FEATURES)), np.array(ys, np.float64)
 
 
 def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -88,15 +110,16 @@ def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return w
 
 
-def fit(games: int, rounds: int, seed: int, log=None, cards: CardSet | None = None) -> dict:
-    """The weights file's contents (see the module docstring), fitted on ``cards`` (default: the fitting
-    set); the shipped file's ``games``, ``rounds`` and ``seed`` are ``clashkit expert-train``'s defaults."""
-    cards = fit_cards() if cards is None else cards
+def fit(games: int, rounds: int, seed: int, log=None, cards: CardSet | None = None, sets: int = 0) -> dict:
+    """The weights file's contents (see the module docstring), fitted on the sets of generator seeds
+    ``1 … sets`` (:func:`fitting_sets`; with ``sets`` 0 the fitting set alone), or on ``cards`` alone;
+    the shipped file's ``games``, ``rounds``, ``seed`` and ``sets`` are ``clashkit expert-train``'s defaults."""
+    played = [cards] if cards is not None else fitting_sets(sets)
     weights = None
     started = time.perf_counter()
     for r in range(rounds):
         player: Policy = get_policy("greedy") if weights is None else ExpertPolicy(weights=weights)
-        x, y = positions(player, games, seed + r * games, cards)
+        x, y = positions(player, games, seed + r * games, played)
         weights = [round(float(w), 5) for w in logistic(x, y)]
         if log is not None:
             log(f"round {r + 1}: {len(y)} positions from {games} games, {time.perf_counter() - started:.0f} s")
@@ -105,9 +128,23 @@ def fit(games: int, rounds: int, seed: int, log=None, cards: CardSet | None = No
         "games": games,
         "rounds": rounds,
         "seed": seed,
+        "card_sets": _card_sets(cards, sets),
         "features": list(FEATURES),
         "weights": weights,
     }
+
+
+def _card_sets(cards: CardSet | None, sets: int) -> dict:
+    """What the file says of the sets its positions came from: the kinds and the generator seeds
+    (:mod:`~clashkit.studies.card_sets`), or the one card file given."""
+    if cards is not None:
+        return {"file": "" if cards.source is None else cards.source.name}
+    return {"from": FIT_CARDS, "kinds": list(KINDS) if sets else ["fit"], "seeds": seeds(sets)}
+
+
+def fit_seeds(data: dict) -> set[int]:
+    """The generator seeds a weights file's fit drew its card sets with (none for one card file)."""
+    return set(data.get("card_sets", {}).get("seeds", []))
 
 
 def dumps(data: dict) -> str:
@@ -115,4 +152,15 @@ def dumps(data: dict) -> str:
     return json.dumps(data, indent=1) + "\n"
 
 
-__all__ = ["FIT_CARDS", "PAIRINGS", "dumps", "fit", "fit_cards", "logistic", "positions"]
+__all__ = [
+    "FIT_CARDS",
+    "PAIRINGS",
+    "dumps",
+    "fit",
+    "fit_cards",
+    "fit_seeds",
+    "fitting_sets",
+    "logistic",
+    "positions",
+    "seeds",
+]
