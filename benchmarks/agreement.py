@@ -81,9 +81,9 @@ def use_weights(path: Path) -> set[int]:
     return fit_seeds(data)
 
 
-def deck_rows(name: str, n: int, cards, policy: str, arbiter: str) -> list[dict]:
+def deck_rows(name: str, n: int, cards, policy: str, arbiter: str, jobs: int | None = 1) -> list[dict]:
     """Each deck's rate under ``policy`` and ``arbiter`` on ``cards``, with 95% intervals."""
-    rates = {p: balance(n, cards=cards, policy=p, seed=0).decks for p in (policy, arbiter)}
+    rates = {p: balance(n, cards=cards, policy=p, seed=0, jobs=jobs).decks for p in (policy, arbiter)}
     rows = []
     for mine, theirs in zip(rates[policy].iter_rows(named=True), rates[arbiter].iter_rows(named=True), strict=True):
         difference = mine["rate"] - theirs["rate"]
@@ -105,9 +105,20 @@ def deck_rows(name: str, n: int, cards, policy: str, arbiter: str) -> list[dict]
     return rows
 
 
-def addition_row(drawn, n: int, before, policy: str, arbiter: str) -> dict:
+def beside_rates(rows: list[dict], name: str, n: int, cards, beside: str, jobs: int | None = 1) -> None:
+    """Each deck's rate under a third bot ``beside`` (``n`` games an ordered pairing), added to the
+    rows of set ``name`` as ``beside_rate``, ``beside_low``, ``beside_high``."""
+    decks = balance(n, cards=cards, policy=beside, seed=0, jobs=jobs).decks
+    by_deck = {r["deck"]: r for r in decks.iter_rows(named=True)}
+    for row in rows:
+        if row["set"] == name:
+            mine = by_deck[row["deck"]]
+            row.update(beside_rate=mine["rate"], beside_low=mine["low"], beside_high=mine["high"])
+
+
+def addition_row(drawn, n: int, before, policy: str, arbiter: str, jobs: int | None = 1) -> dict:
     """The paired change ``drawn``'s new card makes to its deck's rate under each bot."""
-    compared = compare(before, drawn.cards, n, policies=[policy, arbiter], seed=0)
+    compared = compare(before, drawn.cards, n, policies=[policy, arbiter], seed=0, jobs=jobs)
     changes = {}
     for p, comparison in compared.comparisons.items():
         row = comparison.changes.filter(comparison.changes["deck"] == drawn.deck).row(0, named=True)
@@ -135,18 +146,21 @@ def interval(low: float, high: float) -> str:
 
 def report(result: dict) -> str:
     """The Markdown tables of ``result``."""
-    p, a = result["policy"], result["arbiter"]
+    p, a, b = result["policy"], result["arbiter"], result.get("beside")
+    third = f" | {b} ({result['beside_n']} games) | 95%" if b else ""
     lines = [
-        f"Unseen sets: each deck's rate under `{p}` and `{a}`, {result['n']} games an ordered pairing",
+        f"Unseen sets: each deck's rate under `{p}` and `{a}`, {result['n']} games an ordered pairing"
+        + (f"; beside them `{b}`, {result['beside_n']} games an ordered pairing" if b else ""),
         "",
-        f"| set | deck | {p} | 95% | {a} | 95% | difference | within ±3 |",
-        "| --- | ---: | ---: | --- | ---: | --- | ---: | --- |",
+        f"| set | deck | {p} | 95% | {a} | 95% | difference | within ±3{third} |",
+        "| --- | ---: | ---: | --- | ---: | --- | ---: | ---" + (" | ---: | --- |" if b else " |"),
     ]
     for r in result["decks"]:
+        extra = f" | {percent_text(r['beside_rate'])} | {interval(r['beside_low'], r['beside_high'])}" if b else ""
         lines.append(
             f"| {r['set']} | {r['deck']} | {percent_text(r['rate'])} | {interval(r['low'], r['high'])} | "
             f"{percent_text(r['arbiter_rate'])} | {interval(r['arbiter_low'], r['arbiter_high'])} | "
-            f"{points_text(r['difference'])} | {'yes' if r['within'] else 'no'} |"
+            f"{points_text(r['difference'])} | {'yes' if r['within'] else 'no'}{extra} |"
         )
     lines += [
         "",
@@ -186,8 +200,12 @@ def main() -> None:
     parser.add_argument("--designer", type=int, default=5, help="designer additions (default 5)")
     parser.add_argument("--first-seed", type=int, default=10_001, help="the first generator seed (default 10001)")
     parser.add_argument("--weights", type=Path, default=None, help="expert's weights file (default: the shipped one)")
+    parser.add_argument("--beside", default=None, help="a third bot whose deck rates are shown beside (unseen sets)")
+    parser.add_argument("--beside-n", type=int, default=100, help="games an ordered pairing for --beside (100)")
+    parser.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
+    jobs = args.jobs or None
     if args.n < 1 or min(args.sets, args.designer) < 0 or args.sets + args.designer < 1:
         parser.error("-n must be at least 1, --sets and --designer at least 0, one of them more")
     arbiter = args.arbiter or default_arbiter()
@@ -199,14 +217,20 @@ def main() -> None:
     for seed in seeds[: args.sets]:
         for kind in UNSEEN_KINDS:
             drawn = draw(kind, seed)
-            decks += deck_rows(drawn.label, args.n, drawn.cards, args.policy, arbiter)
+            decks += deck_rows(drawn.label, args.n, drawn.cards, args.policy, arbiter, jobs)
+            if args.beside:
+                beside_rates(decks, drawn.label, args.beside_n, drawn.cards, args.beside, jobs)
     base = fit_set()
-    additions = [addition_row(draw("designer", s), args.n, base, args.policy, arbiter) for s in seeds[args.sets :]]
+    additions = [
+        addition_row(draw("designer", s), args.n, base, args.policy, arbiter, jobs) for s in seeds[args.sets :]
+    ]
     within = sum(r["within"] for r in decks)
     result = {
         "policy": args.policy,
         "arbiter": arbiter,
         "n": args.n,
+        "beside": args.beside,
+        "beside_n": args.beside_n if args.beside else None,
         "weights": str(args.weights or shipped.name),
         "seeds": seeds,
         "decks": decks,
