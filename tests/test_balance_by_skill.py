@@ -42,7 +42,8 @@ def test_balance_policies_bad_input_is_one_line():
     for policies, message in [
         (
             "greedy,nobody",
-            "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search, expert, openspiel)",
+            "clashkit: error: --policies: unknown policy 'nobody' "
+            "(one of random, greedy, search, expert, deep, openspiel)",
         ),
         (
             "greedy",

@@ -109,7 +109,7 @@ def test_tune_json_and_card_file(tmp_path):
         (["card-stats", "--card", "GNOEM"], "; did you mean GNOME?"),
         (
             ["balance", "--policy", "serch"],
-            "unknown policy 'serch' (one of random, greedy, search, expert, openspiel); did you mean search?",
+            "unknown policy 'serch' (one of random, greedy, search, expert, deep, openspiel); did you mean search?",
         ),
         (["balance", "--rules", "turn_limt=100"], "; did you mean turn_limit?"),
         (["sweep", "--card", "OGRE", "--set", "atack=1,2"], "(one of cost, attack, health); did you mean attack?"),

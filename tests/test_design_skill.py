@@ -273,16 +273,18 @@ def test_cli_card_stats_and_tune_at_two_strengths():
     [
         (
             ["sweep", "--card", "OGRE", "--set", "attack=4", "--policies", "greedy,nobody"],
-            "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search, expert, openspiel)",
+            "clashkit: error: --policies: unknown policy 'nobody' "
+            "(one of random, greedy, search, expert, deep, openspiel)",
         ),
         (
             ["card-stats", "--policies", "greedy,expret"],
-            "clashkit: error: --policies: unknown policy 'expret' (one of random, greedy, search, expert, "
+            "clashkit: error: --policies: unknown policy 'expret' (one of random, greedy, search, expert, deep, "
             "openspiel); did you mean expert?",
         ),
         (
             ["tune", "--policy", "nobody"],
-            "clashkit: error: --policy: unknown policy 'nobody' (one of random, greedy, search, expert, openspiel)",
+            "clashkit: error: --policy: unknown policy 'nobody' "
+            "(one of random, greedy, search, expert, deep, openspiel)",
         ),
         (["tune", "--policies", "greedy,greedy"], "clashkit: error: --policies: a policy is named twice"),
     ],

@@ -68,5 +68,5 @@ def test_ladder_json_shape_and_bad_input():
     bad = runner.invoke(main, ["ladder", "--policies", "greedy,nobody", "-n", "1"])
     assert bad.exit_code == 2
     assert bad.output.strip().splitlines() == [
-        "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search, expert, openspiel)"
+        "clashkit: error: --policies: unknown policy 'nobody' (one of random, greedy, search, expert, deep, openspiel)"
     ]

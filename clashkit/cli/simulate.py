@@ -52,7 +52,7 @@ from .numbers import Whole
     default="greedy",
     show_default=True,
     metavar="P",
-    help="A's policy (random, greedy, search, expert, …).",
+    help="A's policy (random, greedy, search, expert, deep, …).",
 )
 @click.option("--policy-b", default=None, metavar="P", help="B's policy (default: A's); ignored in solo mode.")
 @click.option(
