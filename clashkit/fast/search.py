@@ -412,19 +412,29 @@ def rollout(s, t, r, w, lv, prm, action, seed, noisy, fair, k, p):
 # --- A decision -----------------------------------------------------------------------------------
 
 
+@search_step
+def opening(s, t, r, legal, lv, p):
+    """Steps 2–3: greedy's loop check, then the candidates into ``lv.cand``; how many, or 0 when the
+    decision is made already (a loop left, or a single candidate) and stands in ``lv.choice``."""
+    n = legal_actions(s, t, r, legal)
+    if s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, p, True):
+        copy_action(lv.choice, legal[R.randrange(s.rng, n)])
+        return 0
+    m = candidates(s, t, r, legal, n, p, lv.cand)
+    if m == 1:
+        copy_action(lv.choice, lv.cand[0])
+        return 0
+    return m
+
+
 @compiled
 def choose(s, t, r, legal, w, lv, prm, p, fair, k):
     """Steps 2–6: the decision of search player ``p`` (options ``prm``, scratch level ``lv``) into
     ``lv.choice``."""
-    n = legal_actions(s, t, r, legal)
-    if s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, p, True):
-        copy_action(lv.choice, legal[R.randrange(s.rng, n)])
+    m = opening(s, t, r, legal, lv, p)
+    if m == 0:
         return
     cand = lv.cand
-    m = candidates(s, t, r, legal, n, p, cand)
-    if m == 1:
-        copy_action(lv.choice, cand[0])
-        return
     budget = np.int64(prm[S_BUDGET])
     tried = m if m < budget else budget
     seed = R.getrandbits64(s.rng, 64)
@@ -515,15 +525,10 @@ def deep_choose(s, t, r, legal, w, p, k):
     slots are in ``w.slots``, into ``w.top.choice``."""
     lv = w.top
     prm = w.params[p, :S_MODEL]
-    n = legal_actions(s, t, r, legal)
-    if s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, p, True):
-        copy_action(lv.choice, legal[R.randrange(s.rng, n)])
+    m = opening(s, t, r, legal, lv, p)
+    if m == 0:
         return
     cand = lv.cand
-    m = candidates(s, t, r, legal, n, p, cand)
-    if m == 1:
-        copy_action(lv.choice, cand[0])
-        return
     seed = R.getrandbits64(s.rng, 64)
     totals = lv.scores
     for j in range(m):
