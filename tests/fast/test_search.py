@@ -148,14 +148,14 @@ def test_a_position_evaluates_the_same():
 
 def test_search_params():
     from clashkit.fast import FAST_POLICIES
-    from clashkit.fast.search import S_WEIGHTS, S_WIDTH, SEARCH
+    from clashkit.fast.search import S_EXPERT, S_ROW, SEARCH
     from clashkit.fast.state import GREEDY, RANDOM
 
-    assert FAST_POLICIES == {"random": RANDOM, "greedy": GREEDY, "search": SEARCH, "expert": SEARCH}
+    assert FAST_POLICIES == {"random": RANDOM, "greedy": GREEDY, "search": SEARCH, "expert": SEARCH, "deep": SEARCH}
     params = search_params(["greedy", "search:budget=8,horizon=3,noise=0.5,fair"])
-    assert params.shape == (2, S_WIDTH) and not params[:, S_WEIGHTS - 1 :].any()
-    assert params[:, : S_WEIGHTS - 1].tolist() == [[0.0, 0.0, 0.0, 0.0], [8.0, 3.0, 0.5, 1.0]]
-    assert search_params(["search"])[0, : S_WEIGHTS - 1].tolist() == [16.0, 16.0, 0.1, 0.0]
+    assert params.shape == (2, S_ROW) and not params[:, S_EXPERT:].any()
+    assert params[:, :S_EXPERT].tolist() == [[0.0, 0.0, 0.0, 0.0], [8.0, 3.0, 0.5, 1.0]]
+    assert search_params(["search"])[0, :S_EXPERT].tolist() == [16.0, 16.0, 0.1, 0.0]
 
 
 @pytest.mark.long
