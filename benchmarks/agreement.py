@@ -1,7 +1,8 @@
 """Does a bot's verdict on card sets it was never fitted on agree with an arbiter's?
 
     .venv/bin/python benchmarks/agreement.py [-n N] [--policy P] [--arbiter A] [--sets K]
-                                             [--designer D] [--first-seed S] [--weights FILE] [--json]
+                                             [--designer D] [--first-seed S] [--weights FILE]
+                                             [--beside B] [--beside-n M] [--jobs J] [--json]
 
 The sets come from :mod:`clashkit.studies.card_sets`, drawn from ``expert``'s
 fitting set with generator seeds from ``--first-seed`` on, leaving out every
@@ -10,7 +11,7 @@ seed the shipped weights' fit drew its sets with (``card_sets`` in
 
 - **unseen sets**: ``--sets`` seeds of each of the kinds ``moved`` and
   ``random``; on each, every deck's overall rate under the policy and under
-  the arbiter (:func:`clashkit.studies.design.balance`, ``n`` games a
+  the arbiter (:func:`clashkit.studies.design.balance`, ``n`` games an
   ordered pairing, seed 0, each with its 95% interval), the difference, and
   the share of decks whose two rates lie within ±3 points;
 - **designer additions**: ``--designer`` seeds of the kind ``designer`` (the
@@ -19,6 +20,11 @@ seed the shipped weights' fit drew its sets with (``card_sets`` in
   (:func:`clashkit.studies.design.compare` with both bots, the same seeds
   before and after) and whether the two agree: the same sign and within ±5
   points.
+
+``--beside B`` adds a third bot's deck rates on the unseen sets, at ``--beside-n``
+games an ordered pairing (the figure shows ``deep:leaf=plain`` there, the same
+search without expert's evaluation).  ``--jobs`` worker processes play the games
+(every core by default).
 
 The arbiter is ``deep`` where that policy exists, else
 ``search:budget=16,fair``.  ``--weights FILE`` scores ``expert`` with a
