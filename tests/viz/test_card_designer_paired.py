@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 from helpers import buttons
 
 from clashkit.base.cards import load_cards, starter_set
+from clashkit.base.errors import InputError
 from clashkit.base.points import interval_text, points_text
 from clashkit.studies.design import HALF_WIDTH, games_for_half_width
 from clashkit.viz import widgets as views
@@ -152,3 +154,20 @@ def test_the_view_shows_the_change_at_both_strengths_and_offers_every_bot():
     b["ck-simulate"].click()
     assert view.designer.policies == ("random",) and view.matrix.value.count('class="ck-paired-matrix"') == 1
     assert "under random" in view.summary.value and "under greedy" not in view.summary.value
+
+
+def test_edit_refuses_a_card_or_a_field_that_does_not_exist_with_the_close_names():
+    """A typo is an error, never a silent no-op: ``atack=2`` once changed nothing and said nothing,
+    and an unknown card answered about an empty column."""
+    designer = CardDesigner()
+    with pytest.raises(
+        InputError,
+        match=r"edit: a card has no field 'atack' \(its fields: kind, cost, attack, .*\); did you mean attack\?",
+    ):
+        designer.edit("GNOME", atack=2)
+    with pytest.raises(
+        InputError, match=r"edit: no card 'GNOM' in the set; did you mean GNOME\? \(add\(\) puts a new card"
+    ):
+        designer.edit("GNOM", attack=2)
+    assert designer.changes == {}
+    assert designer.edit("GNOME", attack=2).attack == 2

@@ -13,6 +13,8 @@ from pathlib import Path
 import polars as pl
 
 from ...base import Card, CardSet, card_from_fields, starter_set
+from ...base.errors import InputError
+from ...base.suggest import did_you_mean
 
 #: The card fields a designer edits (``docs/cards.md``), in order.
 CARD_FIELDS = ("name", "kind", "cost", "attack", "health", "abilities", "aura", "effect", "target")
@@ -140,7 +142,14 @@ class CardDesigner:
 
     def edit(self, name: str, **fields) -> Card:
         """Change some fields of card ``name`` (``cost=2``, ``abilities="rage;sprint"``, …).
-        Raises ``ValueError`` naming the column for a bad value, as the card file would."""
+        Raises ``ValueError`` naming the column for a bad value, as the card file would, and
+        :class:`~clashkit.base.errors.InputError` (a ``ValueError``) for a card or a field that does
+        not exist, with the close names (a new card goes into a deck with :meth:`add`)."""
+        if name not in self.cards:
+            raise InputError(
+                f"edit: no card {name!r} in the set{did_you_mean(str(name), self.cards.names)} "
+                "(add() puts a new card into a deck)"
+            )
         card = self.preview(name, **fields)
         if name in self.base and card == self.base.card(name) and name not in self.swaps:
             self.changes.pop(name, None)  # back to the shipped card: no change
@@ -149,7 +158,15 @@ class CardDesigner:
         return card
 
     def preview(self, name: str, **fields) -> Card:
-        """The card :meth:`edit` would make (or a new card), without keeping it."""
+        """The card :meth:`edit` would make (or a new card), without keeping it; a field that a card
+        does not have is refused with the close names."""
+        editable = CARD_FIELDS[1:]
+        for field in fields:
+            if field not in editable:
+                raise InputError(
+                    f"edit: a card has no field {field!r} (its fields: {', '.join(editable)})"
+                    f"{did_you_mean(field, editable)}"
+                )
         base = self.fields(name) if name in self.cards else {f: "" for f in CARD_FIELDS}
         merged = {**base, **fields, "name": name}
         if name not in self.cards:
