@@ -64,14 +64,13 @@ from __future__ import annotations
 from ..base.errors import OptionError
 from ..base.limits import whole_number
 from ..engine.actions import Action
-from ..engine.legality import legal_actions
 from ..engine.loop import returns_asker, run
-from ..engine.state import SUMMON, GameState
+from ..engine.state import GameState
 from ..engine.transition import apply_unchecked
 from . import sight
 from .expert import WIN, ExpertPolicy, shipped_weights, value
 from .greedy import GreedyPolicy
-from .search import SearchPolicy, evaluate
+from .search import SearchPolicy, best, evaluate
 
 #: The leaf evaluations, the default first.
 LEAVES = ("expert", "plain")
@@ -114,12 +113,9 @@ class DeepPolicy(SearchPolicy):
         return ExpertPolicy(weights=self.weights, fair=False)
 
     def _decide(self, state: GameState, cards, slots: list[int] | None) -> Action:
-        legal = legal_actions(state)
-        if state.phase == SUMMON and self.leaves_loop(state):
-            return legal[state.rng.randrange(len(legal))]
-        candidates = self.candidates(state, legal, cards)
-        if len(candidates) == 1:
-            return candidates[0]
+        decided, candidates = self.opening(state, cards)
+        if decided is not None:
+            return decided
         assert slots is not None  # deep is always fair
         me = state.active
         seed = state.rng.getrandbits(64)
@@ -131,11 +127,7 @@ class DeepPolicy(SearchPolicy):
             sight.sample(guess, me, slots, guess.rng)
             for j, action in enumerate(candidates):
                 totals[j] += self.look_ahead(guess, action, state.turn + HORIZON)
-        best = 0
-        for j in range(1, len(candidates)):
-            if totals[j] > totals[best] + 1e-9:
-                best = j
-        return candidates[best]
+        return candidates[best(totals)]
 
     def look_ahead(self, guess: GameState, action: Action, until: int) -> float:
         """Step 3 for one candidate: ``action`` on a copy of ``guess``, then the game loop until

@@ -150,13 +150,9 @@ class SearchPolicy(GreedyPolicy):
     def _decide(self, state: GameState, cards, slots: list[int] | None) -> Action:
         """The decision; with ``slots`` (fair search) ``state``'s hidden slots are canonical and
         every rollout samples them."""
-        legal = legal_actions(state)
-        if state.phase == SUMMON and self.leaves_loop(state):
-            # The same position again, as greedy would see it: leave the loop.
-            return legal[state.rng.randrange(len(legal))]
-        candidates = self.candidates(state, legal, cards)
-        if len(candidates) == 1:
-            return candidates[0]
+        decided, candidates = self.opening(state, cards)
+        if decided is not None:
+            return decided
         budget = self.budget
         tried = candidates[:budget]
         seed = state.rng.getrandbits(64)
@@ -167,13 +163,17 @@ class SearchPolicy(GreedyPolicy):
             noisy = k >= len(tried)
             scores[j] += self.rollout(state, tried[j], seed + k // len(tried), noisy, slots)
             counts[j] += 1
-        best = 0
-        best_mean = scores[0] / counts[0]
-        for j in range(1, len(tried)):
-            mean = scores[j] / counts[j]
-            if mean > best_mean + 1e-9:
-                best, best_mean = j, mean
-        return tried[best]
+        return tried[best([scores[j] / counts[j] for j in range(len(tried))])]
+
+    def opening(self, state: GameState, cards=None) -> tuple[Action | None, list]:
+        """Steps 2–3: the decision when it is made already — a loop left with a play drawn from
+        the game's generator, or a single candidate — else ``None`` and the candidates."""
+        legal = legal_actions(state)
+        if state.phase == SUMMON and self.leaves_loop(state):
+            # The same position again, as greedy would see it: leave the loop.
+            return legal[state.rng.randrange(len(legal))], []
+        candidates = self.candidates(state, legal, cards)
+        return (candidates[0] if len(candidates) == 1 else None), candidates
 
     def candidates(self, state: GameState, legal, cards=None) -> list:
         """Greedy's choice, moving on, then other plays (incantations on their declared side,
@@ -239,6 +239,16 @@ class SearchPolicy(GreedyPolicy):
         return evaluate(state, player)
 
 
+def best(values) -> int:
+    """Step 6: the index of the best value, a later one only when more than ``1e-9`` higher (ties
+    go to the earlier candidate: greedy's choice first)."""
+    found = 0
+    for j in range(1, len(values)):
+        if values[j] > values[found] + 1e-9:
+            found = j
+    return found
+
+
 def _flag(value, name: str) -> bool:
     """An on/off option as written on the command line (``fair``, ``fair=true``, ``fair=0``)."""
     if isinstance(value, bool):
@@ -272,4 +282,4 @@ def evaluate(state: GameState, player: int) -> float:
     return mine / (mine + theirs)
 
 
-__all__ = ["SearchPolicy", "evaluate", "life"]
+__all__ = ["SearchPolicy", "best", "evaluate", "life"]
