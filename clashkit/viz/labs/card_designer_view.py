@@ -338,21 +338,20 @@ class CardDesignerView(_View):
         decks, cells = d.change_table(), d.paired_matrix()
         names = " and ".join(d.policies)
         games = f"{d.games:,} games a pairing on the {d.engine_used} engine, the same seeds before and after"
-        self.summary.value = (
-            f'<div class="ck-change-lines" style="font-size:12px;margin:4px 0">'
-            f"<b>The change at each strength</b> (points, paired 95% interval; {escape(games)}, "
-            f"under {escape(names)}; played in {seconds:.1f} s)<ul>"
-            + "".join(f"<li {_LI}>{escape(line)}</li>" for line in d.change_lines())
-            + "</ul></div>"
+        self.summary.value = _lines_html(
+            "ck-change-lines",
+            "The change at each strength",
+            f"points, paired 95% interval; {games}, under {names}; played in {seconds:.1f} s",
+            d.change_lines(),
         )
         self.check_summary.value = ""
         if d.check is not None:
-            self.check_summary.value = (
-                f'<div class="ck-check-lines" style="font-size:12px;margin:4px 0">'
-                f"<b>Strength check</b> (the change under {escape(d.check.against)} and under "
-                f"{escape(d.check.policy)} on the same {d.check.n:,} game{'s' * (d.check.n != 1)} a pairing)<ul>"
-                + "".join(f"<li {_LI}>{escape(line)}</li>" for line in d.check_lines())
-                + "</ul></div>"
+            self.check_summary.value = _lines_html(
+                "ck-check-lines",
+                "Strength check",
+                f"the change under {d.check.against} and under {d.check.policy} on the same "
+                f"{d.check.n:,} game{'s' * (d.check.n != 1)} a pairing",
+                d.check_lines(),
             )
         self.last_chart = chart_paired_by_strength(cells, d._need_skill().table())
         _show_chart(self.chart, self.last_chart)
@@ -417,3 +416,12 @@ class CardDesignerView(_View):
 def card_designer(designer: CardDesigner | None = None, **kwargs) -> CardDesignerView:
     """The card designer as widgets; ``kwargs`` go to :class:`CardDesigner`."""
     return CardDesignerView(designer if designer is not None else CardDesigner(**kwargs))
+
+
+def _lines_html(css: str, heading: str, note: str, lines) -> str:
+    """A headed list of report lines (the change, the strength check), every text escaped."""
+    items = "".join(f"<li {_LI}>{escape(line)}</li>" for line in lines)
+    return (
+        f'<div class="{css}" style="font-size:12px;margin:4px 0">'
+        f"<b>{escape(heading)}</b> ({escape(note)})<ul>{items}</ul></div>"
+    )
