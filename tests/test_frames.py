@@ -17,7 +17,8 @@ from clashkit.base.cards import starter_set
 from clashkit.base.limits import LIMITS, TURN_COUNTS
 from clashkit.base.rules import POINTS
 from clashkit.engine.records import GameRecords
-from clashkit.engine.turn import FIRST_TURN_MANA, TURN_FIELDS, TURN_WIDTH
+from clashkit.engine.solo import PLAYER_FIRST_MANA
+from clashkit.engine.turn import TURN_FIELDS, TURN_WIDTH
 from clashkit.runs.simulate import play_parts, seed_pool, simulate
 from clashkit.runs.spec import Matchup
 from clashkit.runs.trace import TURNS_SCHEMA, build_trace, turns_from_buffer
@@ -58,7 +59,8 @@ def test_the_mana_range_holds_every_way_to_gain_mana():
     owned = LIMITS["cards_owned"].high
     most = max(
         owned + 1,  # R3.1: a hand of every card owned and the keep
-        FIRST_TURN_MANA,  # R2.3
+        LIMITS["first_turn_mana"].high,  # R2.3, R10.3
+        PLAYER_FIRST_MANA,  # R8.1
         max(POINTS["ai_fixed_mana"]) + max(POINTS["ai_mana_per_creature"]) * owned,  # R8.2
     )
     assert TURN_COUNTS["mana_gained"].high == most == 110

@@ -60,6 +60,7 @@ LIMITS: dict[str, Limit] = {
     "mana": Limit(0, 99, "R3.1: mana left in a turn"),
     "turn": Limit(1, 10_000, "R10.1: a turn number"),
     "turn_limit": Limit(1, 10_000, "R10.1: the turn limit"),
+    "first_turn_mana": Limit(0, 12, "R2.3, R10.3: the first player's first-turn mana in a duel"),
     "index": Limit(0, 50, "R1.4: a place in a hand"),
     "siege": Limit(0, 1_000, "R3.9: a turn of the siege order"),
     # Runs (R10.2).

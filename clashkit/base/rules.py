@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import OptionError
-from .limits import LIMITS
+from .limits import LIMITS, shown
 from .suggest import did_you_mean
 from .vocab import Ability
 
@@ -55,7 +55,7 @@ POINTS: dict[str, dict[Any, int]] = {
 
 #: Every rules option of R10.3 and R10.4 with a closed set of values → (its values, the default
 #: first; the rules that name them).  The one list of them: :class:`Rules` checks against it,
-#: and the differential tests sweep it (``turn_limit`` is a range, ``clashkit.base.limits.LIMITS``).
+#: and the differential tests sweep it (the options of :data:`RULES_RANGES` take a range instead).
 RULES_CHOICES: dict[str, tuple[tuple, str]] = {
     "incantations_in_siege": ((True, False), "R10.3"),
     "protection": (("first_attack", "first_damage", "first_hit"), "R10.3, R10.4"),
@@ -67,6 +67,12 @@ RULES_CHOICES: dict[str, tuple[tuple, str]] = {
     "aura": (("adjacent", "until_holder_moves"), "R10.4"),
     "siege_order": (("live", "fixed"), "R10.4"),
     "solo_player_first_mana": (("hand", "six"), "R10.4"),
+}
+#: Every rules option that takes a whole number → the rules that name it; its range is
+#: ``clashkit.base.limits.LIMITS[name]`` (:class:`Rules` checks it, the differential tests sweep it).
+RULES_RANGES: dict[str, str] = {
+    "turn_limit": "R10.1",
+    "first_turn_mana": "R2.3, R10.3",
 }
 #: The same for the solo settings: R8.9's choices (the points table :data:`POINTS`) and R10.4's scope.
 SOLO_CHOICES: dict[str, tuple[tuple, str]] = {
@@ -125,6 +131,9 @@ class Rules:
     ai_last_turn: str = "next"
     first_player: str = "coin"
     turn_limit: int = 200
+    #: R2.3: the mana of a duel's first turn (the first player's); solo keeps R8.1's 6
+    #: (``solo_player_first_mana``), so a solo game refuses another value.
+    first_turn_mana: int = 6
     #: R10.4 (R4.7): a keep moves by the damage dealt, or by the attack value without Sprint's bonus.
     keep_distance: str = "damage"
     #: R10.4 (R6.8): an Aura holds while adjacent, or is lost until end of turn once its holder moves.
@@ -138,10 +147,11 @@ class Rules:
     def __post_init__(self) -> None:
         for name, (allowed, rule) in RULES_CHOICES.items():
             _one_of(name, getattr(self, name), allowed, rule)
-        low, high = LIMITS["turn_limit"].low, LIMITS["turn_limit"].high
-        limit = self.turn_limit
-        if isinstance(limit, bool) or not isinstance(limit, int) or not low <= limit <= high:
-            raise OptionError(f"turn_limit = {limit!r} must be a whole number {low}…{high} (R10.1)")
+        for name, rule in RULES_RANGES.items():
+            low, high = LIMITS[name].low, LIMITS[name].high
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise OptionError(f"{name} = {shown(value)} must be a whole number {low}…{high} ({rule})")
         if not isinstance(self.solo, SoloSettings):
             raise OptionError("solo must be a SoloSettings (R8.9)")
 

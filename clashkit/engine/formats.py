@@ -31,6 +31,7 @@ from ..base.limits import LIMITS, read_text, shown
 from ..base.rng import Rng
 from ..base.rules import Rules
 from ..base.suggest import did_you_mean
+from .solo import PLAYER_FIRST_MANA
 
 #: The names of the formats, as the games frame writes them (``trace.FORMAT``).
 PRECONSTRUCTED, DRAFT, CONSTRUCTED, CUSTOM = "preconstructed", "draft", "constructed", "custom"
@@ -153,8 +154,17 @@ def format_of(spec_a: DeckSpec, spec_b: DeckSpec, *, mirror: bool = False) -> st
 
 
 def check_first_player(rules: Rules | None, fmt: str, *, solo: bool = False) -> None:
-    """R2.3: ``first_player = "last_drafter"`` means something only in a duel's draft; refuse it elsewhere."""
-    if rules is None or rules.first_player != "last_drafter":
+    """R2.3: ``first_player = "last_drafter"`` means something only in a duel's draft, and
+    ``first_turn_mana`` only in a duel (solo's first turn is R8.1's); refuse them elsewhere."""
+    if rules is None:
+        return
+    if solo and rules.first_turn_mana != Rules().first_turn_mana:
+        raise OptionError(
+            f"first_turn_mana = {rules.first_turn_mana} is a duel option (R2.3, R10.3); in solo the player's "
+            f"first turn gains {PLAYER_FIRST_MANA} mana (R8.1), or R3.1's when the AI starts "
+            "(solo_player_first_mana, R10.4)"
+        )
+    if rules.first_player != "last_drafter":
         return
     if solo:
         raise OptionError(

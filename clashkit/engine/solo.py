@@ -17,6 +17,9 @@ from .outcome import Termination, end_game
 from .state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, NO_LAST_TURN, GameState
 
 AI = 1
+#: R8.1: the solo player's first turn gains this much mana (and, when the AI starts, the
+#: player's first turn with R10.4's ``solo_player_first_mana = "six"``).
+PLAYER_FIRST_MANA = 6
 
 
 def ai_mana(state: GameState) -> int:

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import struct
 
+from ..base.rules import Rules
 from . import events as ev
 from .outcome import Termination, end_game
 from .siege import begin_siege
-from .solo import ai_mana, ai_summon, begin_ai_turn, end_ai_turn
+from .solo import PLAYER_FIRST_MANA, ai_mana, ai_summon, begin_ai_turn, end_ai_turn
 from .state import END, MANA, SUMMON, GameState, TurnCounters
-
-#: R2.3: the first player's first turn gains this much mana.
-FIRST_TURN_MANA = 6
 
 #: The integer columns of one row of ``state.turn_log`` (the turns frame).
 TURN_FIELDS = (
@@ -81,8 +79,15 @@ def record_turn(state: GameState) -> None:
     state.turn_log.frombytes(row)
 
 
-def first_turn_of_six(state: GameState) -> bool:
-    """R2.3, R8.1: whether this turn gains 6 mana instead of R3.1's.
+def first_turn_mana(rules: Rules, *, solo: bool) -> int:
+    """R2.3, R8.1: the mana of the turn that gains a fixed amount instead of R3.1's: a duel's
+    ``first_turn_mana`` (R10.3), the solo player's 6 (R8.1).  The fast engine reads it from its
+    rules table (``clashkit.fast.tables.rules_array``)."""
+    return PLAYER_FIRST_MANA if solo else rules.first_turn_mana
+
+
+def gains_first_turn_mana(state: GameState) -> bool:
+    """R2.3, R8.1: whether this turn gains :func:`first_turn_mana` instead of R3.1's.
 
     The game's first turn does; R10.4 ``solo_player_first_mana = "six"``: so
     does the solo player's first turn when the AI started (turn 2).
@@ -109,8 +114,11 @@ def start_turn(state: GameState) -> None:
         if state.winner is None:
             begin_siege(state)
         return
-    # R2.3, R8.1: the game's first turn brings 6 mana; every other turn R3.1.
-    mana = FIRST_TURN_MANA if first_turn_of_six(state) else len(state.hands[state.active])
+    # R2.3, R8.1: the game's first turn brings a fixed amount; every other turn R3.1.
+    if gains_first_turn_mana(state):
+        mana = first_turn_mana(state.rules, solo=state.solo)
+    else:
+        mana = len(state.hands[state.active])
     state.mana = state.mana_gained = mana
     if state.log is not None:
         ev.record(state, ev.MANA_GAINED, amount=mana)

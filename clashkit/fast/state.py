@@ -155,7 +155,5 @@ def legal_rows(cap: int) -> np.ndarray:
 RANDOM, GREEDY = 0, 1
 #: R3.2: how many cards left of the hand (the keep skipped) are playable.
 PLAYABLE = 4
-#: R2.3: the first player's first turn gains this much mana.
-FIRST_TURN_MANA = 6
 #: The solo AI's seat (player B, R8.1).
 AI = 1

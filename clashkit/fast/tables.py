@@ -15,6 +15,7 @@ import numpy as np
 from ..base.cards import CardSet
 from ..base.rules import Rules
 from ..base.vocab import ABILITY_BITS, Ability, Effect, TargetSide
+from ..engine.turn import first_turn_mana
 from ..policies.greedy import GreedyPolicy, tables
 
 #: R5.5 effect codes, in ``Effect`` order.
@@ -135,15 +136,17 @@ def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
     R_AI_PILE_DAMAGE,
     R_AI_BITS,
     R_AI_REDUCED_ALL,
-) = range(16)
-R_WIDTH = 16
+    R_FIRST_TURN_MANA,
+) = range(17)
+R_WIDTH = 17
 PROTECTION_FIRST_ATTACK, PROTECTION_FIRST_DAMAGE, PROTECTION_FIRST_HIT = range(3)
 BLOODLUST_PRIMARY, BLOODLUST_ANY, BLOODLUST_PER_CREATURE = range(3)
 PILE_FULL, PILE_MINUS_ONE, PILE_ONE = range(3)
 
 
 def rules_array(rules: Rules, *, solo: bool) -> np.ndarray:
-    """The options in force as small integers (``R_*``)."""
+    """The options in force as small integers (``R_*``); ``R_FIRST_TURN_MANA`` is the first
+    turn's mana in force, the duel's option or solo's R8.1 (:func:`clashkit.engine.turn.first_turn_mana`)."""
     s = rules.solo
     ability = s.ai_ability
     return np.array(
@@ -164,6 +167,7 @@ def rules_array(rules: Rules, *, solo: bool) -> np.ndarray:
             ("full", "minus_one", "one").index(s.ai_pile_damage),
             ABILITY_BITS[Ability(ability)] if (solo and ability) else 0,
             int(s.ai_reduced_scope == "all"),
+            first_turn_mana(rules, solo=solo),
         ],
         np.int64,
     )

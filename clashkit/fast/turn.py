@@ -20,7 +20,6 @@ from .state import (
     C_TOOK_TURN,
     END,
     ERR_FULL,
-    FIRST_TURN_MANA,
     G_ACTIVE,
     G_ERROR,
     G_FORT_A,
@@ -44,6 +43,7 @@ from .state import (
 )
 from .tables import (
     R_AI_FIRST,
+    R_FIRST_TURN_MANA,
     R_SOLO_PLAYER_FIRST_MANA,
     R_TURN_LIMIT,
 )
@@ -89,8 +89,8 @@ def record_turn(s):
 
 
 @compiled
-def first_turn_of_six(s, r):
-    """R2.3, R8.1: whether this turn gains 6 mana instead of R3.1's."""
+def gains_first_turn_mana(s, r):
+    """R2.3, R8.1: whether this turn gains the rules table's ``R_FIRST_TURN_MANA`` instead of R3.1's."""
     if s.g[G_TURN] == 1:
         return True
     return s.g[G_TURN] == 2 and s.g[G_SOLO] and r[R_AI_FIRST] and r[R_SOLO_PLAYER_FIRST_MANA]
@@ -121,7 +121,7 @@ def start_turn(s, t, r, pol_codes):
         if s.g[G_WINNER] < 0:
             begin_siege(s, r)
         return
-    mana = FIRST_TURN_MANA if first_turn_of_six(s, r) else s.hlen[p]
+    mana = r[R_FIRST_TURN_MANA] if gains_first_turn_mana(s, r) else s.hlen[p]
     s.g[G_MANA] = mana
     s.g[G_MANA_GAINED] = mana
     if s.g[G_RECORD]:

@@ -29,7 +29,7 @@ import pytest
 from clashkit.base.cards import Aura, Card, CardSet
 from clashkit.base.errors import OptionError
 from clashkit.base.limits import LIMITS
-from clashkit.base.rules import RULES_CHOICES, SOLO_CHOICES, Rules, SoloSettings
+from clashkit.base.rules import RULES_CHOICES, RULES_RANGES, SOLO_CHOICES, Rules, SoloSettings
 from clashkit.base.vocab import Ability, Direction, Effect, Kind, TargetSide
 from clashkit.engine.formats import check_first_player
 from clashkit.fast import play_out
@@ -43,7 +43,8 @@ def option_values(cls, choices) -> list[tuple[str, object]]:
     """(option, value) for every field of ``cls`` (``Rules`` or ``SoloSettings``) and each of its
     values other than the default, read from the one declaration of the values
     (``clashkit.base.rules.RULES_CHOICES``, ``SOLO_CHOICES``): an option added there is swept here.
-    An option with a range instead (``turn_limit``, ``clashkit.base.limits.LIMITS``) gets a short one."""
+    An option with a range instead (``clashkit.base.rules.RULES_RANGES``: ``turn_limit``,
+    ``first_turn_mana``; ``clashkit.base.limits.LIMITS``) gets its low end and 12 (short games)."""
     default = cls()
     out = []
     for f in dataclasses.fields(cls):
@@ -52,8 +53,8 @@ def option_values(cls, choices) -> list[tuple[str, object]]:
         if f.name in choices:
             values = choices[f.name][0]
         else:
-            assert f.name in LIMITS, f"{cls.__name__}.{f.name}: declare its values in clashkit.base.rules"
-            values = (max(LIMITS[f.name].low, 12),)
+            assert f.name in RULES_RANGES, f"{cls.__name__}.{f.name}: declare its values in clashkit.base.rules"
+            values = tuple(sorted({LIMITS[f.name].low, min(LIMITS[f.name].high, 12)}))
         out += [(f.name, v) for v in values if v != getattr(default, f.name)]
     return out
 

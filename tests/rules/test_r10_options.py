@@ -61,6 +61,7 @@ def test_r10_3_defaults_are_the_rulebooks():
         "ai_last_turn": "next",
         "first_player": "coin",
         "turn_limit": 200,
+        "first_turn_mana": 6,
         "keep_distance": "damage",
         "aura": "adjacent",
         "siege_order": "live",
@@ -84,6 +85,7 @@ RULES_VALUES = {
     "ai_last_turn": "current",
     "first_player": "last_drafter",
     "turn_limit": 12,
+    "first_turn_mana": 5,
     "keep_distance": "attack",
     "aura": "until_holder_moves",
     "siege_order": "fixed",
@@ -247,6 +249,11 @@ BAD_RULES = [
     ("turn_limit", "0"),
     ("turn_limit", "true"),
     ("turn_limit", '"200"'),
+    ("first_turn_mana", "13"),
+    ("first_turn_mana", "-1"),
+    ("first_turn_mana", '"x"'),
+    ("first_turn_mana", "6.0"),
+    ("first_turn_mana", "true"),
 ]
 BAD_SOLO = [
     ("ai_fixed_mana", "5"),
@@ -267,7 +274,7 @@ BAD_SOLO = [
 
 @pytest.mark.parametrize(("key", "value"), BAD_RULES)
 def test_r10_3_bad_rules_values_are_refused(key, value):
-    with pytest.raises(ScenarioError, match=rf"^<test>: \[rules\]: {key} = .*\(R10\.[13]"):
+    with pytest.raises(ScenarioError, match=rf"^<test>: \[rules\]: {key} = .*\((R2\.3, )?R10\.[13]"):
         parse(DUEL + f"[rules]\n{key} = {value}\n")
 
 
@@ -579,6 +586,29 @@ def test_r10_3_last_drafter_is_refused_outside_a_draft():
         simulate(2, "1", None, mode="solo", rules={"first_player": "last_drafter"})
     with pytest.raises(OptionError, match="this game's format is constructed"):
         new_game("constructed", "constructed", "random", "random", rules=Rules(first_player="last_drafter"))
+
+
+@pytest.mark.parametrize("value", ["13", "-1", "x"])
+def test_r2_3_r10_3_first_turn_mana_out_of_range_is_one_line(value):
+    from helpers import cli
+
+    done = cli("simulate", "-n", "1", "--rules", f"first_turn_mana={value}", "--out", "/tmp/never-written")
+    assert done.returncode == 2 and done.stdout == ""
+    shown = repr(value) if value == "x" else value
+    assert done.stderr == (
+        f"clashkit: error: --rules: first_turn_mana = {shown} must be a whole number 0…12 (R2.3, R10.3)\n"
+    )
+
+
+def test_r2_3_first_turn_mana_is_refused_in_solo():
+    """Solo's first turn is R8.1's (or R10.4's ``solo_player_first_mana``), never the duel option."""
+    from helpers import deal_solo
+
+    from clashkit.runs.simulate import simulate
+
+    with pytest.raises(OptionError, match=r"^first_turn_mana = 5 is a duel option \(R2\.3, R10\.3\); in solo the"):
+        simulate(1, "1", None, mode="solo", rules={"first_turn_mana": 5})
+    assert deal_solo(seed=2).mana == 6  # R8.1
 
 
 def test_r7_3_solo_has_no_constructed_format():

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import polars as pl
+import pytest
 from helpers import board, deal_duel, parse, siege_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clashkit import apply, starter_set
-from clashkit.base.vocab import KEEP
+from clashkit import Rules, apply, starter_set
+from clashkit.base.cards import Card, CardSet
+from clashkit.base.vocab import KEEP, Kind
 from clashkit.engine.actions import BEGIN_SIEGE, END_TURN
 from clashkit.engine.hand import damage_keep
+from clashkit.engine.legality import legal_cards
 from clashkit.engine.state import GameState
+from clashkit.runs.simulate import simulate
 from clashkit.show.render import event_dicts
 
 CARDS = 'card = [{ name = "P", kind = "creature", cost = 1, attack = 1, health = 1 }]\n'
@@ -126,6 +131,53 @@ def test_r2_3_first_turn_6_mana_then_r3_1():
         apply(state, BEGIN_SIEGE)
         apply(state, END_TURN)
         assert (state.active, state.turn, state.mana) == (first, 3, 9)
+
+
+@pytest.mark.parametrize("mana", [0, 5, 6, 12])
+def test_r2_3_r10_3_first_turn_mana_is_the_first_turns_only(mana):
+    for seed in range(4):
+        state = deal_duel(seed=seed, rules=Rules(first_turn_mana=mana))
+        first = state.first_player
+        assert (state.active, state.turn, state.mana, len(state.hands[first])) == (first, 1, mana, 9)
+        # R3.3: a play needs its cost; with 0 mana only a cost-0 card could be played.
+        costs = {state.cards.cost[card] for _, card in legal_cards(state)}
+        assert all(cost <= mana for cost in costs)
+        apply(state, BEGIN_SIEGE)
+        apply(state, END_TURN)
+        assert (state.active, state.turn, state.mana) == (1 - first, 2, 9)  # R3.1: 8 cards and the keep
+
+
+#: Sixteen creatures of cost 3: what a first turn can play depends on its mana alone.
+THREES = CardSet([Card(f"C{i}", Kind.CREATURE, 3, 1, 1) for i in range(16)])
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_r2_3_r10_3_first_turn_mana_in_both_engines(engine):
+    """Greedy plays every creature it can pay for (R3.3): with cost-3 creatures only, the first
+    turn's mana decides the plays and the hand left, the same in both engines; the second
+    player's first turn gains R3.1's 9 whatever the option."""
+    a, b = [f"C{i}" for i in range(8)], [f"C{i}" for i in range(8, 16)]
+    seen = {}
+    for mana in (0, 5, 6, 12):
+        games = simulate(
+            4,
+            a,
+            b,
+            "greedy",
+            "greedy",
+            seed=5,
+            cards=THREES,
+            engine=engine,
+            record_events=False,
+            rules={"first_turn_mana": mana},
+        )
+        turns = games.turns.filter(pl.col("turn") <= 2).sort("game", "turn")
+        first, second = turns.filter(pl.col("turn") == 1), turns.filter(pl.col("turn") == 2)
+        assert first["mana_gained"].to_list() == [mana] * 4
+        assert second["mana_gained"].to_list() == [9] * 4
+        assert games.games["rules"].to_list() == ["" if mana == 6 else f"first_turn_mana={mana}"] * 4
+        seen[mana] = set(first.select("cards_played", "mana_spent", "hand_size_end").rows())
+    assert seen == {0: {(0, 0, 9)}, 5: {(1, 3, 8)}, 6: {(2, 6, 7)}, 12: {(4, 12, 5)}}
 
 
 def test_r2_3_the_coin_picks_either_player():

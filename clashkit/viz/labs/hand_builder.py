@@ -27,6 +27,7 @@ from ...engine import (
     proceed_action,
     run,
 )
+from ...engine.turn import first_turn_mana
 from ...policies import Policy, get_policy
 from ...show import describe_event, event_dicts
 from .lab_common import _card_names, _History, _log_len, action_label, events_table, menu_order
@@ -107,7 +108,7 @@ class HandBuilder:
     def plan(self, turns: int = 4, *, first: bool | None = None) -> pl.DataFrame:
         """A solitaire projection of the hand's first ``turns`` own turns: with no opponent,
         every affordable playable creature is played left to right (incantations wait for
-        targets).  Columns: ``turn`` (own), ``mana`` (R2.3: 6 on the game's first turn,
+        targets).  Columns: ``turn`` (own), ``mana`` (R2.3: ``first_turn_mana``, 6, on the game's first turn,
         else R3.1: cards in hand with the keep), ``playable`` (at the start of the turn),
         ``played``, ``plays`` (each play with the cards playable at that moment, R3.2: a card
         that slid into the first four after another was played says so), ``mana_left``,
@@ -125,7 +126,7 @@ class HandBuilder:
         hand = table.hands[0] = [KEEP, *(cards.id(n) for n in self.order)]
         rows = []
         for turn in range(1, turns + 1):
-            mana = 6 if (turn == 1 and first) else len(hand)
+            mana = first_turn_mana(table.rules, solo=False) if (turn == 1 and first) else len(hand)
             table.mana = mana
             playable = [cards.names[hand[i]] for i in playable_indices(hand)]
             played: list[str] = []
