@@ -38,6 +38,8 @@ MATCHUPS_SCHEMA = pl.Schema(
         "wins_b": pl.UInt32,
         "unfinished": pl.UInt32,
         "first_player_wins": pl.UInt32,
+        "a_first": pl.UInt32,
+        "a_first_wins": pl.UInt32,
         "mean_turns": pl.Float64,
     }
 )
@@ -84,7 +86,8 @@ def deck_matchups(
 def pairing_counts(games: pl.DataFrame) -> pl.DataFrame:
     """:data:`MATCHUPS_SCHEMA`'s rows of a games frame: one per ordered pairing (``deck_a``,
     ``deck_b``) in the order the pairings first appear, with its games, each seat's wins,
-    the unfinished games (R10.1), the first player's wins and the mean length.
+    the unfinished games (R10.1), the first player's wins, the games A moved first
+    (``a_first``) and A's wins in them (``a_first_wins``; R2.3), and the mean length.
 
     The one count behind every balance table: :func:`deck_matchups`, the design
     studies and the notebooks' matchup charts.  The deck columns keep their type
@@ -98,6 +101,8 @@ def pairing_counts(games: pl.DataFrame) -> pl.DataFrame:
             (pl.col("winner") == "B").sum().alias("wins_b"),
             pl.col("winner").is_null().sum().alias("unfinished"),
             (pl.col("winner") == pl.col("first_player")).sum().alias("first_player_wins"),
+            (pl.col("first_player") == "A").sum().alias("a_first"),
+            ((pl.col("first_player") == "A") & (pl.col("winner") == "A")).sum().alias("a_first_wins"),
             pl.col("turns").mean().alias("mean_turns"),
         )
         .cast({c: MATCHUPS_SCHEMA[c] for c in counts})
@@ -134,6 +139,43 @@ def deck_rates(matchups: pl.DataFrame) -> pl.DataFrame:
         .group_by("deck")
         .agg(pl.col("wins").sum(), pl.col("games").sum())
         .sort("deck")
+        .with_columns(rate_exprs("wins", "games"))
+    )
+
+
+#: The two seats of R2.3 as :func:`seat_rates` names them.
+SEATS = ("first", "second")
+
+
+def seat_rates(matchups: pl.DataFrame) -> pl.DataFrame:
+    """One row per deck and seat (R2.3): ``deck``, ``seat`` (``"first"``: the deck moved first,
+    ``"second"``: its opponent did), ``wins``, ``games`` and the rate with its 95% Wilson
+    interval, over every opponent and both places (A and B).  A mirror game counts once for
+    each side, as in :func:`deck_rates`; an unfinished game (R10.1) is no one's win."""
+    a_second = pl.col("games") - pl.col("a_first")
+    b_first_wins = pl.col("first_player_wins") - pl.col("a_first_wins")
+    rows = [
+        # Deck A moving first, then second; deck B moving first (A did not), then second.
+        ("deck_a", "first", pl.col("a_first"), pl.col("a_first_wins")),
+        ("deck_a", "second", a_second, pl.col("wins_a") - pl.col("a_first_wins")),
+        ("deck_b", "first", a_second, b_first_wins),
+        ("deck_b", "second", pl.col("a_first"), pl.col("wins_b") - b_first_wins),
+    ]
+    parts = [
+        matchups.select(
+            pl.col(deck).alias("deck"),
+            pl.lit(seat).alias("seat"),
+            wins.cast(pl.Int64).alias("wins"),
+            games.cast(pl.Int64).alias("games"),
+        )
+        for deck, seat, games, wins in rows
+    ]
+    return (
+        pl.concat(parts)
+        .group_by("deck", "seat")
+        .agg(pl.col("wins").sum(), pl.col("games").sum())
+        .with_columns(pl.col("seat").cast(pl.Enum(SEATS)))
+        .sort("deck", "seat")
         .with_columns(rate_exprs("wins", "games"))
     )
 
@@ -196,4 +238,6 @@ __all__ = [
     "deck_results",
     "pairing_counts",
     "first_player",
+    "seat_rates",
+    "SEATS",
 ]

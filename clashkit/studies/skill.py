@@ -38,6 +38,7 @@ import polars as pl
 from ..base.cards import CardSet
 from ..base.rules import Rules
 from ..base.stats import kendall, spearman
+from .analysis import SEATS
 from .design import (
     Balance,
     Runner,
@@ -48,6 +49,7 @@ from .design import (
     paired_changes,
     percent_text,
     points_text,
+    seat_text,
 )
 from .design.strengths import deck_rates_of, win_arrays
 from .ladder import LadderRatings, read_ratings
@@ -120,6 +122,19 @@ class SkillBalance:
             out = rates if out is None else out.join(rates, on="deck")
         assert out is not None, "a skill balance holds a balance at each of its strengths (two or more)"
         return out.join(self.changes.select("deck", "change", "change_low", "change_high"), on="deck").sort("deck")
+
+    def seat_table(self) -> pl.DataFrame:
+        """One row per deck: its rate moving first and moving second (R2.3) at each strength,
+        with the 95% interval and the games (columns ``deck``, ``<policy> first``,
+        ``<policy> second``); the numbers are each balance's :attr:`~Balance.seats`."""
+        columns: dict[str, list[str]] = {}
+        for policy, b in self.balances.items():
+            rows = {(r["deck"], r["seat"]): r for r in b.seats.iter_rows(named=True)}
+            decks = sorted({d for d, _ in rows})
+            columns["deck"] = [f"deck {d}" for d in decks]
+            for seat in SEATS:
+                columns[f"{policy} {seat}"] = [seat_text(rows[d, seat]) for d in decks]
+        return pl.DataFrame(columns, schema={name: pl.String for name in columns})
 
     def to_dict(self) -> dict[str, Any]:
         """The object ``clashkit balance --policies … --json`` prints."""

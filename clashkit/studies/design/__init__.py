@@ -78,7 +78,17 @@ from .jobs import (
     plays_search,
     run_jobs,
 )
-from .matrix import Balance, balance, card_set_of, labelled_rates, make_study, on_cluster, percent_text, points_text
+from .matrix import (
+    Balance,
+    balance,
+    card_set_of,
+    labelled_rates,
+    make_study,
+    on_cluster,
+    percent_text,
+    points_text,
+    seat_text,
+)
 from .strengths import Objective, distance_improvement, skill_changes, skill_distance, strengths
 from .study import Study, matchups, outcomes, paired_changes, paired_contrast, pairings, sides
 from .sweeps import SkillSweep, Sweep, parse_values, sweep, sweep_variants
@@ -136,6 +146,7 @@ __all__ = [
     "pairings",
     "parse_values",
     "percent_text",
+    "seat_text",
     "play_job",
     "play_local",
     "plays_search",

@@ -17,7 +17,7 @@ from ...base.errors import OptionError
 from ...base.points import percent_text, points_text  # noqa: F401  (re-exported by clashkit.studies.design)
 from ...base.rules import Rules
 from ...base.stats import farthest_from_even, wilson
-from ..analysis import balance_markdown, deck_rates, deck_results, first_player
+from ..analysis import SEATS, balance_markdown, deck_rates, deck_results, first_player, seat_rates
 from .jobs import Runner, Settings, play_job
 from .study import Study, matchups
 
@@ -39,6 +39,11 @@ def labelled_rates(rates: pl.DataFrame, **labels: str) -> pl.DataFrame:
     )
 
 
+def rate_text(rate: float | None, low: float | None, high: float | None) -> str:
+    """A rate with its 95% interval, as the balance tables print it: ``55.9% (53.7–58.0)``."""
+    return f"{percent_text(rate)} ({percent_text(low, 1, '')}–{percent_text(high, 1, '')})"
+
+
 @dataclass(frozen=True)
 class Balance:
     """The balance of a card set: :data:`~clashkit.studies.analysis.MATCHUPS_SCHEMA` rows, one per
@@ -53,6 +58,12 @@ class Balance:
     def decks(self) -> pl.DataFrame:
         """Each deck's overall rate with its 95% interval (:func:`~clashkit.studies.analysis.deck_rates`)."""
         return deck_rates(self.matchups)
+
+    @property
+    def seats(self) -> pl.DataFrame:
+        """Each deck's rate moving first and moving second (R2.3), with 95% intervals
+        (:func:`~clashkit.studies.analysis.seat_rates`)."""
+        return seat_rates(self.matchups)
 
     def labelled_decks(self, **labels: str) -> pl.DataFrame:
         """:attr:`decks` as tables and charts show them (:func:`labelled_rates`)."""
@@ -81,6 +92,7 @@ class Balance:
 
     def to_dict(self) -> dict[str, Any]:
         """The object ``clashkit balance --json`` prints (see ``clashkit COMMAND --help`` and docs/commands.md)."""
+        seats = {(r["deck"], r["seat"]): r for r in self.seats.iter_rows(named=True)}
         decks = {
             str(row["deck"]): {
                 "rate": row["rate"],
@@ -88,6 +100,7 @@ class Balance:
                 "high": row["high"],
                 "games": row["games"],
                 "wins": row["wins"],
+                **{seat: {k: seats[row["deck"], seat][k] for k in ("rate", "low", "high", "games")} for seat in SEATS},
             }
             for row in self.decks.iter_rows(named=True)
         }
@@ -136,14 +149,31 @@ class Balance:
     def __str__(self) -> str:
         lines = [balance_markdown(self.matchups), "", "| deck | overall | games |", "| --- | --- | ---: |"]
         for row in self.decks.iter_rows(named=True):
-            lines.append(
-                f"| deck {row['deck']} | {percent_text(row['rate'])} ({percent_text(row['low'], 1, '')}–"
-                f"{percent_text(row['high'], 1, '')}) | {row['games']:,} |"
-            )
+            rate = rate_text(row["rate"], row["low"], row["high"])
+            lines.append(f"| deck {row['deck']} | {rate} | {row['games']:,} |")
         lines.append(
             f"\nLargest distance of a deck's overall rate from 50%: {percent_text(self.distance, sign='')} points."
         )
-        return "\n".join(lines)
+        return "\n".join([*lines, "", *self.seat_lines()])
+
+    def seat_lines(self) -> list[str]:
+        """Each deck's rate moving first and moving second (R2.3) as a Markdown table."""
+        seats = {(r["deck"], r["seat"]): r for r in self.seats.iter_rows(named=True)}
+        lines = [
+            "Each deck moving first and moving second (R2.3), 95% intervals:",
+            "",
+            "| deck | moving first | moving second |",
+            "| --- | --- | --- |",
+        ]
+        for deck in sorted({d for d, _ in seats}):
+            lines.append(f"| deck {deck} | " + " | ".join(seat_text(seats[deck, s]) for s in SEATS) + " |")
+        return lines
+
+
+def seat_text(row: Mapping[str, Any]) -> str:
+    """One row of :func:`~clashkit.studies.analysis.seat_rates` as the tables print it:
+    ``55.9% (53.7–58.0) of 2,980``."""
+    return f"{rate_text(row['rate'], row['low'], row['high'])} of {row['games']:,}"
 
 
 def on_cluster(study):

@@ -16,9 +16,10 @@ from ...base.errors import OptionError
 from ...base.points import percent_text, points_text
 from ...base.rules import Rules
 from ...base.suggest import did_you_mean
+from ..analysis import first_player
 from .changes import Change, apply_changes, size
 from .jobs import Runner
-from .matrix import Balance, card_set_of, make_study, on_cluster
+from .matrix import Balance, card_set_of, make_study, on_cluster, rate_text
 from .strengths import DECKS, Objective, distance_improvement, skill_distance, strengths
 from .study import matchups
 from .variants import FIELDS, unknown_card
@@ -175,6 +176,7 @@ class Tuning:
             f"Checked on fresh seeds ({self.check_seed}+k): {self.objective.text()} {at} "
             f"{percent_text(self.distances[0], sign='')} → {percent_text(self.distances[1], sign='')} points.",
         ]
+        lines.append(self.first_player_text())
         if self.search_distances:
             lines += ["", *self._pareto_lines()]
         if len(names) > 1:
@@ -184,6 +186,16 @@ class Tuning:
         stop = f"; {self.stopped}" if self.stopped else ""
         lines += ["", f"({self.candidates:,} candidate sets tried, {self.games:,} games played{stop})"]
         return "\n".join(lines)
+
+    def first_player_text(self) -> str:
+        """The first player's rate (R2.3) on the fresh seeds, shipped → proposed, at each
+        strength, with 95% intervals: what ``first_weight`` asks to bring near 50%."""
+        pairs = self.at or {self.before.policy: (self.before, self.after)}
+        parts = [
+            " → ".join(rate_text(*first_player(b.matchups)) for b in pair) + f" under {policy}"
+            for policy, pair in pairs.items()
+        ]
+        return "The first player's rate (R2.3), shipped → proposed: " + "; ".join(parts) + "."
 
     def _pareto_lines(self) -> list[str]:
         lines = [
