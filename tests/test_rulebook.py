@@ -21,6 +21,7 @@ from clashkit.base.rulebook import (
     search,
     sections,
 )
+from clashkit.base.rules import Rules, SoloSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,6 +117,8 @@ def test_rules_are_frozen():
 
 def test_r10_3_and_r10_4_name_every_option_and_value():
     options = rule("R10.3").text + rule("R10.4").text
+    for name in [*Rules.__dataclass_fields__, *SoloSettings.__dataclass_fields__]:
+        assert name == "solo" or f"`{name}`" in options or f"`{name} = " in options, name
     for needle in [
         "`incantations_in_siege`",
         "`protection`",
