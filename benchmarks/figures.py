@@ -47,6 +47,11 @@ FIGURES: dict[str, Figure] = {
     "balance-expert": Figure(
         ("-m", "clashkit", "balance", "--policy", "expert", "-n", "2000", "--no-progress"), True, "about 30 s"
     ),
+    "balance-first-turn-5": Figure(
+        ("-m", "clashkit", "balance", "-n", "2000", "--rules", "first_turn_mana=5", "--no-progress"),
+        True,
+        "about 1 min",
+    ),
     "solo-search": Figure(
         ("benchmarks/solo_calibration.py", "--policy", "search", "-n", "500", "--combinations", "0", "--table", "main"),
         True,
