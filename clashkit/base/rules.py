@@ -131,8 +131,8 @@ class Rules:
     ai_last_turn: str = "next"
     first_player: str = "coin"
     turn_limit: int = 200
-    #: R2.3: the mana of a duel's first turn (the first player's); solo keeps R8.1's 6
-    #: (``solo_player_first_mana``), so a solo game refuses another value.
+    #: R2.3: the mana of a duel's first turn (the first player's).  Solo keeps R8.1's first turn
+    #: (6, and R10.4's ``solo_player_first_mana``), so a solo game refuses another value.
     first_turn_mana: int = 6
     #: R10.4 (R4.7): a keep moves by the damage dealt, or by the attack value without Sprint's bonus.
     keep_distance: str = "damage"
