@@ -26,8 +26,10 @@ def command(check_strength, check_policy, check_n, as_json, out, **options) -> N
     """The balance matrix of the starter decks.
 
     Plays N games of every ordered pairing (each deck in both seats) and prints
-    the row deck's rate against the column deck, each deck's overall rate and
-    the first player's, all with 95% Wilson intervals.  Unfinished games
+    the row deck's rate against the column deck, each deck's overall rate, the
+    first player's, and each deck's rate moving first and moving second (R2.3;
+    JSON: "first" and "second" per deck), all with 95% Wilson intervals.  The
+    first turn's mana is a rules option: --rules first_turn_mana=5.  Unfinished games
     (R10.1) count as no one's win.  The same seed gives the same figures.
 
     With --policies (weakest first) it plays the matrix at each strength on the

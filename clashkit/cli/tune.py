@@ -132,9 +132,10 @@ def command(
     the same seeds for every candidate, within --budget-seconds or
     --evaluations if given.  With --pairing-weight W, an ordered pairing's
     distance from 50% counts too, W times; with --first-weight, the first
-    player's.  The best set of at most 1, 2, … changes (the
-    Pareto table) is then checked on fresh seeds, with a paired interval on its
-    improvement; the proposal is the row best there.
+    player's (whose rate it prints before and after the proposal in any
+    case).  The best set of at most 1, 2, … changes (the Pareto table) is then
+    checked on fresh seeds, with a paired interval on its improvement; the
+    proposal is the row best there.
 
     JSON: {"changes", "before", "after", "pareto", …} for one strength; for
     several, "before" and "after" per strength under "policies": {P: …}.
