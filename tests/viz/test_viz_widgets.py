@@ -236,3 +236,25 @@ def test_the_sweep_view_refuses_a_game_count_below_one():
     assert view.result is None
     with pytest.raises(ValueError, match="is -3"):
         view.run()
+
+
+def test_card_stats_rates_carry_the_games_they_are_of():
+    """A card played in 99% of games: its deck's rate when not played is of a dozen games, said beside it."""
+    import polars as pl
+
+    from clashkit.viz.tables import card_stats_readable
+
+    stats = pl.DataFrame(
+        {
+            "card": ["OGRE", "GNOME"],
+            "deck": [2, 3],
+            "play_rate": [0.99, 1.0],
+            "win_played": [0.5123, 0.4],
+            "win_not_played": [0.0, None],
+            "games_played": [1188, 1200],
+            "games_not_played": [12, 0],
+        }
+    )
+    readable = card_stats_readable(stats)
+    assert readable["deck's rate when played (%)"].to_list() == ["51.2 (of 1,188 games)", "40.0 (of 1,200 games)"]
+    assert readable["when not played (%)"].to_list() == ["0.0 (of 12 games)", "— (no game)"]
