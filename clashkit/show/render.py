@@ -212,7 +212,7 @@ def _attack_why(state: GameState, events: list[dict], i: int) -> str | None:
     the floor at 0, R4.1), R8.9's reduction only where the solo setting reduces this attack, and
     a Bloodlust attack named as such (R6.6)."""
     e = events[i]
-    printed = state.cards.card(e["card"]).attack
+    printed = state.cards.attack[state.cards.id(e["card"])]  # a creature: its attack (R1.3)
     on_keep = e["target_card"] in ("BASTION", "FORT")
     on_ai_pile = state.solo and on_keep and e["target_player"] == PLAYERS[1].value
     sprint = _sprint_bonus(events, i)
