@@ -121,3 +121,26 @@ def test_the_estimate_tells_a_jobs_own_cost_from_its_games(monkeypatch):
     monkeypatch.setattr(design.jobs, "play_job", lambda job: None)
     jobs = [design.Job(1, 2, k, 1000, starter_set(), design.Settings("expert")) for k in range(2)]
     assert design.estimate_seconds(jobs) == pytest.approx(2 * (0.1 + 1.0))
+
+
+def test_a_rank_correlation_whose_interval_is_one_point_is_given_without_it():
+    """Four decks: when every bootstrap replicate ranks them alike the 'interval' is the point itself
+    (+0.40 to +0.40); the sentence gives the coefficient and says why there is no interval."""
+    from types import SimpleNamespace
+
+    from clashkit.studies.skill import SkillBalance
+
+    def sentence(**correlation) -> str:
+        r = {"spearman": 0.4, "low": 0.4, "high": 0.4, "kendall": 1 / 3, "bootstrap": 1000, "decks": [1, 2, 3, 4]}
+        r |= {"kendall_low": -1 / 3, "kendall_high": 1.0} | correlation
+        return SkillBalance.correlation_text(SimpleNamespace(correlation=r, weak="greedy", strong="expert"))
+
+    assert sentence() == (
+        "Rank correlation of the decks' rates, greedy vs expert: Spearman +0.40, Kendall +0.33 (95% -0.33 to +1.00); "
+        "no interval for Spearman: all 1000 bootstrap replicates rank the 4 decks alike, and 4 ranks leave no value "
+        "between."
+    )
+    assert sentence(low=0.2, high=0.8) == (
+        "Rank correlation of the decks' rates, greedy vs expert: Spearman +0.40 (95% +0.20 to +0.80), "
+        "Kendall +0.33 (95% -0.33 to +1.00); 1000 bootstrap replicates."
+    )

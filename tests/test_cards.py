@@ -104,7 +104,27 @@ BAD_ROWS = [
     ("OGRE,2,creature,4,4,5,,,,enemy,", "column target: is for incantations; a creature leaves it empty"),
     ("OGRE,2,monster,4,4,5,,,,,", "column kind: unknown kind 'monster' (one of creature, incantation)"),
     ("OGRE,0,creature,4,4,5,,,,,", "column deck: deck must be at least 1, not 0"),
-    ("Ogre,2,creature,4,4,5,,,,,", "column name: 'Ogre' must be upper-case"),
+    ("OGRE,2,creature,3.5,4,5,,,,,", "column cost: cost must be a whole number, not '3.5' (R1.3: a card's cost)"),
+    (
+        "OGRE,2,creature,3,4,5,splash;peirce,,,,",
+        "column abilities: unknown ability 'peirce' (one of splash, pierce, rage, protection, indestructible, bloodlust, sprint); did you mean pierce?",
+    ),
+    (
+        "OGRE,2,creature,3,4,5,,protection@frnt,,,",
+        "column aura: unknown aura direction 'frnt' (one of front, behind, side); did you mean front?",
+    ),
+    (
+        "OGRE,2,creature,3,4,5,,protektion@front,,,",
+        "column aura: unknown aura ability 'protektion' (one of splash, pierce, rage, protection, indestructible, bloodlust, sprint); did you mean protection?",
+    ),
+    (
+        "ZAP,,incantation,1,,,,,damge 2,enemy,",
+        "column effect: unknown effect 'damge' (one of damage, destroy, bounce, shift, weaken, empower, grant, heal); did you mean damage?",
+    ),
+    (
+        "ZAP,,incantation,1,,,,,grant rgae,enemy,",
+        "column effect: unknown granted ability 'rgae' (one of splash, pierce, rage, protection, indestructible, bloodlust, sprint); did you mean rage?",
+    ),
     ("BASTION,2,creature,4,4,5,,,,,", "column name: 'BASTION' is the keep (R1.1), not a card"),
     (",2,creature,4,4,5,,,,,", "column name: is empty"),
     (
@@ -144,6 +164,55 @@ BAD_ROWS = [
 def test_a_bad_row_is_refused_naming_file_row_and_column(row, message):
     with pytest.raises(CardFileError, match="^" + re.escape(f"cards.csv, row 2, {message}")):
         read(row)
+
+
+# --- A spreadsheet's card file -------------------------------------------------------------
+
+
+def test_a_lower_case_name_is_upper_cased_in_a_file_as_on_the_command_line():
+    """One normalising function for a card file's names and a deck list's (R7.1)."""
+    from clashkit.engine.formats import parse_deck
+
+    (ogre,) = read("Ogre,2,creature,4,4,5,,,,,")
+    assert ogre.name == "OGRE"
+    deck = "abomination,alpha,combustion,lieutenant,microctopus,Ogre,scribe,shaman"
+    assert parse_deck(deck).names == (
+        "ABOMINATION",
+        "ALPHA",
+        "COMBUSTION",
+        "LIEUTENANT",
+        "MICROCTOPUS",
+        "OGRE",
+        "SCRIBE",
+        "SHAMAN",
+    )
+
+
+def test_an_integer_valued_decimal_is_read_as_the_integer():
+    """A spreadsheet writes 3.0 (or 3,0 where the comma is the decimal mark) for 3."""
+    (ogre,) = read("OGRE,2.0,creature,3.0,4.00,5,,,,,")
+    assert (ogre.deck, ogre.cost, ogre.attack, ogre.health) == (2, 3, 4, 5)
+    (zap,) = read("ZAP,,incantation,1,,,,,damage 2.0,enemy,")
+    assert zap.effect_text == "damage 2"
+
+
+def test_a_semicolon_separated_file_is_read_as_the_comma_separated_one():
+    """A European spreadsheet's "CSV" separates by ';' and writes 3,0; a cell holding ';' is quoted."""
+    comma = read(OGRE, "MUTANT,4,creature,4,2,3,splash;pierce,,,,", ZAP)
+    semicolon = read_cards_csv(
+        ";".join(COLUMNS) + "\n" + "OGRE;2;creature;4;4,0;5;;;;;a plain body\n"
+        'MUTANT;4;creature;4;2;3;"splash;pierce";;;;\n' + "ZAP;;incantation;1;;;;;damage 2;enemy;\n",
+        source="cards.csv",
+    )
+    assert semicolon == comma
+    tabbed = read_cards_csv("\t".join(COLUMNS) + "\n" + OGRE.replace(",", "\t") + "\n", source="cards.csv")
+    assert tabbed == comma[:1]
+    with pytest.raises(CardFileError) as refused:
+        read_cards_csv(";".join(COLUMNS) + "\nMUTANT;4;creature;4;2;3;splash;pierce;;;;\n", source="cards.csv")
+    assert str(refused.value) == (
+        "cards.csv, row 2: more fields than columns (the file is separated by ';': a cell that holds ';', "
+        "as abilities 'splash;pierce', is written in quotes)"
+    )
 
 
 def test_a_row_with_too_many_fields():

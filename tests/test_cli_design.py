@@ -8,6 +8,7 @@ import json
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from helpers import ROOT
 
 from clashkit.base.cards import load_cards, starter_set
 from clashkit.cli import main
@@ -50,6 +51,17 @@ def test_sweep_json(tmp_path):
     assert set(row) >= {"value", "deck", "rate", "low", "high", "change", "change_low", "change_high"}
     assert (row["value"], row["change"], row["change_low"], row["change_high"]) == (5, 0.0, 0.0, 0.0)
     assert pl.read_parquet(tmp_path / "sweep.parquet").height == 8
+
+
+def test_sweep_names_the_value_of_the_designers_file_as_the_card_files_not_as_shipped():
+    """R9.3: with --cards the value swept against is the designer's, not the shipped one."""
+    warg = str(ROOT / "docs/examples/warg.csv")
+    result = run("sweep", "--cards", warg, "--card", "WARG", "--set", "cost=3", "-n", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == (
+        "WARG (in the card file: cost 3); 1 games per ordered pairing, seeds 0+k; "
+        "change against the card file's WARG on the same seeds (paired 95% interval)"
+    )
 
 
 def test_sweep_text_says_when_a_change_cannot_be_told_from_0():

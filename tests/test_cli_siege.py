@@ -200,3 +200,38 @@ def test_error_not_utf8(tmp_path):
 def test_error_missing_file(tmp_path):
     line = error_line("siege", str(tmp_path / "none.toml"), "--json")
     assert line.startswith("clashkit: error: ") and "none.toml" in line
+
+
+def test_the_account_names_splash_pierce_and_bloodlust_on_their_lines_as_the_labs_table_does():
+    """R6.1, R6.2, R6.6: a class in a terminal reads the ability on the line it acts on, with the
+    rule the siege lab's events table gives that line (one function names them for both)."""
+    from clashkit.engine.scenario import load_scenario, run_siege
+    from clashkit.viz.labs.lab_common import events_table
+
+    expected = {
+        "r6_2_pierce_with_splash_only_behind_primary": [
+            (
+                "  3  B's S at lower.0 takes 2 damage (from MUTANT; Splash: the creature at the same place in the "
+                "other lane, R6.1)",
+                "R6.1",
+            ),
+            (
+                "  4  B's TB at upper.1 takes 2 damage (from MUTANT; Pierce: the creature behind the target, R6.2)",
+                "R6.2",
+            ),
+        ],
+        "r6_6_bloodlust_chains_until_a_survivor": [
+            ("  5  A's BERSERKER at upper.0 attacks B's P2 for 2 (it attacks again: Bloodlust, R6.6)", "R6.6"),
+            ("  9  A's BERSERKER at upper.0 attacks B's WALL for 2 (it attacks again: Bloodlust, R6.6)", "R6.6"),
+        ],
+    }
+    for name, lines in expected.items():
+        out = CliRunner().invoke(main, ["siege", str(scenario_path(name))])
+        assert out.exit_code == 0, out.output
+        named = [
+            line for line in out.output.splitlines() if "Splash" in line or "Pierce" in line or "Bloodlust" in line
+        ]
+        assert named == [line for line, _ in lines]
+        table = events_table(run_siege(load_scenario(scenario_path(name))))
+        rules = dict(zip(table["step"], table["rule"], strict=True))
+        assert [rules[int(line[:3])] for line, _ in lines] == [rule for _, rule in lines]

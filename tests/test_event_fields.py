@@ -33,3 +33,17 @@ def test_decode_names_the_keep_an_attack_hits():
     on_keep = [decode(r, state.cards.names) for r in rows if EVENT_KINDS[r[0]] == "attack" and r[8] < 0]
     assert on_keep and {e["target_card"] for e in on_keep} <= {"BASTION", "FORT"}
     assert [e["step"] for e in event_dicts(state)] == list(range(len(rows)))
+
+
+def test_the_frames_page_says_both_engines_record_events():
+    """``simulate --events`` records the same events on either engine; the page's heading says so."""
+    from helpers import ROOT
+
+    from clashkit.runs.simulate import simulate
+
+    page = (ROOT / "docs" / "frames.md").read_text(encoding="utf-8")
+    assert "## `events`: one row an event (either engine)\n" in page and "(reference engine)" not in page
+    fast, reference = (
+        simulate(2, "1", "2", "greedy", seed=3, engine=e, progress=False).events for e in ("fast", "reference")
+    )
+    assert fast.height > 0 and fast.equals(reference)

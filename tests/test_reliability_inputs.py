@@ -125,10 +125,22 @@ def test_card_values_above_the_range_are_refused_with_the_rule():
 def test_a_numbered_deck_must_hold_8_different_cards(tmp_path):
     path = tmp_path / "cards.csv"
     path.write_text(HEADER + "".join(f"X{i},5,creature,1,1,1,,,,,\n" for i in range(1)) + _shipped_rows())
-    message = r"deck A: starter deck 5 of the card set holds 1 cards; .*8 different cards \(R7.1\)"
+    message = rf"^starter deck 5 of {re.escape(str(path))} holds 1 card \(X0\); .*8 different cards \(R7.1\)"
     with pytest.raises(DeckError, match=message):
         parse_deck("5", load_cards(path))
     one_line_exit_2(cli("simulate", "-n", "1", "--cards", str(path), "--a", "5", "--out", str(tmp_path / "o")), "R7.1")
+
+
+def test_balance_names_the_starter_deck_and_its_file_not_a_seat(tmp_path):
+    """R7.1: a starter deck of 9 cards is the card file's fault, whichever seat deals it first."""
+    path = tmp_path / "cards.csv"
+    path.write_text(HEADER + _shipped_rows() + "WARG,3,creature,3,3,4,rage;protection,,,,\n", encoding="utf-8")
+    done = cli("balance", "--cards", str(path), "-n", "1", "--no-progress")
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"clashkit: error: starter deck 3 of {path} holds 9 cards (BRIGAND, DISCIPLE, GNOME, GRRR, MARTYR, "
+        "METEORITE, PARASITE, VORTEX, WARG); a starter deck holds 8 different cards (R7.1)\n"
+    )
 
 
 def _shipped_rows() -> str:

@@ -102,7 +102,7 @@ def test_excess_damage_and_a_creature_that_moved_before_it_was_destroyed():
         "A's siege begins",
         "A's PIERCER at upper.0 attacks B's SMALL for 3",
         "B's SMALL at upper.0 takes 3 damage (from PIERCER; more than its health 2: the excess is lost, R4.3)",
-        "B's BIG at upper.1 takes 3 damage (from PIERCER)",
+        "B's BIG at upper.1 takes 3 damage (from PIERCER; Pierce: the creature behind the target, R6.2)",
         "B's SMALL at upper.0 is destroyed",
         "B's BIG at upper.0 is destroyed (it was at upper.1 until the gap in front closed, R4.5)",
         "SMALL returns to B's hand (index 3)",
@@ -163,8 +163,101 @@ def test_a_weakened_attack_says_so():
         """
     )[3:5] == [
         "A's siege begins",
-        "A's BIG at upper.0 attacks B's BIG for 1 (attack 5, -4 from weaken/empower, R5.5)",
+        "A's BIG at upper.0 attacks B's BIG for 1 (attack 5, -4 from DRAIN's weaken, R5.5)",
     ]
+
+
+SURGE = """
+[[card]]
+name = "SURGE"
+kind = "incantation"
+cost = 1
+effect = "empower 2"
+target = "ally"
+
+[[card]]
+name = "DRAIN"
+kind = "incantation"
+cost = 1
+effect = "weaken 4"
+target = "enemy"
+
+[[card]]
+name = "ERASE"
+kind = "incantation"
+cost = 1
+effect = "destroy"
+target = "enemy"
+"""
+
+
+def solo_attack(setting: str, *plays: str) -> str:
+    """The account's line of SMALL's attack on the AI pile after ``plays`` on it, under ``[solo] setting``."""
+    actions = ", ".join(f'{{ play = "{card}", target = "A.upper.0" }}' for card in plays)
+    account = lines(
+        CARDS
+        + SURGE
+        + f"""
+        [game]
+        mode = "solo"
+        mana = 2
+        actions = [{actions}]
+        [solo]
+        {setting}
+        [A]
+        hand = ["SURGE", "DRAIN", "BASTION", "SMALL"]
+        upper = ["SMALL"]
+        [B]
+        pile = ["BIG", "RAGER", "PIERCER", "BASTION"]
+        """
+    )
+    return next(line for line in account if "attacks B's BASTION" in line)
+
+
+def test_an_empower_is_named_as_such_and_r8_9_only_where_the_solo_setting_reduces():
+    """R5.5, R8.9: in a quick game (full damage) an empowered attack on the AI pile is an empower,
+    not a reduction; with the reduced setting both terms are there, each with its rule."""
+    assert solo_attack('ai_pile_damage = "full"', "SURGE") == (
+        "A's SMALL at upper.0 attacks B's BASTION for 3 (attack 1, +2 from SURGE's empower, R5.5)"
+    )
+    assert solo_attack('ai_pile_damage = "minus_one"', "SURGE") == (
+        "A's SMALL at upper.0 attacks B's BASTION for 2 "
+        "(attack 1, +2 from SURGE's empower, R5.5; -1 for reduced damage to the AI pile, R8.9)"
+    )
+    assert solo_attack('ai_pile_damage = "one"', "SURGE") == (
+        "A's SMALL at upper.0 attacks B's BASTION for 1 "
+        "(attack 1, +2 from SURGE's empower, R5.5; -2 for reduced damage to the AI pile, R8.9)"
+    )
+    # An attack the reduction leaves as it is (1 stays 1 under "one") cites no R8.9.
+    assert solo_attack('ai_pile_damage = "one"') == "A's SMALL at upper.0 attacks B's BASTION for 1"
+    # A weaken below the attack: the sum is floored at 0 (R4.1), and minus_one has nothing to take.
+    assert solo_attack('ai_pile_damage = "minus_one"', "DRAIN") == (
+        "A's SMALL at upper.0 attacks B's BASTION for 0 (attack 1, -4 from DRAIN's weaken, R5.5; floored at 0, R4.1)"
+    )
+
+
+def test_a_creature_destroyed_by_a_destroy_incantation_is_not_said_to_have_moved():
+    """R4.5: the gap closes behind a creature that leaves; the destroyed creature itself moved nowhere,
+    at position 0 or behind."""
+    for position, lane in ((0, '["BIG"]'), (1, '["SMALL", "BIG"]')):
+        account = lines(
+            CARDS
+            + SURGE
+            + f"""
+            [game]
+            mana = 1
+            actions = [{{ play = "ERASE", target = "B.upper.{position}" }}]
+            [A]
+            hand = ["ERASE", "BASTION", "SMALL"]
+            [B]
+            hand = ["SMALL", "BASTION", "SMALL"]
+            upper = {lane}
+            """
+        )
+        assert account[1:3] == [
+            f"ERASE resolves on B's BIG at upper.{position}",
+            f"B's BIG at upper.{position} is destroyed",
+        ]
 
 
 @settings(max_examples=12, deadline=None)

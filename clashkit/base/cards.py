@@ -212,10 +212,15 @@ def _int(value: object, column: str, limit: str, typed: bool = False) -> int:
             raise ValueError(f"{column} must be at most {high}, not {shown(value)} ({why})")
         return value
     text = str(value).strip()
-    digits = text.removeprefix("-").removeprefix("+")
-    if not isinstance(value, int) and not (digits.isascii() and digits.isdigit()):
-        raise ValueError(f"{column} must be an integer, not {shown(text)}")
     low, high, why = LIMITS[limit].low, LIMITS[limit].high, LIMITS[limit].why
+    whole, mark, fraction = text.replace(",", ".").partition(".")
+    if mark and _is_digits(whole.removeprefix("-").removeprefix("+")) and _is_digits(fraction):
+        if fraction.strip("0"):  # a spreadsheet's 3.5: no card value has a fraction
+            raise ValueError(f"{column} must be a whole number, not {shown(text)} ({why})")
+        text = whole  # a spreadsheet's 3.0 (or 3,0) is 3
+    digits = text.removeprefix("-").removeprefix("+")
+    if not isinstance(value, int) and not _is_digits(digits):
+        raise ValueError(f"{column} must be an integer, not {shown(text)}")
     number = int(text) if len(digits) <= 6 else (-1 if text.startswith("-") else 1) * 10**6
     given = shown(number) if len(digits) <= 6 else shown(text)
     if number < low:
@@ -225,13 +230,19 @@ def _int(value: object, column: str, limit: str, typed: bool = False) -> int:
     return number
 
 
+def _is_digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _choice(enum, value: object, column: str):
     text = str(value).strip().lower()
     try:
         return enum(text)
     except ValueError:
-        allowed = ", ".join(e.value for e in enum)
-        raise ValueError(f"unknown {column} {text!r} (one of {allowed})") from None
+        allowed = [e.value for e in enum]
+        raise ValueError(
+            f"unknown {column} {text!r} (one of {', '.join(allowed)}){did_you_mean(text, allowed)}"
+        ) from None
 
 
 def _split(value: object, sep: str) -> list[str]:
@@ -319,8 +330,6 @@ def card_from_fields(fields: Mapping[str, object], *, typed: bool = False) -> Ca
             f"{shown(name)} holds {shown(''.join(odd))}: a name is written in actions and deck lists, "
             'so it may not hold spaces or any of , # @ " = ;',
         )
-    if name != name.upper():
-        raise fail("name", f"{name!r} must be upper-case")
     if name in KEEP_NAMES:
         raise fail("name", f"{name!r} is the keep (R1.1), not a card")
     try:
@@ -391,7 +400,8 @@ def card_from_fields(fields: Mapping[str, object], *, typed: bool = False) -> Ca
 def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
     """Parse card-file text (``docs/cards.md``); errors name ``source``, row and column."""
     text = text.removeprefix("\ufeff")  # "CSV UTF-8" from a spreadsheet starts with a byte-order mark
-    reader = csv.DictReader(io.StringIO(text), strict=True)
+    sep = separator(text)
+    reader = csv.DictReader(io.StringIO(text), delimiter=sep, strict=True)
     try:
         header = reader.fieldnames or []
     except csv.Error as e:
@@ -420,7 +430,13 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
         except csv.Error as e:
             raise CardFileError(f"{source}, row {line}: {_csv_problem(e)}") from None
         if None in row:
-            raise CardFileError(f"{source}, row {line}: more fields than columns")
+            quote = (
+                f" (the file is separated by {sep!r}: a cell that holds {sep!r}, as abilities "
+                "'splash;pierce', is written in quotes)"
+                if sep != ","
+                else ""
+            )
+            raise CardFileError(f"{source}, row {line}: more fields than columns{quote}")
         if all(_blank(v) for v in row.values()):
             continue
         try:
@@ -438,6 +454,26 @@ def read_cards_csv(text: str, *, source: str = "<cards>") -> list[Card]:
     if not cards:
         raise CardFileError(f"{source}: no cards")
     return cards
+
+
+#: The separators a card file may have: the comma of the format, the semicolon of a spreadsheet
+#: whose decimal mark is the comma (a European "CSV"), the tab of "tab-separated text".
+SEPARATORS = (",", ";", "\t")
+
+
+def separator(text: str) -> str:
+    """The separator of card-file ``text``: the one of :data:`SEPARATORS` that splits its header
+    into the most column names of the format (a comma when none does better).
+
+        >>> separator("name;deck;kind;cost\\nOGRE;2;creature;3")
+        ';'
+    """
+    header = text.split("\n", 1)[0].strip()
+
+    def columns(sep: str) -> int:
+        return len({cell.strip() for cell in next(csv.reader([header], delimiter=sep), [])} & set(COLUMNS))
+
+    return max(SEPARATORS, key=columns)
 
 
 def load_cards(path: str | os.PathLike) -> CardSet:
@@ -546,6 +582,7 @@ __all__ = [
     "parse_aura",
     "parse_effect",
     "read_cards_csv",
+    "separator",
     "shipped_cards_path",
     "starter_decks",
     "starter_set",

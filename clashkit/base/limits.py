@@ -202,10 +202,11 @@ _NOT_IN_NAMES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def card_name(text: object, where: str = "name", error: type[InputError] = InputError) -> str:
-    """A card name as it enters (a card file, a scenario, a deck list): NFC-normalised, at most
+    """A card name as it enters (a card file, a scenario, a deck list on the command line):
+    NFC-normalised and upper-cased (``ogre`` is OGRE wherever it is written), at most
     :data:`MAX_NAME` characters, each printable (no control, format or space character), so two
     different names never look alike."""
-    name = unicodedata.normalize("NFC", str(text).strip())
+    name = unicodedata.normalize("NFC", str(text).strip().upper())
     if len(name) > MAX_NAME:
         raise error(f"{where}: {shown(name)} is longer than the {MAX_NAME} characters a card name may have")
     odd = [c for c in name if unicodedata.category(c) in _NOT_IN_NAMES]

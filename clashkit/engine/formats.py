@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..base.cards import CardSet, starter_set
 from ..base.errors import DeckError, OptionError
-from ..base.limits import LIMITS, read_text, shown
+from ..base.limits import LIMITS, card_name, read_text, shown
 from ..base.rng import Rng
 from ..base.rules import Rules
 from ..base.suggest import did_you_mean
@@ -86,9 +86,10 @@ def parse_deck(text: str | Sequence[str], cards: CardSet | None = None, *, side:
             known = ", ".join(map(str, decks)) or "none"
             raise DeckError(f"{where}: there is no starter deck {shown(arg)[1:-1]} (R7.1; the card set has {known})")
         names = decks[number]
-        if len(names) != HAND_SIZE:
+        if len(names) != HAND_SIZE:  # the card file's fault, whichever seat asked: named by the file
+            held = f"{len(names)} card{'s' if len(names) != 1 else ''} ({', '.join(names)})"
             raise DeckError(
-                f"{where}: starter deck {number} of the card set holds {len(names)} cards; "
+                f"starter deck {number} of {cards.source or 'the card set'} holds {held}; "
                 f"a starter deck holds {HAND_SIZE} different cards (R7.1)"
             )
         return DeckSpec(PRECONSTRUCTED, tuple(names), number, source=arg)
@@ -122,7 +123,7 @@ def _read_deck_file(path: Path, where: str) -> list[str]:
 
 
 def _listed(cards: CardSet, raw: list[str], where: str, *, source: str) -> DeckSpec:
-    names = [n.strip().upper() for n in raw if n.strip()]
+    names = [card_name(n, where, DeckError) for n in raw if n.strip()]  # as in a card file
     unknown = [n for n in names if n not in cards]
     if unknown:
         raise DeckError(f"{where}: unknown card {shown(unknown[0])}{did_you_mean(unknown[0], cards.names)}")

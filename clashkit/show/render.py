@@ -9,8 +9,9 @@ account.
 
 from __future__ import annotations
 
-from ..base.vocab import KEEP, LANES, PLAYERS, Keep
+from ..base.vocab import KEEP, LANES, PLAYERS, Effect, Keep
 from ..engine import events as ev
+from ..engine.solo import pile_damage
 from ..engine.state import LAST_TURN_WORDS, PHASES, GameState
 
 
@@ -157,9 +158,11 @@ def _why(state: GameState, events: list[dict], i: int) -> str | None:
                 return "new this turn, and its Rage finds no creature to attack, R6.3"
             return "it entered play this turn, R3.10"
         case "damage":
+            clauses = [ability_word(events, i)]
             card = e["target_card"]
             if card in state.cards and e["amount"] > state.cards.card(card).health:
-                return f"more than its health {state.cards.card(card).health}: the excess is lost, R4.3"
+                clauses.append((f"more than its health {state.cards.card(card).health}: the excess is lost", "R4.3"))
+            return "; ".join(f"{text}, {rule}" for text, rule in filter(None, clauses)) or None
         case "creature_destroyed":
             return _moved_why(state, events, i)
         case "keep_moved":
@@ -204,28 +207,99 @@ def _sprint_bonus(events: list[dict], i: int) -> int:
 
 
 def _attack_why(state: GameState, events: list[dict], i: int) -> str | None:
+    """Why an attack deals other than the card's attack: each term of R4.1's sum with its rule
+    (Sprint's bonus, R6.7; a weaken or an empower named with the incantation that gave it, R5.5;
+    the floor at 0, R4.1), R8.9's reduction only where the solo setting reduces this attack, and
+    a Bloodlust attack named as such (R6.6)."""
     e = events[i]
-    printed = state.cards.card(e["card"]).attack
+    printed = state.cards.attack[state.cards.id(e["card"])]  # a creature: its attack (R1.3)
+    on_keep = e["target_card"] in ("BASTION", "FORT")
+    on_ai_pile = state.solo and on_keep and e["target_player"] == PLAYERS[1].value
     sprint = _sprint_bonus(events, i)
-    rest = e["amount"] - printed - sprint
-    on_ai_pile = state.solo and e["target_card"] in ("BASTION", "FORT") and e["target_player"] == PLAYERS[1].value
-    if not sprint and not rest:
-        return None
-    parts = [f"attack {printed}"]
-    rule = "R4.1"
-    if sprint:
-        parts.append(f"+{sprint} from Sprint")
-        rule = "R6.7"
-    if on_ai_pile and rest:
-        parts.append(f"{rest:+d} for reduced damage to the AI pile")
-        rule = "R8.9"
-    elif rest and e["amount"] == 0:
-        parts.append("weakened to 0")
-        rule = "R4.1"
-    elif rest:
-        parts.append(f"{rest:+d} from weaken/empower")
-        rule = "R5.5"
-    return ", ".join(parts) + f", {rule}"
+    if on_keep and not on_ai_pile and state.rules.keep_distance == "attack":
+        sprint = 0  # R10.4: the keep moves by the attack value, Sprint's bonus left out
+    terms: list[tuple[str, str]] = [(f"+{sprint} from Sprint", "R6.7")] if sprint else []
+    modifiers = _modifiers(state, events, i)
+    terms += [(f"{amount:+d} from {name}'s {effect}", "R5.5") for name, effect, amount in modifiers]
+    total = printed + sprint + sum(amount for _, _, amount in modifiers)
+    damage = max(total, 0)
+    if total < 0:
+        terms.append(("floored at 0", "R4.1"))
+    by_player = state.solo and e["player"] == PLAYERS[0].value
+    if by_player and (on_ai_pile or state.rules.solo.ai_reduced_scope == "all"):
+        reduced = pile_damage(state, damage)
+        if reduced != damage:
+            terms.append((f"{reduced - damage:+d} for reduced damage to the AI{' pile' if on_keep else ''}", "R8.9"))
+            damage = reduced
+    if damage != e["amount"]:  # a term these events do not show: only the difference is certain
+        terms.append((f"{e['amount'] - damage:+d} from attack modifiers", "R4.1"))
+    if terms:
+        terms[0] = (f"attack {printed}, {terms[0][0]}", terms[0][1])
+    again = ability_word(events, i)
+    if again is not None:
+        terms.append(again)
+    return "; ".join(f"{text}, {rule}" for text, rule in terms) or None
+
+
+def _modifiers(state: GameState, events: list[dict], i: int) -> list[tuple[str, str, int]]:
+    """R5.5: the weakens and empowers on the attacker of event ``i`` this turn, oldest first, as
+    (incantation, effect, signed amount); one that had no effect (R5.4) is left out, and so is
+    one from before the creature (re-)entered play (R10.0)."""
+    e = events[i]
+    found: list[tuple[str, str, int]] = []
+    for j in range(i - 1, -1, -1):
+        before = events[j]
+        kind = before["kind"]
+        if kind in _TURN_EDGES:
+            break
+        if (
+            before["target_player"] != e["player"]
+            or before["card" if kind == "creature_entered" else "target_card"] != e["card"]
+        ):
+            continue
+        if kind == "creature_entered":
+            break
+        if kind != "incantation_resolved" or before["card"] not in state.cards:
+            continue
+        if j + 1 < len(events) and events[j + 1]["kind"] == "no_effect":
+            continue
+        effect = state.cards.card(before["card"]).effect
+        if effect is Effect.EMPOWER:
+            found.append((before["card"], str(effect), before["amount"]))
+        elif effect is Effect.WEAKEN:
+            found.append((before["card"], str(effect), -before["amount"]))
+    return found[::-1]
+
+
+def ability_word(events: list[dict], i: int) -> tuple[str, str] | None:
+    """The ability behind event ``i`` where the line alone does not show it, as (words, rule):
+    an attack's damage to the creature beside its target (Splash, R6.1) or behind it (Pierce,
+    R6.2), and a creature's second attack in one siege (Bloodlust, R6.6); else ``None``.
+
+    The one place that names them, for the readable account (``clashkit siege``) and the labs'
+    events table alike.
+    """
+    e = events[i]
+    if e["kind"] == "damage":  # the attack it comes from is the event before its hits
+        j = i - 1
+        while j >= 0 and events[j]["kind"] in ("damage", "protection_used"):
+            j -= 1
+        hit = events[j] if j >= 0 else None
+        if hit is None or hit["kind"] != "attack" or hit["card"] != e["card"]:
+            return None
+        if hit["target_player"] != e["target_player"] or (e["lane"], e["position"]) == (hit["lane"], 0):
+            return None
+        if e["lane"] != hit["lane"]:
+            return ("Splash: the creature at the same place in the other lane", "R6.1")
+        return ("Pierce: the creature behind the target", "R6.2")
+    if e["kind"] == "attack":
+        for j in range(i - 1, -1, -1):
+            before = events[j]
+            if before["kind"] in (*_TURN_EDGES, "siege_started"):
+                return None
+            if before["kind"] == "attack" and before["card"] == e["card"] and before["player"] == e["player"]:
+                return ("it attacks again: Bloodlust", "R6.6")
+    return None
 
 
 def _keep_lost_why(events: list[dict], i: int) -> str | None:
@@ -286,6 +360,7 @@ def _moved_why(state: GameState, events: list[dict], i: int) -> str | None:
         elif (
             before["position"] is not None
             and before["position"] <= position
+            and before["target_card"] != card  # not the incantation that destroyed it (a destroy)
             and (kind == "creature_destroyed" or (kind == "incantation_resolved" and _left_play(events, j)))
         ):
             return f"it was at {lane}.{position + 1} until the gap in front closed, R4.5"

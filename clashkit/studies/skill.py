@@ -165,13 +165,30 @@ class SkillBalance:
         return f"Last step, {before} → {after}: " + "; ".join(said) + "."
 
     def correlation_text(self) -> str:
-        """The rank correlation of the decks' rates between the weakest and the strongest, in one sentence."""
+        """The rank correlation of the decks' rates between the weakest and the strongest, in one sentence.
+
+        A coefficient whose bootstrap interval is a single point is given without it, and the
+        sentence says why: every replicate ranks the decks alike, and a few decks' ranks (rho
+        moves in steps of 0.2 with four) leave no value for an interval to reach."""
         r = self.correlation
-        return (
-            f"Rank correlation of the decks' rates, {self.weak} vs {self.strong}: Spearman "
-            f"{_num(r['spearman'])} (95% {_num(r['low'])} to {_num(r['high'])}), Kendall {_num(r['kendall'])} "
-            f"({_num(r['kendall_low'])} to {_num(r['kendall_high'])}); {r['bootstrap']} bootstrap replicates."
-        )
+        said, bare = [], []
+        for name, value, low, high in (
+            ("Spearman", r["spearman"], r["low"], r["high"]),
+            ("Kendall", r["kendall"], r["kendall_low"], r["kendall_high"]),
+        ):
+            if low is not None and low == high:
+                said.append(f"{name} {_num(value)}")
+                bare.append(name)
+            else:
+                said.append(f"{name} {_num(value)} (95% {_num(low)} to {_num(high)})")
+        why = f"; {r['bootstrap']} bootstrap replicates."
+        if bare:
+            decks = len(r["decks"])
+            why = (
+                f"; no interval for {' or '.join(bare)}: all {r['bootstrap']} bootstrap replicates rank the "
+                f"{decks} decks alike, and {decks} ranks leave no value between."
+            )
+        return f"Rank correlation of the decks' rates, {self.weak} vs {self.strong}: {', '.join(said)}{why}"
 
     def __str__(self) -> str:
         names = list(self.balances)

@@ -26,6 +26,7 @@ from ..base.points import interval_text, percent_text, points_expr, points_text,
 from ..studies import FIELDS, Sweep, Tuning, field_value, sweep
 from ..studies.design import SkillSweep
 from . import rendering
+from .labs.view_common import _message, count_box, count_in
 from .tables import card_stats_html, table_html
 
 rendering.on_altair_loaded()  # the heat map draws offline, as the other charts do
@@ -127,18 +128,10 @@ class SweepView:
         self.card = w.Dropdown(options=names, value="OGRE" if "OGRE" in names else names[0], description="card")
         self.field = w.Dropdown(description="field")
         self.values = w.IntRangeSlider(description="values", min=0, max=12)
-        self.games = w.BoundedIntText(
-            value=games_per_pairing,
-            min=1,
-            max=1_000_000,
-            step=500,
-            description="games a pairing",
-            style={"description_width": "initial"},
-            layout=w.Layout(width="220px"),
-        )
+        self.games = count_box(games_per_pairing, "games a pairing", width="220px")
         self.run_button = w.Button(description="run the sweep", button_style="primary")
         self.run_button.add_class("ck-sweep")
-        self.run_button.on_click(lambda _b: self.run())
+        self.run_button.on_click(lambda _b: self._clicked())
         self.progress = w.Output()
         self.chart = w.Output()
         self.table = w.HTML()
@@ -186,17 +179,33 @@ class SweepView:
         self.field.value = field
         self.values.value = (low, high)
 
+    def _clicked(self) -> None:
+        """The button: a game count out of range is said under it (:meth:`run` raises it too)."""
+        try:
+            self.run()
+        except ValueError:
+            if not self.message.value:
+                raise
+
     def run(self) -> SkillSweep:
+        """Run the sweep the widgets describe; a game count below 1 is refused with a message."""
         import time
 
+        self.message.value = ""
+
         low, high = self.values.value
+        try:
+            games = count_in(self.games, "games a pairing", least=1)
+        except ValueError as e:
+            self.message.value = _message(str(e), error=True)
+            raise
         started = time.perf_counter()
         with self.progress:
             self.progress.clear_output()
             self.result = sweep(
                 self.card.value,
                 {self.field.value: list(range(low, high + 1))},
-                self.games.value,
+                games,
                 cards=self.cards,
                 seed=self.seed,
                 policies=self.policies,

@@ -178,7 +178,7 @@ def chart_paired_changes(
     reach: float | None = None,
 ) -> alt.LayerChart | alt.FacetChart:
     """Each deck's paired change (a large point) and its change against each opponent
-    (small points), with 95% intervals, in points on an axis centred on 0: a change whose
+    (small points, each named: ``vs deck 2``), with 95% intervals, in points on an axis centred on 0: a change whose
     interval crosses the dashed line at 0 cannot be told from 0 (drawn hollow).  ``reach``
     (points) fixes the axis at ±reach; by default it holds every interval."""
     data = paired_frame(cells, decks, label=label)
@@ -214,10 +214,16 @@ def chart_paired_changes(
         size=alt.condition("datum.against == 'all opponents'", alt.value(120), alt.value(40)),
         tooltip=tooltip,
     )
-    return alt.layer(zero, bars, marks).properties(
+    # Each point named beside its interval's right end, so that a page without tooltips (a static
+    # site, a printed chart) still says which opponent a small point is.
+    names = base.mark_text(align="left", baseline="middle", dx=4, fontSize=9, color="#555").encode(
+        x=alt.X("change_high:Q", scale=scale), text="against:N", color=alt.value("#555"), tooltip=tooltip
+    )
+    return alt.layer(zero, bars, marks, names).properties(
         title=alt.Title(
             title,
-            subtitle="large points: against all opponents; small: against each; hollow: cannot be told from 0",
+            subtitle="large points: against all opponents; small: against each, named at the right of its "
+            "interval; hollow: cannot be told from 0",
         )
     )
 

@@ -134,7 +134,8 @@ CARD_STATS_HEADINGS = {
 def card_stats_readable(stats: pl.DataFrame) -> pl.DataFrame:
     """The columns of a card-stats table (:func:`clashkit.studies.design.card_stats`) a designer
     reads, in points with one decimal: card, deck, play rate, the removal impact with its
-    paired interval (when measured), the deck's rate when the card is played and when not."""
+    paired interval (when measured), the deck's rate when the card is played and when not, each
+    with its game count."""
     from ..base.points import change_text, points_text
 
     def pct(column: str) -> pl.Expr:
@@ -153,10 +154,24 @@ def card_stats_readable(stats: pl.DataFrame) -> pl.DataFrame:
             .alias(CARD_STATS_HEADINGS["removed"])
         )
     columns += [
-        pct("win_played").alias(CARD_STATS_HEADINGS["win_played"]),
-        pct("win_not_played").alias(CARD_STATS_HEADINGS["win_not_played"]),
+        _rate_of_games("win_played", "games_played").alias(CARD_STATS_HEADINGS["win_played"]),
+        _rate_of_games("win_not_played", "games_not_played").alias(CARD_STATS_HEADINGS["win_not_played"]),
     ]
     return stats.select(columns)
+
+
+def _rate_of_games(rate: str, games: str) -> pl.Expr:
+    """A rate in points with the games it is of beside it, ``0.0 (of 12 games)``: a card played in
+    99% of games has a rate "when not played" of a dozen games, which a bare number hides."""
+    from ..base.points import points_text
+
+    def text(row: dict) -> str:
+        n = row[games]
+        if not n:
+            return "— (no game)"
+        return f"{points_text(row[rate], signed=False)} (of {n:,} game{'s' if n != 1 else ''})"
+
+    return pl.struct(rate, games).map_elements(text, return_dtype=pl.String)
 
 
 def card_stats_html(stats: pl.DataFrame, *, caption: str = "", every_column: bool = False) -> str:

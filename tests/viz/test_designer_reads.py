@@ -63,6 +63,15 @@ def test_the_chart_draws_changes_in_points_centred_on_0(designer):
     assert low == -high and "points" in layer["title"]
 
 
+def test_each_point_of_the_chart_is_named_by_its_opponent(designer):
+    """A static page has no tooltip: each point's opponent is written beside its interval."""
+    spec = chart_paired_changes(designer.paired_matrix(), designer.result.table()).to_dict()
+    (names,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    assert names["encoding"]["text"] == {"field": "against", "type": "nominal"}
+    assert names["encoding"]["x"]["field"] == "change_high" and names["mark"]["align"] == "left"
+    assert names["encoding"]["yOffset"]["field"] == "against"  # on its point's row
+
+
 def test_the_view_shows_one_matrix_and_undo_clears_the_results(tmp_path, monkeypatch):
     monkeypatch.setenv("CLASHKIT_HOME", str(tmp_path / "home"))
     view = views.card_designer(CardDesigner(games_per_pairing=2, policy="random", engine="reference"))

@@ -192,3 +192,69 @@ def test_hand_builder_view_plan_marks_what_was_playable_at_each_play():
     view = views.hand_builder()
     assert "each play, and what was playable then (R3.2)" in view.plan.value
     assert "playable at the start" in view.plan.value and "(playable then: " in view.plan.value
+
+
+def test_card_designer_view_speaks_in_its_own_words_and_refuses_a_negative_game_count():
+    """The widget's messages name what to click, not a method; a count below 0 is refused with a
+    message, never set to 0 (which means "enough games") without a word."""
+    view = views.card_designer(CardDesigner(games_per_pairing=2, policy="random"))
+    b = buttons(view.widget)
+    view.mode.value = "add a card"
+    view.new_name.value = "ogre"
+    b["ck-apply"].click()
+    assert view.message.value == (
+        '<span style="color:#c62828;font-size:12px">OGRE is in the set already: to change it, choose '
+        "“change a card” above and pick OGRE</span>"
+    )
+    view.new_name.value = "  "
+    b["ck-apply"].click()
+    assert "type the new card&#x27;s name under “name”" in view.message.value
+    assert view.designer.changes == {}
+    view.mode.value = "change a card"
+    view.which.value = "OGRE"
+    view.attack.value = 7
+    view.games.value = -500
+    assert view.games.value == -500  # kept as typed, so that it can be refused
+    b["ck-apply"].click()
+    assert view.message.value == (
+        '<span style="color:#c62828;font-size:12px">“games a pairing” is -500: a number of games is 0 or more</span>'
+    )
+    assert view.designer.changes == {}
+    b["ck-simulate"].click()
+    assert "is -500" in view.message.value and view.designer.after is None
+
+
+def test_the_sweep_view_refuses_a_game_count_below_one():
+    from clashkit.viz.design_views import SweepView
+
+    view = SweepView(games_per_pairing=4, seed=1, policy="random", engine="reference")
+    view.games.value = -3
+    view.run_button.click()
+    assert view.message.value == (
+        '<span style="color:#c62828;font-size:12px">“games a pairing” is -3: a number of games is 1 or more</span>'
+    )
+    assert view.result is None
+    with pytest.raises(ValueError, match="is -3"):
+        view.run()
+
+
+def test_card_stats_rates_carry_the_games_they_are_of():
+    """A card played in 99% of games: its deck's rate when not played is of a dozen games, said beside it."""
+    import polars as pl
+
+    from clashkit.viz.tables import card_stats_readable
+
+    stats = pl.DataFrame(
+        {
+            "card": ["OGRE", "GNOME"],
+            "deck": [2, 3],
+            "play_rate": [0.99, 1.0],
+            "win_played": [0.5123, 0.4],
+            "win_not_played": [0.0, None],
+            "games_played": [1188, 1200],
+            "games_not_played": [12, 0],
+        }
+    )
+    readable = card_stats_readable(stats)
+    assert readable["deck's rate when played (%)"].to_list() == ["51.2 (of 1,188 games)", "40.0 (of 1,200 games)"]
+    assert readable["when not played (%)"].to_list() == ["0.0 (of 12 games)", "— (no game)"]

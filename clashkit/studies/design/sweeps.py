@@ -73,8 +73,8 @@ class Sweep:
         shipped = ", ".join(f"{f} {v}" for f, v in zip(self.fields, self.shipped, strict=True))
         head = " ".join(f"{f:>7}" for f in self.fields)
         lines = [
-            f"{self.card} (shipped: {shipped}); {self.n:,} games per ordered pairing, seeds {self.seed}+k; "
-            "change against the shipped card on the same seeds (paired 95% interval)",
+            f"{self.card} (in the card file: {shipped}); {self.n:,} games per ordered pairing, seeds "
+            f"{self.seed}+k; change against the card file's {self.card} on the same seeds (paired 95% interval)",
             "",
             f"{head}  deck  {'rate':>6}  {'95% interval':<14} {'games':>6}  change (points)",
         ]
@@ -173,9 +173,9 @@ class SkillSweep:
         top += "".join(f"  {(t + ' − ' + names[0])[:24]:<24}" for t in later)
         head = (keys + f"  {'rate':>6}  {'change':<20}" * len(names) + f"  {'change':<24}" * len(later)).rstrip()
         lines = [
-            f"{s.card} (shipped: {shipped}); {s.n:,} games per ordered pairing at each strength, seeds "
+            f"{s.card} (in the card file: {shipped}); {s.n:,} games per ordered pairing at each strength, seeds "
             f"{s.seed}+k, the same seeds for every value and strength.",
-            "At each strength: each deck's rate and its change against the shipped card; then each deck's "
+            f"At each strength: each deck's rate and its change against the card file's {s.card}; then each deck's "
             f"change from {names[0]} to each later strength (points, paired 95% intervals).",
             "",
             top.rstrip(),

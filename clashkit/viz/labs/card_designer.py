@@ -37,6 +37,15 @@ def card_fields(card: Card) -> dict[str, object]:
     }
 
 
+class CardExists(InputError):
+    """:meth:`CardDesigner.add` of a name the set holds already (its card is changed with
+    :meth:`CardDesigner.edit`); ``name`` is the card's, for a view to say it in its own words."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name} already exists; use edit() to change it")
+        self.name = name
+
+
 class CardDesigner:
     """Change a card (or add one to a starter deck in place of another), play every pairing
     of the starter decks before and after on the same seeds at each strength of play in
@@ -185,7 +194,7 @@ class CardDesigner:
         data["deck"] = ""
         card = card_from_fields(_blank_for_kind(data))
         if card.name in self.base and card.name not in self.changes:
-            raise ValueError(f"{card.name} already exists; use edit() to change it")
+            raise CardExists(card.name)
         self.changes[card.name] = card
         self.swaps[card.name] = (label, replaces)
         return card

@@ -15,12 +15,12 @@ from ...show import card_html
 from ..paired import NOT_CLEAR
 from ..runs import default_policy
 from ..tables import card_stats_html, table_html
-from .card_designer import CardDesigner, save_folder
+from .card_designer import CardDesigner, CardExists, save_folder
 
 if TYPE_CHECKING:
     import altair as alt
 
-from .view_common import _LI, _button, _message, _show_chart, _View
+from .view_common import _LI, _button, _message, _show_chart, _View, count_box, count_in
 
 _EFFECTS_WITH_AMOUNT = {"damage", "weaken", "empower"}
 _NO_CHANGE = '<span style="font-size:12px;color:#6b6250">No change yet: the shipped cards.</span>'
@@ -75,14 +75,10 @@ class CardDesignerView(_View):
         self.message = w.HTML()
         self.changes = w.HTML()
         self.preview = w.HTML(layout=w.Layout(margin="0 0 0 16px"))
-        self.games = w.BoundedIntText(
-            value=d.games_per_pairing or 0,
-            min=0,
-            max=1_000_000,
-            step=500,
-            description=f"games a pairing (0: at least {d.MIN_GAMES:,}, enough for ±1.5 points)",
-            style={"description_width": "initial"},
-            layout=w.Layout(width="460px"),
+        self.games = count_box(
+            d.games_per_pairing or 0,
+            f"games a pairing (0: at least {d.MIN_GAMES:,}, enough for ±1.5 points)",
+            width="460px",
         )
         bots = list(dict.fromkeys([*BOTS, *d.policies]))
         self.bots = w.SelectMultiple(
@@ -270,7 +266,10 @@ class CardDesignerView(_View):
 
     def on_apply(self) -> None:
         try:
+            self._settings()  # a game count out of range is said now, before anything changes
             if self.mode.value == "add a card":
+                if not self.new_name.value.strip():
+                    raise ValueError("type the new card's name under “name”")
                 card = self.designer.add(
                     {"name": self.new_name.value, **self.fields()},
                     deck=self.deck.value,
@@ -280,12 +279,17 @@ class CardDesignerView(_View):
             else:
                 card = self.designer.edit(self.which.value, **self.fields())
                 what = f"changed: {card.describe()}"
+        except CardExists as e:
+            self.message.value = _message(
+                f"{e.name} is in the set already: to change it, choose “change a card” above and pick {e.name}",
+                error=True,
+            )
+            return
         except (ValueError, KeyError) as e:
             self.message.value = _message(str(e).strip("'\""), error=True)
             return
         self.message.value = _message(what)
         self._show_changes()
-        self._settings()
         if self.designer.engine_used == "fast":
             self.on_run()
         else:
@@ -295,8 +299,9 @@ class CardDesignerView(_View):
             )
 
     def _settings(self) -> None:
+        """The game count and the bots into the designer; a count out of range raises ``ValueError``."""
         d = self.designer
-        d.games_per_pairing = self.games.value or None
+        d.games_per_pairing = count_in(self.games, "games a pairing", least=0) or None
         if self.bots.value:
             d.policies = tuple(p for p in self.bots.options if p in self.bots.value)  # weakest first
         d.check_strength = self.check.value
@@ -329,7 +334,11 @@ class CardDesignerView(_View):
         from ..paired import chart_paired_by_strength, paired_matrix_html
 
         d = self.designer
-        self._settings()
+        try:
+            self._settings()
+        except ValueError as e:
+            self.message.value = _message(str(e), error=True)
+            return
         started = time.perf_counter()
         with self.progress:
             self.progress.clear_output()

@@ -10,6 +10,7 @@ import polars as pl
 from ...base import LANES, PLAYERS, CardSet, TargetSide
 from ...engine import EVENT_FIELDS, GameState, NoEffect, Play, Proceed, format_place, no_effect
 from ...show import describe_event, event_dicts
+from ...show.render import ability_word
 
 #: The rule each kind of event applies (the field table of :mod:`clashkit.engine.events`).
 RULE_OF_EVENT = {kind.value: spec.rule for kind, spec in EVENT_FIELDS.items()}
@@ -20,7 +21,8 @@ _EVENT_COLUMNS = ["step", "turn", "player", "phase", "kind", "rule", "what happe
 def events_table(state: GameState, start: int = 0) -> pl.DataFrame:
     """The events of ``state`` from row ``start`` on: step, turn, player, phase, kind, the rule
     it applies and a sentence (a small frame for one game, not a trace of many)."""
-    rows = event_dicts(state, start)
+    every = event_dicts(state)  # the rules read the events before ``start`` too (a Bloodlust attack)
+    rows = every[start:]
     if not rows:
         return pl.DataFrame(schema={c: pl.Int64 if c in ("step", "turn") else pl.String for c in _EVENT_COLUMNS})
     return pl.DataFrame(
@@ -30,33 +32,25 @@ def events_table(state: GameState, start: int = 0) -> pl.DataFrame:
             "player": [e["player"] for e in rows],
             "phase": [e["phase"] for e in rows],
             "kind": [e["kind"] for e in rows],
-            "rule": _rules(rows, state.cards),
+            "rule": _rules(every, state.cards)[start:],
             "what happened": [describe_event(e) for e in rows],
         }
     )
 
 
 def _rules(rows: list[dict], cards: CardSet) -> list[str]:
-    """The rule of each event; damage of an attack beyond its primary target is told apart
-    as Pierce (same lane, R6.2) or Splash (other lane, R6.1)."""
+    """The rule of each event; an attack's damage beyond its primary target is Splash (R6.1) or
+    Pierce (R6.2) and a second attack in one siege is Bloodlust (R6.6), told apart by
+    :func:`clashkit.show.render.ability_word` as the readable account tells them."""
     out = []
-    attack_lane = None
-    for event in rows:
-        rule = rule_of(event, cards)
-        kind = event["kind"]
-        if kind == "attack":
-            attack_lane = event["lane"]
-        elif kind in ("card_played", "turn_started", "regeneration"):
-            attack_lane = None
-        elif kind == "damage" and attack_lane is not None and event["card"] in cards:
-            if cards.card(event["card"]).is_creature:
-                if event["lane"] != attack_lane:
-                    rule = "R6.1"
-                elif event["position"]:
-                    rule = "R6.2"
-        elif kind == "damage" and event["card"] in cards and not cards.card(event["card"]).is_creature:
-            rule = "R5.5"
-        out.append(rule)
+    for i, event in enumerate(rows):
+        ability = ability_word(rows, i)
+        if ability is not None:
+            out.append(ability[1])
+        elif event["kind"] == "damage" and event["card"] in cards and not cards.card(event["card"]).is_creature:
+            out.append("R5.5")
+        else:
+            out.append(rule_of(event, cards))
     return out
 
 

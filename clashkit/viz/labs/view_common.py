@@ -49,6 +49,28 @@ def _message(text: str, *, error: bool = False) -> str:
     return f'<span style="color:{colour};font-size:12px">{escape(text)}</span>' if text else ""
 
 
+def count_box(value: int, description: str, *, width: str, step: int = 500) -> w.IntText:
+    """A box for a number of games: an ``IntText``, so that a number out of range stays as typed
+    and :func:`count_in` says so (a ``BoundedIntText`` would set it to its bound without a word)."""
+    return w.IntText(
+        value=value,
+        step=step,
+        description=description,
+        style={"description_width": "initial"},
+        layout=w.Layout(width=width),
+    )
+
+
+def count_in(box: w.IntText, what: str, *, least: int, most: int = 1_000_000) -> int:
+    """The number typed in ``box``; one below ``least`` or above ``most`` is refused (a
+    ``ValueError``) in the box's words, ``what`` naming it as its label does."""
+    if box.value < least:
+        raise ValueError(f"“{what}” is {box.value:,}: a number of games is {least} or more")
+    if box.value > most:
+        raise ValueError(f"“{what}” is {box.value:,}: at most {most:,} games a pairing")
+    return box.value
+
+
 class _View:
     widget: w.Widget
 
