@@ -1,8 +1,8 @@
 """The documentation site in a real browser: the built site (``tests/site_build.py``) served
 from 127.0.0.1 and opened from disk (``file://``, as a reader who unzips it does), Debian's
-Chromium driven by playwright, every request that leaves the machine blocked and recorded.  A tutorial page draws its charts with the site's own Vega,
-the command reference shows every command, the search finds "Indestructible", and no page
-logs a console error."""
+Chromium driven by playwright, every request that leaves the machine blocked and recorded.
+Both ways a tutorial page draws its charts with the site's own Vega, the command reference
+shows every command, the search finds "Indestructible", and no page logs a console error."""
 
 from __future__ import annotations
 
