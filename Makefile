@@ -14,9 +14,11 @@ LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 # again from scratch whenever its sources change; without it the first fast run compiles.
 WARM := $(VENV)/.fast-warm
 
-# The documentation site's tools (pyproject.toml's `docs` group), added to the venv; done
-# again after the venv is rebuilt, since uv sync leaves only the groups it is given.
-DOCS_STAMP := $(VENV)/.docs-stamp
+# The lab's environment (make lab): the package and what the notebooks and the command line
+# need, no test, lint, docs, browser or OpenSpiel tools.  Added to whatever the venv holds
+# (--inexact), so make lab after make test installs and removes nothing.
+LAB_STAMP := $(VENV)/.lab-stamp
+UV_SYNC := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen --compile-bytecode
 
 .PHONY: venv lab test test-long bench figures screenshots lint strip clean docs docs-serve tutorials expert
 
@@ -34,40 +36,47 @@ BYTECODE := $(VENV)/bin/python -m compileall -q -j 0 clashkit tests benchmarks
 venv: $(STAMP) $(WARM) $(NBSTRIPOUT)
 	@$(BYTECODE)
 
-# Rebuilt only when the dependencies change; uv sync leaves the venv exactly
-# as the lock file says (it keeps pip and uv itself), its modules compiled to bytecode.
-$(STAMP): pyproject.toml uv.lock
-	@echo "make: building $(VENV) from uv.lock (once, again when the lock changes)"
+# The whole environment (make test, make docs, the figures): the lab's and the dev and docs groups
+# of pyproject.toml, exactly as the lock says (uv sync keeps pip and uv itself), its modules compiled
+# to bytecode; rebuilt only when the dependencies change.
+$(STAMP): pyproject.toml uv.lock | $(VENV)/bin/uv
+	@echo "make: building $(VENV) from uv.lock with the test, docs and development tools (once, again when the lock changes)"
 	@started=$$(date +%s); \
-	  (test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)) && \
-	  $(VENV)/bin/python -m pip install --quiet --upgrade uv && \
-	  UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen --compile-bytecode && \
+	  $(UV_SYNC) --group docs && \
 	  echo "make: $(VENV) built in $$(( $$(date +%s) - started )) s"
 	@touch $@
 
-$(DOCS_STAMP): $(STAMP)
-	@echo "make: adding the docs group (mkdocs, Material, mkdocs-jupyter, mkdocs-click, mkdocstrings)"
-	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen --group docs --compile-bytecode
+# Nothing to do where the whole environment is current (it holds the lab's).
+$(LAB_STAMP): pyproject.toml uv.lock | $(VENV)/bin/uv
+	@if test $(STAMP) -nt uv.lock -a $(STAMP) -nt pyproject.toml; then :; else \
+	  echo "make: building $(VENV) from uv.lock for the lab: the package and what it needs (once, again when the lock changes)"; \
+	  started=$$(date +%s); \
+	  $(UV_SYNC) --no-default-groups --inexact && \
+	  echo "make: $(VENV) built in $$(( $$(date +%s) - started )) s ($$(du -sm $(VENV) | cut -f1) MB)"; fi
 	@touch $@
 
-$(WARM): $(STAMP) $(wildcard clashkit/fast/*.py)
+$(VENV)/bin/uv:
+	@echo "make: a virtual environment in $(VENV) with uv (the installer)"
+	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	@$(VENV)/bin/python -m pip install --quiet --upgrade uv
+
+$(WARM): $(LAB_STAMP) $(wildcard clashkit/fast/*.py)
 	$(VENV)/bin/python -m clashkit.runs.warm --stamp $@
 
-$(NBSTRIPOUT): $(STAMP) Makefile
+$(NBSTRIPOUT): $(LAB_STAMP) Makefile
 	@echo "make: git filter nbstripout for *.ipynb (.gitattributes): notebooks are committed without outputs"
 	git config filter.nbstripout.clean "$(NBSTRIP_FILTER)"
 	git config filter.nbstripout.smudge cat
 	touch $@
 
-$(LAB_OVERRIDES): $(STAMP)
+$(LAB_OVERRIDES): $(LAB_STAMP)
 	@echo "make: JupyterLab settings: no news prompt, no update check ($@)"
 	mkdir -p $(dir $@)
 	echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
 
-# Jupyter refuses to run as root without --allow-root (containers often are root).  On a first
-# build JupyterLab starts as soon as the game loop has compiled, and the other parts (the deals,
-# search) compile beside it (warm's --then); with the cache current it starts at once.
-lab: $(STAMP) $(NBSTRIPOUT) $(LAB_OVERRIDES)
+# Jupyter refuses to run as root without --allow-root (containers often are root).  JupyterLab
+# starts at once; on a first build the fast engine compiles beside it (warm's --then).
+lab: $(LAB_STAMP) $(NBSTRIPOUT) $(LAB_OVERRIDES)
 	@$(BYTECODE)
 	@echo "make: JupyterLab on 127.0.0.1 in notebooks/ (Ctrl-C stops it)"
 	$(VENV)/bin/python -m clashkit.runs.warm --stamp $(WARM) --then \
@@ -80,7 +89,7 @@ strip: venv
 	@echo "make: clearing the outputs of notebooks/*.ipynb"
 	$(VENV)/bin/nbstripout $(NBSTRIP_FLAGS) notebooks/*.ipynb
 
-test: venv $(DOCS_STAMP)
+test: venv
 	$(VENV)/bin/python -m pytest -n 2
 
 # The two engines on 1,000,000 games (tests/fast, marker long).
@@ -105,11 +114,11 @@ expert: venv
 # The documentation site (mkdocs.yml, docs/) into site/: strict (a broken link or reference
 # fails), offline (no web font, no CDN; docs/_site/hooks.py fails the build on any src or
 # href off the site). The tutorials are the committed copies in docs/tutorials/.
-docs: $(DOCS_STAMP)
+docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 # The site while writing, rebuilt on every save, on 127.0.0.1 only.
-docs-serve: $(DOCS_STAMP)
+docs-serve: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
 
 # The tutorials' copies (docs/tutorials/): every notebook run whole, with its outputs

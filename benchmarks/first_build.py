@@ -1,7 +1,7 @@
-"""How long a first build takes: ``git clone`` of this repository's last commit into a
-temporary folder, then ``make lab`` there until JupyterLab prints its URL and the fast
+"""How long a first build takes, and how large: ``git clone`` of this repository's last commit
+into a temporary folder, then ``make lab`` there until JupyterLab prints its URL and the fast
 engine's last part has compiled beside it, timed step by step (the lines ``make`` prints
-for each part, the wall clock around them).
+for each part, the wall clock around them), and the size of the environment it built.
 
     python benchmarks/first_build.py            # a Markdown table (the site's first-build figure)
     python benchmarks/first_build.py --keep     # ... and leave the clone in place to look at
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIMIT_SECONDS = 3600
 URL = re.compile(r"http://127\.0\.0\.1:\d+/lab\S*")
 PART = re.compile(r"^  (?P<title>\S.*?)\s+(?P<wall>\d+\.\d) s \((?P<cpu>\d+\.\d) s of CPU\)$")
-VENV = re.compile(r"^make: \.venv built in (?P<wall>\d+) s$")
+VENV = re.compile(r"^make: \.venv built in (?P<wall>\d+) s(?: \((?P<mb>\d+) MB\))?$")
 FAST = re.compile(r"^make: fast engine compiled in (?P<wall>\d+\.\d) s \((?P<cpu>\d+\.\d) s of CPU\)$")
 
 
@@ -64,7 +64,7 @@ def build(folder: Path) -> tuple[list[tuple[str, str, str]], float]:
                 raise SystemExit(f"the build took over {LIMIT_SECONDS} s; stopped")
             later = " (beside JupyterLab)" if url is not None else ""
             if m := VENV.match(line):
-                rows.append((".venv from uv.lock (`uv sync`)", f"{m['wall']} s", ""))
+                rows.append((".venv from uv.lock (`uv sync`, the lab's packages)", f"{m['wall']} s", ""))
             elif m := PART.match(line):
                 rows.append((f"fast engine: {m['title']}{later}", f"{m['wall']} s", f"{m['cpu']} s"))
             elif m := FAST.match(line):
@@ -88,8 +88,15 @@ def build(folder: Path) -> tuple[list[tuple[str, str, str]], float]:
                 os.killpg(lab.pid, signal.SIGKILL)
                 lab.wait()
     rows.append(("**from `git clone` to JupyterLab's URL**", f"**{minutes(url)}**", ""))
-    rows.append(("from `git clone` to every part compiled (the rest beside JupyterLab)", minutes(compiled), ""))
+    rows.append(("from `git clone` to every part compiled (beside JupyterLab)", minutes(compiled), ""))
+    rows.append(("**the lab's environment (`.venv`) on disk**", f"**{size_mb(folder / '.venv'):,} MB**", ""))
     return rows, url
+
+
+def size_mb(folder: Path) -> int:
+    """Megabytes of the files under ``folder`` (as ``du -sm`` counts them)."""
+    done = subprocess.run(["du", "-sm", str(folder)], capture_output=True, text=True, check=True)
+    return int(done.stdout.split()[0])
 
 
 def main(argv: list[str] | None = None) -> int:

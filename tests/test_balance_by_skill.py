@@ -90,7 +90,8 @@ def test_balance_policies_is_the_same_on_both_engines():
 
 def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
     """A search study's estimate probes the fast engine (after an untimed game that loads it,
-    two sizes, so that a job's own cost is told from a game's), with events too
+    two sizes, growing until they take long enough to time, so that a job's own cost is told from
+    a game's), with events too
     (``card-stats``: the fast engine records them), and the reference engine when it is asked for."""
     import dataclasses
 
@@ -100,11 +101,14 @@ def test_the_run_time_estimate_times_the_engine_that_will_play(monkeypatch):
     played = []
     monkeypatch.setattr(design.jobs, "play_job", lambda job: played.append((job.n, job.events)))
     job = design.Job(1, 2, 0, 50, starter_set(), design.Settings("search:fair"))
+    # Games that take no time: the probes grow fourfold up to the largest.
+    sizes = [1, *(design.FAST_PROBE_GAMES * 4**k for k in range(5))]
+    assert sizes[-1] == design.FAST_PROBE_GAMES_LARGE
     assert design.estimate_seconds([job]) >= 0
-    assert played == [(1, False), (design.FAST_PROBE_GAMES, False), (design.FAST_PROBE_GAMES_LARGE, False)]
+    assert played == [(n, False) for n in sizes]
     played.clear()
     design.estimate_seconds([dataclasses.replace(job, events=True)])
-    assert played == [(1, True), (design.FAST_PROBE_GAMES, True), (design.FAST_PROBE_GAMES_LARGE, True)]
+    assert played == [(n, True) for n in sizes]
     played.clear()
     design.estimate_seconds([dataclasses.replace(job, settings=design.Settings("search:fair", engine="reference"))])
     assert played == [(1, False)]
@@ -116,9 +120,10 @@ def test_the_estimate_tells_a_jobs_own_cost_from_its_games(monkeypatch):
     from clashkit.base.cards import starter_set
     from clashkit.studies import design
 
-    seconds = {1: 0.5, design.FAST_PROBE_GAMES: 0.108, design.FAST_PROBE_GAMES_LARGE: 0.132}
+    seconds = {1: 0.5, design.FAST_PROBE_GAMES: 0.108, 4 * design.FAST_PROBE_GAMES: 0.132}
     monkeypatch.setattr(design.jobs, "_timed", lambda job: seconds[job.n])
     monkeypatch.setattr(design.jobs, "play_job", lambda job: None)
+    monkeypatch.setattr(design.jobs.Load, "seen", classmethod(lambda cls, cpu, wall: cls(2, 0.0)))  # a quiet machine
     jobs = [design.Job(1, 2, k, 1000, starter_set(), design.Settings("expert")) for k in range(2)]
     assert design.estimate_seconds(jobs) == pytest.approx(2 * (0.1 + 1.0))
 

@@ -25,7 +25,7 @@ def site() -> Path:
 
 
 def page(site: Path, url: str) -> str:
-    return (site / url / "index.html").read_text(encoding="utf-8")
+    return (site / f"{url}.html").read_text(encoding="utf-8")  # pages are files: the site opens from disk
 
 
 def nav_pages() -> list[str]:
@@ -45,6 +45,7 @@ def test_the_strict_build_passes_without_a_warning(site):
     build = built_site()
     assert not [line for line in build.log.splitlines() if line.startswith(("WARNING", "ERROR"))]
     assert (site / "index.html").is_file() and (site / "search" / "search_index.json").is_file()
+    assert (site / "search" / "search_index.js").is_file()  # the offline plugin's index, read from disk
 
 
 def test_no_page_loads_anything_from_outside_the_site(site):

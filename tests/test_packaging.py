@@ -1,4 +1,5 @@
-"""The built wheel carries the starter set (R9) and the rules reference, so an installed clashkit finds both."""
+"""The built wheel carries the starter set (R9) and the rules reference, so an installed clashkit finds both,
+and its command line and notebook module (``clashkit.viz``) import from it."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def test_wheel_carries_the_card_data_and_loads_it(tmp_path):
     probe = (
         "import clashkit, clashkit.base.cards as c, clashkit.base.rulebook as r; "
         "print(clashkit.__file__); print(c.shipped_cards_path()); print(len(c.starter_set())); "
-        "print(r.rules_path()); print(len(r.all_rules())); print(r.rule('R6.5').title)"
+        "print(r.rules_path()); print(len(r.all_rules())); print(r.rule('R6.5').title); "
+        "import clashkit.viz as v, clashkit.cli as cli; print(v.__file__); print(cli.__file__)"
     )
     out = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path / 'site')!r}); {probe}"],
@@ -40,4 +42,9 @@ def test_wheel_carries_the_card_data_and_loads_it(tmp_path):
     assert out[1] == str(tmp_path / "site/clashkit/_data/cards.csv")
     assert out[2] == "32"
     assert out[3] == str(tmp_path / "site/clashkit/_docs/rules.md")
-    assert out[4:] == ["66", "Indestructible"]
+    assert out[4:6] == ["66", "Indestructible"]
+    # the notebooks' module and the command line, from the wheel too (pip install . gives both)
+    assert [Path(f).relative_to(tmp_path / "site").as_posix() for f in out[6:]] == [
+        "clashkit/viz/__init__.py",
+        "clashkit/cli/__init__.py",
+    ]

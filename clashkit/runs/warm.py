@@ -8,11 +8,10 @@ sources and numba's version: the cache is remade, from scratch, only when one
 of them changes (numba's cache of a function does not notice a change in the
 functions it calls, so a stale file is never trusted).
 
-``--then COMMAND…`` (``make lab``) starts COMMAND as soon as the parts it needs
-first have compiled (:attr:`Part.first`: the game loop without search) and
-lets the other parts compile beside it; a process that uses one of those
-before it is in the cache compiles it itself.  With the cache current it runs
-COMMAND at once.  Stopped (Ctrl-C, SIGTERM), it stops COMMAND and every chain.
+``--then COMMAND…`` (``make lab``) starts COMMAND at once and lets every part
+compile beside it: the teaching notebooks never wait for numba, and a process
+that plays a fast game before its part is in the cache compiles that part
+itself.  Stopped (Ctrl-C, SIGTERM), it stops COMMAND and every chain.
 """
 
 from __future__ import annotations
@@ -45,8 +44,6 @@ class Part:
 
     title: str
     play: Callable[[], object]
-    #: Needed first: ``--then``'s command starts once every such part has compiled.
-    first: bool = False
 
 
 def _simulate(*args, events: bool = False) -> Callable[[], object]:
@@ -69,7 +66,7 @@ def chains() -> list[list[Part]]:
     drafts = ("draft", "draft")
     return [
         [
-            Part("the game loop (greedy and random players)", _simulate(2, *duel, "greedy", "random"), first=True),
+            Part("the game loop (greedy and random players)", _simulate(2, *duel, "greedy", "random")),
             Part("the deals of the draft and solo formats", _simulate(2, *drafts, "greedy", "random")),
             # The same compiled loop, its recording switched on (nothing more should compile).
             Part("the game loop recording events", _simulate(2, *duel, "greedy", "random", events=True)),
@@ -135,16 +132,15 @@ def _remove_cache() -> int:
 def warm(stamp: Path | None = None, then: Then | None = None) -> bool:
     """Compile every part unless ``stamp`` says the cache is current; returns whether it compiled.
 
-    ``then``: started once the parts needed first have compiled, or at once with the cache current
-    (the caller waits for it, :meth:`Then.wait`)."""
+    ``then``: started at once, before anything compiles (the caller waits for it, :meth:`Then.wait`)."""
+    if then is not None:
+        then.start()
     if stamp is None:
         return _compile(then)
     with _locked(stamp):
         wanted = fingerprint()
         if stamp.is_file() and stamp.read_text().strip() == wanted:
             stamp.touch()  # the sources' times moved (a checkout), not their contents
-            if then is not None:
-                then.start()
             return False
         _remove_cache()
         stamp.unlink(missing_ok=True)
@@ -193,23 +189,6 @@ class Then:
         return status if status >= 0 else 128 - status
 
 
-#: What a chain writes on its pipe once its parts needed first have compiled.
-READY = b"r"
-
-
-def _start_when_ready(pipes: list[int], then: Then) -> None:
-    """Start ``then`` once every chain with parts needed first has said so on its pipe (an end of
-    file instead: that chain stopped first, and the build's own error says why)."""
-    try:
-        for fd in pipes:
-            if os.read(fd, 1) != READY:
-                return
-    finally:
-        for fd in pipes:
-            os.close(fd)
-    then.start(f"make: the game loop is compiled; {Path(then.command[0]).name} starts while the other parts compile")
-
-
 def side_by_side() -> int:
     """How many chains compile at once: one process each, as many as the machine has cores."""
     return min(len(chains()), os.cpu_count() or 1)
@@ -224,25 +203,12 @@ def _compile(then: Then | None = None) -> bool:
     if at_once > 1:
         print(f"  ({count} chains of parts, {at_once} at a time, one process each)", flush=True)
     running: list[subprocess.Popen] = []
-    pipes: list[int] = []
     cpu = 0.0
     try:
         for index in range(count):
             if len(running) == at_once:
                 cpu += _finished(running)
-            command = [sys.executable, "-m", "clashkit.runs.warm", "--chain", str(index)]
-            passed: tuple[int, ...] = ()
-            if then is not None and any(part.first for part in parts[index]):
-                read, write = os.pipe()
-                pipes.append(read)
-                command += ["--ready-fd", str(write)]
-                passed = (write,)
-            running.append(subprocess.Popen(command, pass_fds=passed))
-            for fd in passed:
-                os.close(fd)  # the chain holds it now: its end closes the pipe
-        if then is not None:
-            waiting, pipes = pipes, []
-            threading.Thread(target=_start_when_ready, args=(waiting, then), daemon=True).start()
+            running.append(subprocess.Popen([sys.executable, "-m", "clashkit.runs.warm", "--chain", str(index)]))
         while running:
             cpu += _finished(running)
     except BaseException:
@@ -250,14 +216,10 @@ def _compile(then: Then | None = None) -> bool:
             then.stop()
         raise
     finally:
-        for fd in pipes:
-            os.close(fd)
         for child in running:
             child.kill()
             child.wait()
     print(f"make: fast engine compiled in {time.perf_counter() - started:.1f} s ({cpu:.1f} s of CPU)", flush=True)
-    if then is not None:
-        then.start()
     return True
 
 
@@ -273,9 +235,8 @@ def _finished(running: list[subprocess.Popen]) -> float:
     return used.ru_utime + used.ru_stime
 
 
-def compile_chain(index: int, ready: int | None = None) -> None:
-    """Compile one chain's parts here, one line each with its wall and CPU time; ``ready``: a pipe
-    to write :data:`READY` on once the chain's parts needed first have compiled.
+def compile_chain(index: int) -> None:
+    """Compile one chain's parts here, one line each with its wall and CPU time.
 
     Without the garbage collector: a compile makes millions of short-lived objects, and
     collecting them took about a tenth of the time (the memory is the process's until it ends)."""
@@ -283,19 +244,13 @@ def compile_chain(index: int, ready: int | None = None) -> None:
 
     gc.disable()
     compiling_ahead()
-    parts = chains()[index]
-    last_first = max((i for i, part in enumerate(parts) if part.first), default=-1)
-    for i, part in enumerate(parts):
+    for part in chains()[index]:
         began, cpu_began = time.perf_counter(), _cpu()
         part.play()
         print(
             f"  {part.title:<45} {time.perf_counter() - began:6.1f} s ({_cpu() - cpu_began:.1f} s of CPU)",
             flush=True,
         )
-        if ready is not None and i == last_first:
-            os.write(ready, READY)
-            os.close(ready)
-            ready = None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -305,17 +260,16 @@ def main(argv: list[str] | None = None) -> None:
         "--then",
         nargs=argparse.REMAINDER,
         metavar="COMMAND",
-        help="start COMMAND once the game loop has compiled, let the rest compile beside it, then wait for it",
+        help="start COMMAND at once, compile beside it, then wait for it",
     )
     parser.add_argument("--chain", type=int, help=argparse.SUPPRESS)  # one chain, in a process of its own
-    parser.add_argument("--ready-fd", type=int, help=argparse.SUPPRESS)  # the chain's pipe to --then
     args = parser.parse_args(argv)
     then = Then(args.then) if args.then else None
     try:
         # SIGTERM as Ctrl-C: the chains' processes are stopped with the build, never left compiling.
         with sigterm_as_interrupt():
             if args.chain is not None:
-                compile_chain(args.chain, args.ready_fd)
+                compile_chain(args.chain)
             else:
                 warm(args.stamp, then)
     except KeyboardInterrupt:

@@ -13,7 +13,9 @@ outside.
   ``vl-convert`` makes on this machine; nbconvert's MathJax and Mermaid loaders, which
   point at a CDN, removed (the notebooks use neither).
 - **Offline**: after the build, every ``src`` and ``href`` of every page must be local, or
-  the build fails.
+  the build fails; the site also works opened from disk (``site/index.html``): pages are
+  files, the search index a script (Material's ``offline`` plugin), the charts' bundle a
+  classic script (a browser loads no module from ``file://``).
 """
 
 from __future__ import annotations
@@ -152,8 +154,9 @@ def on_page_content(html_text, page, config, files):
     html_text = MERMAID.sub(lambda m: "" if "mermaid" in m[0] else m[0], html_text)
     html_text = _tutorial_note(page) + html_text
     if "clashkit-vega" in html_text:
-        depth = len(Path(page.url).parts)  # directory URLs: tutorials/01_…/ is two deep
-        html_text += f'\n<script type="module" src="{"../" * depth}{CHARTS_JS}"></script>\n'
+        depth = page.url.count("/")  # tutorials/01_….html is one folder deep
+        # A classic script, not a module: a browser refuses modules from file:// (CORS).
+        html_text += f'\n<script defer src="{"../" * depth}{CHARTS_JS}"></script>\n'
     return html_text
 
 
@@ -197,7 +200,8 @@ def on_post_build(config):
     site = Path(config["site_dir"])
     target = site / CHARTS_JS
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(charts_bundle(), encoding="utf-8")
+    # In a function of its own: a classic script's names would otherwise be the page's globals.
+    target.write_text(f'(function () {{\n"use strict";\n{charts_bundle()}\n}})();\n', encoding="utf-8")
     outside = outside_links(site)
     if outside:
         from mkdocs.exceptions import PluginError

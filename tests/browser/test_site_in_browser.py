@@ -1,8 +1,8 @@
 """The documentation site in a real browser: the built site (``tests/site_build.py``) served
-from 127.0.0.1, Debian's Chromium driven by playwright, every request that leaves the
-machine blocked and recorded.  A tutorial page draws its charts with the site's own Vega,
-the command reference shows every command, the search finds "Indestructible", and no page
-logs a console error."""
+from 127.0.0.1 and opened from disk (``file://``, as a reader who unzips it does), Debian's
+Chromium driven by playwright, every request that leaves the machine blocked and recorded.
+Both ways a tutorial page draws its charts with the site's own Vega, the command reference
+shows every command, the search finds "Indestructible", and no page logs a console error."""
 
 from __future__ import annotations
 
@@ -32,15 +32,18 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def served():
-    """The built site on a free loopback port."""
+@pytest.fixture(scope="module", params=["http", "file"])
+def served(request):
+    """The built site on a free loopback port, or its folder on disk."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Chromium is not at {CHROMIUM} (Debian: apt-get install chromium)")
     if not Path(sys.executable).with_name("mkdocs").exists():
         pytest.skip("the docs group is not installed (make docs)")
     build = built_site()
     assert build.returncode == 0, build.log
+    if request.param == "file":
+        yield build.site.as_uri()
+        return
     handler = functools.partial(_Quiet, directory=str(build.site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -74,7 +77,7 @@ def offline(browser):
 
     def guard(route):
         url = route.request.url
-        if url.startswith(("data:", "blob:")) or (urlparse(url).hostname or "") in LOCAL:
+        if url.startswith(("data:", "blob:", "file:")) or (urlparse(url).hostname or "") in LOCAL:
             route.continue_()
         else:
             blocked.append(url)
@@ -90,7 +93,7 @@ def offline(browser):
 
 def test_a_tutorial_draws_its_charts_offline(served, offline):
     page, blocked, errors = offline
-    page.goto(f"{served}/tutorials/04_mana_curves_and_hand_health/", wait_until="load", timeout=WAIT_MS)
+    page.goto(f"{served}/tutorials/04_mana_curves_and_hand_health.html", wait_until="load", timeout=WAIT_MS)
     charts = page.locator("div.clashkit-vega")
     assert charts.count() >= 1
     page.wait_for_function(
@@ -105,7 +108,7 @@ def test_the_command_reference_shows_every_command(served, offline):
     from clashkit.cli import main
 
     page, blocked, errors = offline
-    page.goto(f"{served}/commands/", wait_until="load", timeout=WAIT_MS)
+    page.goto(f"{served}/commands.html", wait_until="load", timeout=WAIT_MS)
     headings = page.locator("article h3").all_inner_texts()
     assert [name for name in sorted(main.commands) if not any(f"clashkit {name}" in h for h in headings)] == []
     assert page.locator("article table").count() >= len(main.commands)
@@ -114,7 +117,7 @@ def test_the_command_reference_shows_every_command(served, offline):
 
 def test_the_search_finds_indestructible(served, offline):
     page, blocked, errors = offline
-    page.goto(f"{served}/", wait_until="load", timeout=WAIT_MS)
+    page.goto(f"{served}/index.html", wait_until="load", timeout=WAIT_MS)
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     page.locator("label.md-search__icon, .md-search__input").first.click()
@@ -132,5 +135,5 @@ def test_the_search_finds_indestructible(served, offline):
                 raise
     assert "Indestructible" in page.locator(".md-search-result").inner_text()
     links = [a.get_attribute("href") or "" for a in page.locator(".md-search-result a").all()]
-    assert any("/rules/" in link and link.endswith("#R6.5") for link in links), links  # the rule itself
+    assert any("rules.html" in link and link.endswith("#R6.5") for link in links), links  # the rule itself
     assert blocked == [] and errors == []

@@ -66,6 +66,8 @@ from .files import write_parquet
 from .jobs import (
     FAST_PROBE_GAMES,
     FAST_PROBE_GAMES_LARGE,
+    PROBE_PAIRINGS,
+    PROBE_SECONDS,
     SMALL_BATCH,
     Job,
     JobResult,
@@ -103,6 +105,8 @@ __all__ = [
     "Comparison",
     "FAST_PROBE_GAMES",
     "FAST_PROBE_GAMES_LARGE",
+    "PROBE_PAIRINGS",
+    "PROBE_SECONDS",
     "FIELDS",
     "HALF_WIDTH",
     "Job",

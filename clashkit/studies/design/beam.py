@@ -27,7 +27,7 @@ import polars as pl
 from ...base.cards import CardSet
 from ..analysis import deck_rates
 from .changes import STRENGTHENS, Change, apply_changes, candidates, size
-from .jobs import SMALL_BATCH, duration, estimate_seconds
+from .jobs import SMALL_BATCH, duration, estimate_seconds, notice
 from .strengths import DECKS, Objective, skill_distance
 from .study import Study, matchups
 
@@ -107,10 +107,9 @@ def beam_search(
         planned = min(planned, max(1, int(budget_seconds / per_set)))
     if per_set is not None and progress:
         budget = "" if budget_seconds is None else f", within the budget of {duration(budget_seconds)}"
-        print(
+        notice(
             f"tune: up to {planned:,} candidate sets at {', '.join(policies)}, about {duration(planned * per_set)} "
-            f"by a probe (assumes the machine stays as busy as during it){budget}",
-            file=sys.stderr,
+            f"by a probe (assumes the machine stays as busy as during it){budget}"
         )
 
     def room(tried: int) -> int:

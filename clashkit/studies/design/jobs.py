@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TypedDict
 
 import polars as pl
@@ -224,32 +225,102 @@ def _is_search(policy: str | None) -> bool:
     return policy is not None and str(policy).strip().lower().startswith(("search", "expert"))
 
 
-#: Games the two timing probes play on the fast engine (after one untimed game that loads its
-#: compiled code): the difference of their times is the cost of a game, the rest a job's own
-#: (building its frames costs some tens of milliseconds however few its games).
+#: The fast engine's timing probes (after one untimed game that loads its compiled code): ``n``
+#: games, then ``4 n``, from :data:`FAST_PROBE_GAMES` on, ``n`` four times larger until the larger
+#: probe takes :data:`PROBE_SECONDS` of CPU or plays :data:`FAST_PROBE_GAMES_LARGE` games: the
+#: difference of the two is the cost of a game, the rest a job's own (building its frames costs
+#: some milliseconds however few its games).
 FAST_PROBE_GAMES = 8
-FAST_PROBE_GAMES_LARGE = 4 * FAST_PROBE_GAMES
+FAST_PROBE_GAMES_LARGE = 2048
+PROBE_SECONDS = 0.05
+#: The deck pairings a game's cost is probed on (the jobs' first and others spread over them).
+PROBE_PAIRINGS = 4
+
+#: The first game of each engine and kind of player in this process, in seconds of CPU: what
+#: loading that compiled code (or the reference engine's modules) cost here, measured by the
+#: first probe that played one.  Every worker process pays it again.
+_FIRST_GAME: dict[tuple[str, bool], float] = {}
 
 
 def _timed(job: Job) -> float:
+    """Seconds of CPU that playing ``job`` here takes: unlike the wall clock, not lengthened by
+    whatever else the machine runs (:class:`Load` adds that back)."""
     import time
 
-    started = time.perf_counter()
+    started = time.process_time()
     play_job(job)
-    return time.perf_counter() - started
+    return time.process_time() - started
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """What the timing probes saw of the machine: its ``cores`` and ``others``, how many other
+    processes wanted a core while they ran."""
+
+    cores: int
+    others: float
+
+    @classmethod
+    def seen(cls, cpu: float, wall: float) -> Load:
+        """From probes that used ``cpu`` seconds of CPU in ``wall`` seconds: a share ``s`` of a core
+        means ``cores / s - 1`` others beside them (below nine tenths; above, they ran unhindered),
+        or the load average (``os.getloadavg``) where that says more."""
+        cores = os.cpu_count() or 1
+        share = cpu / wall if wall > 0 else 1.0
+        others = cores / share - 1 if 0 < share < 0.9 else 0.0
+        if hasattr(os, "getloadavg"):
+            others = max(others, os.getloadavg()[0])
+        return cls(cores, others)
+
+    def share(self, processes: int) -> float:
+        """The share of a core each of ``processes`` of ours gets beside the others."""
+        return min(1.0, self.cores / (self.others + processes))
+
+
+def _probe_fast(probe: Job, pairings: Sequence[tuple[int, int]]) -> tuple[float, float]:
+    """Seconds of CPU a job of ``probe``'s settings costs on the fast engine, and a game (see
+    :data:`FAST_PROBE_GAMES`); games last longer in some pairings than in others, so the larger
+    probe is played on each of ``pairings`` too, and a game's cost is the mean over them."""
+    n = FAST_PROBE_GAMES
+    small = _timed(dataclasses.replace(probe, n=n))
+    while True:
+        large = _timed(dataclasses.replace(probe, n=4 * n))
+        if large >= PROBE_SECONDS or 4 * n >= FAST_PROBE_GAMES_LARGE:
+            break
+        n, small = 4 * n, large
+    per_game = max(0.0, (large - small) / (3 * n))
+    own = max(0.0, small - per_game * n)
+    games = [per_game]
+    for deck_a, deck_b in pairings[1:]:
+        other = dataclasses.replace(probe, deck_a=deck_a, deck_b=deck_b, n=4 * n)
+        games.append(max(0.0, _timed(other) - own) / (4 * n))
+    return own, sum(games) / len(games)
 
 
 def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
     """How long ``jobs`` will take on this machine, from timing probes on the engine that will
     play them, one policy at a time against itself (on the first job's decks and seed): on the
-    reference engine one game; on the fast engine, after an untimed game, :data:`FAST_PROBE_GAMES`
-    and :data:`FAST_PROBE_GAMES_LARGE`, whose difference gives the cost of a game apart from
-    the job's own.  A game between two policies is taken to cost the mean of theirs."""
+    reference engine one game; on the fast engine, after an untimed game, probes of two sizes
+    whose difference gives the cost of a game apart from the job's own, the larger also on up to
+    :data:`PROBE_PAIRINGS` - 1 other deck pairings of the jobs (:func:`_probe_fast`).  A game
+    between two policies is taken to cost the mean of theirs.
+
+    The probes count seconds of CPU; the machine's :class:`Load` turns them into time: each of
+    the processes that play gets its share of a core beside whatever else runs.  With several
+    worker processes each first starts Python and loads the engine as this process did (its first
+    game, :data:`_FIRST_GAME`), and the jobs are spread evenly over them."""
+    import time
+
     from ...runs.spec import choose_engine
 
     first = jobs[0]
-    #: (policy, events) → (seconds a job, seconds a game)
+    #: (policy, events) → (CPU seconds a job, CPU seconds a game)
     cost: dict[tuple[str, bool], tuple[float, float]] = {}
+    #: (engine, search) of the jobs' players
+    loads: set[tuple[str, bool]] = set()
+    seen = list(dict.fromkeys((job.deck_a, job.deck_b) for job in jobs))
+    pairings = seen[:: max(1, -(-len(seen) // PROBE_PAIRINGS))][:PROBE_PAIRINGS]
+    cpu, wall = time.process_time(), time.perf_counter()
     for job in jobs:
         for policy in (job.settings.policy, job.settings.opponent or job.settings.policy):
             if (policy, job.events) in cost:
@@ -263,14 +334,16 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
                 dataclasses.replace(job.settings, policy=policy, opponent=None),
                 job.events,
             )
-            if choose_engine(job.settings.engine, job.events, policy, policy)[0] == "fast":
-                play_job(probe)  # the first fast game loads the compiled engine: not timed
-                small = _timed(dataclasses.replace(probe, n=FAST_PROBE_GAMES))
-                large = _timed(dataclasses.replace(probe, n=FAST_PROBE_GAMES_LARGE))
-                per_game = max(0.0, (large - small) / (FAST_PROBE_GAMES_LARGE - FAST_PROBE_GAMES))
-                cost[policy, job.events] = (max(0.0, small - per_game * FAST_PROBE_GAMES), per_game)
+            engine = choose_engine(job.settings.engine, job.events, policy, policy)[0]
+            kind = (engine, _is_search(policy))
+            loads.add(kind)
+            took = _timed(probe)  # on the fast engine it loads the compiled code: not a game's cost
+            _FIRST_GAME.setdefault(kind, took)
+            if engine == "fast":
+                cost[policy, job.events] = _probe_fast(probe, pairings)
             else:
-                cost[policy, job.events] = (0.0, _timed(probe))
+                cost[policy, job.events] = (0.0, took)
+    load = Load.seen(time.process_time() - cpu, time.perf_counter() - wall)
 
     def seconds(job: Job) -> float:
         a = cost[job.settings.policy, job.events]
@@ -281,7 +354,24 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
     workers = workers or os.cpu_count() or 1
     if sum(job.n for job in jobs) < SMALL_BATCH:
         workers = 1
-    return total / max(1, min(workers, len(jobs)))
+    workers = max(1, min(workers, len(jobs)))
+    if workers == 1:
+        return total / load.share(1)
+    start = _worker_imports() + sum(_FIRST_GAME.get(kind, 0.0) for kind in loads)
+    return (start + total / workers) / load.share(workers)
+
+
+@cache
+def _worker_imports() -> float:
+    """Seconds of CPU a new Python process takes to import what a worker needs (:func:`play_job`'s
+    modules), timed once in this process: every worker pool pays them first."""
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", f"import {__name__}"], check=False, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
 def duration(seconds: float) -> str:
@@ -316,10 +406,8 @@ def play_local(
     results: list[JobResult | None] = [None] * len(jobs)
     with tqdm(total=total, unit="game", desc=desc, disable=not progress, file=sys.stderr) as bar:
         if progress and estimate is not None:
-            # Said once before the games start, where it stays (a notebook's bar may be redrawn):
-            # on stderr with the bar on a terminal, in a notebook as plain output (not an error's red).
-            where = sys.stdout if type(bar).__module__ == "tqdm.notebook" else sys.stderr
-            print(f"{desc}: {total:,} games, {time_left(total, 0, None, estimate=estimate)}", file=where)
+            # Said once before the games start, where it stays (a notebook's bar may be redrawn).
+            notice(f"{desc}: {total:,} games, {time_left(total, 0, None, estimate=estimate)}")
         if estimate is not None:
             bar.set_postfix_str(time_left(total, 0, None, estimate=estimate), refresh=True)
         tasks = ((i, (job,)) for i, job in enumerate(jobs))
@@ -331,6 +419,19 @@ def play_local(
                 rate = bar.n / elapsed if elapsed > 0 else None  # the bar's own games a second so far
                 bar.set_postfix_str(time_left(total, bar.n, rate), refresh=False)
     return results  # type: ignore[return-value]
+
+
+def notice(text: str) -> None:
+    """Say ``text`` to the person waiting: on stderr with the progress bars on a terminal (stdout
+    stays the command's data), as ordinary output in a notebook (where stderr shows as a warning)."""
+    from tqdm.auto import tqdm
+
+    print(text, file=sys.stdout if _notebook_bar(tqdm) else sys.stderr, flush=True)
+
+
+def _notebook_bar(bar: type) -> bool:
+    """Whether ``bar`` (``tqdm.auto``'s choice) draws in a notebook."""
+    return any(kind.__module__ == "tqdm.notebook" for kind in bar.__mro__)
 
 
 def time_left(total: int, done: int, rate: float | None, *, estimate: float | None = None) -> str:
