@@ -221,6 +221,7 @@ FIGURES: dict[str, Figure] = {
     "speed": Figure(("benchmarks/run.py",), False, "about 2 min"),
     "first-build": Figure(("benchmarks/first_build.py",), True, "about 5 min (on a quiet machine)"),
     "memory": Figure(("benchmarks/memory.py",), False, "about 4 min"),
+    "estimates": Figure(("benchmarks/estimates.py",), True, "about 6 min"),
 }
 
 
