@@ -88,7 +88,8 @@ def test_a_custom_list_in_any_order_replays_its_recorded_deal():
         order_a, order_b = dealt_order(row)
         assert Counter(order_a) == Counter(deck_a) and Counter(order_b) == Counter(deck_b)
         state = replay(row)
-        assert state.turn == row["turns"] and state.winner == (None if row["winner"] is None else "AB".index(row["winner"]))
+        winner = None if row["winner"] is None else "AB".index(row["winner"])
+        assert state.turn == row["turns"] and state.winner == winner
         again = replay_frames(games.slice(game, 1), engine="reference")
         assert again.games.drop("engine").equals(games.slice(game, 1).drop("engine"))
         assert again.turns.equals(trace.turns.filter(pl.col("game") == game))
@@ -105,3 +106,23 @@ def test_a_replay_that_deals_other_hands_than_recorded_says_so(deck):
     row["hand_a"] = list(reversed(row["hand_a"]))
     with pytest.raises(OptionError, match="dealt other hands than the run recorded"):
         replay(row, rules=Rules())
+
+
+def test_win_rate_by_position_counts_each_side_holding_the_card_at_its_dealt_place():
+    """A hand-made games frame: BARON at place 1 for A in two games (one won), at place 3 for B in
+    one game B won, and in solo the AI pile's BARON is not counted (R8.1)."""
+    from clashkit.studies.analysis import position_markdown, win_rate_by_position
+
+    baron, other = ["BARON", "X", "Y"], ["X", "Y", "Z"]
+    games = pl.DataFrame(
+        {
+            "mode": ["duel", "duel", "duel", "solo"],
+            "hand_a": [baron, baron, other, other],
+            "hand_b": [other, other, ["X", "Y", "BARON"], baron],
+            "winner": ["A", "B", "B", None],
+        }
+    )
+    table = win_rate_by_position(games, "BARON")
+    assert table.select("position", "games", "wins", "rate").rows() == [(1, 2, 1, 0.5), (3, 1, 1, 1.0)]
+    text = position_markdown(table, "BARON").splitlines()
+    assert text[2].startswith("| 1 | yes | 2 | 50.0% (") and text[3].startswith("| 3 | yes | 1 | 100.0% (")
