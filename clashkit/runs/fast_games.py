@@ -320,6 +320,8 @@ class Engine:
                 )
                 deck_a, deck_b = cards.sorted_names(state.hands[0]), cards.sorted_names(state.hands[1])
             state.turn_log = array("h")
+            dealt = state.dealt
+            assert dealt is not None  # recorded as the first turn began
             cap = capacity(state)
             if s is None or s.hands.shape[1] < cap:
                 s = self.new_state(cap, m.rules.turn_limit)
@@ -347,7 +349,7 @@ class Engine:
                 fmt=fmt,
                 deck_a=deck_a,
                 deck_b=deck_b,
-                hands=(np.array([state.dealt[0]]), np.array([state.dealt[1]])),
+                hands=(np.array([dealt[0]]), np.array([dealt[1]])),
                 labels=self.labels,
                 rules=self.rules_text,
                 level=-1 if m.level is None else m.level,

@@ -162,15 +162,17 @@ def dealt_order(games_row, *, cards=None, rules=None) -> tuple:
     repeats = len(set(row["deck_a"])) < len(row["deck_a"])  # a solo list may repeat a card: places are ambiguous
     if recorded is None or fmt != "custom" or repeats:  # a starter deck is dealt from card-set order
         return deck_a, deck_b
-    dealt = _set_up(row, deck_a, deck_b, cards, rules).dealt
-    lists = [deck_a] if solo else [deck_a, deck_b]
+    lists: list[list[str]] = [list(row["deck_a"])] + ([] if solo else [list(row["deck_b"])])
+    dealt = _set_up(row, lists[0], None if solo else lists[1], cards, rules).dealt
+    assert dealt is not None  # recorded as the first turn began
     names = (cards if cards is not None else starter_set()).names
     ordered = []
     for listed, made, wanted in zip(lists, dealt, recorded, strict=False):
-        taken = [names[card] for card in made]  # place i of the hand took listed[from_place[i]]
+        # The card dealt at place i was listed at listed.index(name of made[i]): put the card
+        # recorded at place i there instead, and the same shuffle deals it at place i.
         order = list(listed)
         for place, card in enumerate(wanted):
-            order[listed.index(taken[place])] = names[card]
+            order[listed.index(names[made[place]])] = names[card]
         ordered.append(order)
     return ordered[0], (None if solo else ordered[1])
 
