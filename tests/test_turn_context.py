@@ -70,7 +70,9 @@ def test_a_run_folder_from_before_the_columns_reads_with_them(tmp_path, monkeypa
     monkeypatch.undo()
     back = Trace.read_parquet(tmp_path)
     assert back.turns.equals(trace.turns)
-    assert trace_module.TURN_CONTEXT_VERSION == 4 and trace_module.FRAMES_VERSION == 5
+    from clashkit.runs.reading import TURN_CONTEXT_VERSION
+
+    assert TURN_CONTEXT_VERSION == 4 and trace_module.FRAMES_VERSION == 5
 
 
 @pytest.mark.parametrize("engine", ["reference", "fast"])

@@ -506,5 +506,6 @@ __all__ = [
     "mana_per_turn",
     "matchups",
     "matchups_readable",
+    "own_label",
     "starter_deck_names",
 ]

@@ -126,3 +126,28 @@ def test_win_rate_by_position_counts_each_side_holding_the_card_at_its_dealt_pla
     assert table.select("position", "games", "wins", "rate").rows() == [(1, 2, 1, 0.5), (3, 1, 1, 1.0)]
     text = position_markdown(table, "BARON").splitlines()
     assert text[2].startswith("| 1 | yes | 2 | 50.0% (") and text[3].startswith("| 3 | yes | 1 | 100.0% (")
+
+
+def test_a_run_folder_from_before_the_deal_reads_with_null_hands(tmp_path, monkeypatch):
+    """Frames version 4 had no hand_a / hand_b: such a run reads with them null, the rest as written."""
+    from clashkit.runs import output
+    from clashkit.runs.reading import DEAL_VERSION
+    from clashkit.runs.trace import DEAL_COLUMNS, FRAMES_VERSION, Trace
+
+    trace = simulate(4, "1", "2", "greedy", seed=2, engine="reference", record_events=False)
+    old = Trace(trace.events, trace.turns, trace.games.drop(DEAL_COLUMNS))
+    monkeypatch.setattr(output, "FRAMES_VERSION", 4)  # as the clashkit before the deal was recorded wrote it
+    old.write_parquet(tmp_path, events=False)
+    monkeypatch.undo()
+    back = Trace.read_parquet(tmp_path)
+    assert DEAL_VERSION == FRAMES_VERSION == 5
+    assert back.games.columns == trace.games.columns
+    assert back.games["hand_a"].null_count() == back.games["hand_b"].null_count() == 4
+    assert back.games.drop(DEAL_COLUMNS).equals(old.games) and back.turns.equals(trace.turns)
+    assert win_rate_by_position_rows(back.games) == []
+
+
+def win_rate_by_position_rows(games):
+    from clashkit.studies.analysis import win_rate_by_position
+
+    return win_rate_by_position(games, "BARON").rows()
