@@ -218,6 +218,7 @@ FIGURES: dict[str, Figure] = {
         False,
         "about 4 min",
     ),
+    "baron-position": Figure(("benchmarks/deal_position.py", "-n", "20000"), True, "about 1 min"),
     "speed": Figure(("benchmarks/run.py",), False, "about 2 min"),
     "first-build": Figure(("benchmarks/first_build.py",), True, "about 5 min (on a quiet machine)"),
     "memory": Figure(("benchmarks/memory.py",), False, "about 4 min"),

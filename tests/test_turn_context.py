@@ -3,6 +3,8 @@ engines, and computed for a run folder written before them."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import polars as pl
 import pytest
 
@@ -36,7 +38,7 @@ def test_in_a_game_b_starts_b_turn_1_and_a_turn_2_are_each_ones_first():
     assert opening["deck"].to_list() == [4, 2, 4]
 
 
-def test_deck_is_null_outside_the_preconstructed_format():
+def test_deck_names_a_starter_deck_in_any_format_and_is_null_for_other_cards():
     from array import array
 
     from clashkit.engine.turn import TURN_FIELDS
@@ -50,10 +52,12 @@ def test_deck_is_null_outside_the_preconstructed_format():
         {"game": [0], "first_player": ["A"], "format": ["draft"], "deck_a": [deck], "deck_b": [deck]},
         schema_overrides={"game": pl.UInt32},
     )
-    out = turn_context(turns, games, starter_set())
-    assert out["deck"].to_list() == [None, None] and out["own_turn"].to_list() == [1, 1]
-    preconstructed = turn_context(turns, games.with_columns(pl.lit("preconstructed").alias("format")), starter_set())
-    assert preconstructed["deck"].to_list() == [1, 1]
+    for fmt in ("draft", "custom", "preconstructed"):  # a draft that dealt deck 1's cards plays deck 1
+        out = turn_context(turns, games.with_columns(pl.lit(fmt).alias("format")), starter_set())
+        assert out["deck"].to_list() == [1, 1] and out["own_turn"].to_list() == [1, 1]
+    other = [*deck[:7], starter_decks()[2][0]]
+    mixed = turn_context(turns, games.with_columns(pl.Series("deck_b", [other])), starter_set())
+    assert mixed["deck"].to_list() == [1, None]
 
 
 def test_a_run_folder_from_before_the_columns_reads_with_them(tmp_path, monkeypatch):
@@ -66,7 +70,29 @@ def test_a_run_folder_from_before_the_columns_reads_with_them(tmp_path, monkeypa
     monkeypatch.undo()
     back = Trace.read_parquet(tmp_path)
     assert back.turns.equals(trace.turns)
-    assert trace_module.FRAMES_VERSION == trace_module.TURN_CONTEXT_VERSION == 4
+    from clashkit.runs.reading import TURN_CONTEXT_VERSION
+
+    assert TURN_CONTEXT_VERSION == 4 and trace_module.FRAMES_VERSION == 5
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_a_starter_deck_given_as_a_list_is_numbered_whatever_its_values(engine):
+    """R7.1: deck 3 given as its eight names (format ``custom``), in a card set where one of its
+    cards costs more, is still deck 3 in the turns frame; a list of other cards has no number."""
+    from clashkit.base.cards import starter_decks, starter_set
+
+    decks = starter_decks()
+    cards = starter_set()
+    first = cards[cards.id(decks[3][0])]
+    dearer = cards.with_cards([dataclasses.replace(first, cost=first.cost + 1)])
+    assert dearer.card(first.name).cost == first.cost + 1
+    mixed = [*decks[1][:7], decks[2][0]]
+    trace = simulate(
+        6, list(reversed(decks[3])), mixed, "greedy", seed=4, engine=engine, cards=dearer, record_events=False
+    )
+    assert trace.games["format"].unique().to_list() == ["custom"]
+    by_player = dict(trace.turns.group_by("player").agg(pl.col("deck").unique()).iter_rows())
+    assert by_player == {"A": [3], "B": [None]}
 
 
 @pytest.mark.parametrize(

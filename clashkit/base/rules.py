@@ -27,9 +27,11 @@ RULES_VERSION = 3
 #: The frames' schemas (clashkit.runs.trace), raised whenever one changes (2: the turns frame's
 #: counts narrowed to Int8 where their ranges allow; 3: the events frame's ``kind`` gained
 #: ``no_effect``; 4: the turns frame gained ``own_turn``, ``seat`` and ``deck``, which a
-#: reader computes from the games frame of an older run).  A run's manifest records it, so
-#: ``resume`` never mixes parts of two and a reader refuses a newer run.
-FRAMES_VERSION = 4
+#: reader computes from the games frame of an older run; 5: the games frame gained the deal,
+#: ``hand_a`` and ``hand_b``, null in an older run, and ``deck`` names a starter deck in every
+#: format).  A run's manifest records it, so ``resume`` never mixes parts of two and a reader
+#: refuses a newer run.
+FRAMES_VERSION = 5
 
 #: R8.9: abilities the solo AI may give every creature of its own.
 AI_ABILITIES = (

@@ -66,7 +66,7 @@ def _seeds() -> array:
 class GameRecords:
     """The raw records of a batch of games, in the order they were added.
 
-    Per game: the arrays from ``event_counts`` to ``level``.  ``setups[i]``
+    Per game: the arrays from ``event_counts`` to ``dealt_sizes``.  ``setups[i]``
     holds for the next ``setup_runs[i]`` games.
     """
 
@@ -82,6 +82,10 @@ class GameRecords:
     turns_played: array = field(default_factory=_ints)
     rules_version: array = field(default_factory=_ints)
     level: array = field(default_factory=_bytes)
+    #: Each game's deal, card ids one after another (``state.dealt``: hand A, then hand B or the
+    #: solo AI's pile); ``dealt_sizes`` holds two numbers a game, how many of them are A's and B's.
+    dealt: array = field(default_factory=_shorts)
+    dealt_sizes: array = field(default_factory=_shorts)
     setups: list[Setup] = field(default_factory=list)
     setup_runs: array = field(default_factory=_ints)
 
@@ -125,9 +129,20 @@ class GameRecords:
         self.turns_played.append(state.turn)
         self.rules_version.append(RULES_VERSION)
         self.level.append(-1 if level is None else level)
+        self.add_deal(state.dealt)
         mode = "solo" if state.solo else "duel"
         setup = Setup(mode, format, tuple(deck_a), tuple(deck_b), policy_a, policy_b, state.rules.changes(), engine)
         self.add_setup(setup, 1)
+
+    def add_deal(self, dealt: tuple[Sequence[int], Sequence[int]] | None) -> None:
+        """One game's deal (R2.2, R8.1): its two card-id sequences, or ``None`` for a game that
+        was not dealt (a scenario's position): two sizes of -1, read as nulls."""
+        if dealt is None:
+            self.dealt_sizes.extend((-1, -1))
+            return
+        for cards in dealt:
+            self.dealt.extend(cards)
+            self.dealt_sizes.append(len(cards))
 
     def add_setup(self, setup: Setup, games: int) -> None:
         """The next ``games`` games (their per-game values added apart) share ``setup``."""

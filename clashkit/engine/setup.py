@@ -97,7 +97,10 @@ def deal_solo(state: GameState, player_deck: Sequence[int | str], ai_cards: Sequ
 
 
 def begin(state: GameState, first_player: int | None = None) -> None:
-    """R2.3: the coin flip (unless decided), then the first turn's mana phase."""
+    """R2.3: the coin flip (unless decided), then the first turn's mana phase.  The deal is
+    recorded first (``state.dealt``: the games frame's ``hand_a`` and ``hand_b``)."""
+    b = state.pile[:-1] if state.solo else state.hands[1][1:]
+    state.dealt = (tuple(state.hands[0][1:]), tuple(b))
     if first_player is None:
         first_player = state.rng.randrange(2)
     state.first_player = state.active = first_player

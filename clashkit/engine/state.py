@@ -146,6 +146,7 @@ class GameState:
         "rng",
         "log",
         "first_player",
+        "dealt",
         "termination",
         "counters",
         "turn_log",
@@ -181,6 +182,10 @@ class GameState:
         self.rng = Rng(seed)
         self.log: EventLog | None = EventLog() if record else None
         self.first_player = 0
+        #: The deal (R2.2, R8.1), set as the first turn begins: A's hand and B's hand (the solo
+        #: AI's pile, top first) as card ids, each keep left out; ``None`` for a position that
+        #: was not dealt (a scenario).
+        self.dealt: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         #: How the game ended (a :class:`~clashkit.base.vocab.Termination`), once it has.
         self.termination: Termination | None = None
         #: What the turns frame counts of the turn under way.
@@ -240,6 +245,7 @@ class GameState:
             record = self.log is not None
         other.log = (self.log.copy() if self.log is not None else EventLog()) if record else None
         other.first_player = self.first_player
+        other.dealt = self.dealt
         other.termination = self.termination
         other.counters = self.counters.copy()
         other.turn_log = None if self.turn_log is None or not record else array("h", self.turn_log)

@@ -133,6 +133,17 @@ def deal_hand(s, p, deck):
 
 
 @step
+def record_deal(s, out_a, out_b):
+    """The deal as the games frame lists it (``hand_a``, ``hand_b``; the reference's ``state.dealt``,
+    set in its ``begin``): each hand left to right after its keep (R2.2), the solo AI's pile from
+    the top, its keep at the bottom left out (R8.1).  Called just before :func:`begin`."""
+    for j in range(out_a.shape[0]):
+        out_a[j] = s.hands[0, j + 1]
+    for j in range(out_b.shape[0]):
+        out_b[j] = s.pile[j] if s.g[G_SOLO] else s.hands[1, j + 1]
+
+
+@step
 def begin(s, t, r, pol_codes, first_player):
     """R2.3: the coin flip (unless decided), then the first turn's mana phase."""
     if first_player < 0:
@@ -144,9 +155,12 @@ def begin(s, t, r, pol_codes, first_player):
 
 
 @batch
-def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, first, turns, turn_counts, rows, events):
+def play_batch(
+    s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, first, turns, turn_counts, rows, events, dealt
+):
     """Duels of two fixed decks (R7.1 or a custom list), one per seed; returns the rows written.
 
+    ``dealt[i, p]``: game ``i``'s hand of player ``p`` as dealt (:func:`record_deal`).
     ``rows`` must hold every game's turns (``turn_limit`` rows a game at most).  With
     ``s.g[G_RECORD]`` set, the games' events follow one another in ``s.ev`` from ``s.g[G_EVENTS]``
     on, ``events[i]`` rows for game ``i``.  A game that stops on an error returns ``-1 - i``.
@@ -159,6 +173,7 @@ def play_batch(s, t, r, pol_codes, seeds, deck_a, deck_b, legal, w, winner, firs
         reset(s, seeds[i])
         deal_hand(s, 0, deck_a)
         deal_hand(s, 1, deck_b)
+        record_deal(s, dealt[i, 0], dealt[i, 1])
         begin(s, t, r, pol_codes, -1)
         play(s, t, r, pol_codes, legal, w)
         if s.g[G_ERROR] != 0:
@@ -185,4 +200,4 @@ def play_from(s, t, r, pol_codes, legal, w):
     play(s, t, r, pol_codes, legal, w)
 
 
-__all__ = ["G_WIDTH", "begin", "deal_hand", "play", "play_batch", "play_from", "reset"]
+__all__ = ["G_WIDTH", "begin", "deal_hand", "play", "play_batch", "play_from", "record_deal", "reset"]

@@ -31,7 +31,7 @@ from ..engine import formats
 from ..engine.solo_setup import AI_CARDS, PLAYER_CARDS, REVEALED, split_cards, starter_pool
 from ..policies import GreedyPolicy, RandomPolicy, get_policy
 from . import rng as R
-from .game import begin, deal_hand, play, reset
+from .game import begin, deal_hand, play, record_deal, reset
 from .jit import batch, compiled, step
 from .state import G_ERROR, G_EVENTS, G_FIRST, G_FORT_B, G_PILE, G_SOLO, G_TURN, G_TURNS_LOGGED, G_WINNER, KEEP
 from .tables import R_AI_FIRST
@@ -373,9 +373,10 @@ def draft_against_ai(s, t, plan, pool, work):
 
 
 @compiled
-def deal_solo(s, t, r, pol_codes, plan, mine, ai):
+def deal_solo(s, t, r, pol_codes, plan, mine, ai, dealt_a, dealt_b):
     """R8.1: the player's hand (R2.2), the AI pile shuffled with its keep at the bottom, the AI keep's
-    side (R8.9), then the first turn: the player's, or the AI's with ``ai_first`` (R8.9)."""
+    side (R8.9), then the first turn: the player's, or the AI's with ``ai_first`` (R8.9).  The hand
+    and the pile as dealt go to ``dealt_a`` and ``dealt_b`` (:func:`~clashkit.fast.game.record_deal`)."""
     s.g[G_SOLO] = 1
     deal_hand(s, 0, mine)
     n = ai.shape[0]
@@ -385,6 +386,7 @@ def deal_solo(s, t, r, pol_codes, plan, mine, ai):
     s.pile[n] = KEEP
     s.g[G_PILE] = n + 1
     s.g[G_FORT_B] = plan[D_AI_FORT]
+    record_deal(s, dealt_a, dealt_b)
     begin(s, t, r, pol_codes, 1 if r[R_AI_FIRST] else 0)
 
 
@@ -416,9 +418,10 @@ def play_dealt_batch(
     status,
 ):
     """Games of one deal (``plan``), one per seed: dealt, played, their turns frame's rows and outcomes
-    written; returns the rows written.  ``dealt_a[i]`` / ``dealt_b[i]`` are the cards game ``i`` dealt
-    each player (the solo AI's before the pile's shuffle).  ``status`` says whether every game was
-    played (``OK``) or which one stopped the batch (``TOO_SMALL``, ``REFUSED``).  ``w``: search's
+    written; returns the rows written.  ``dealt_a[i]`` / ``dealt_b[i]`` are game ``i``'s hands as
+    dealt, the solo AI's pile from the top (:func:`~clashkit.fast.game.record_deal`).  ``status``
+    says whether every game was played (``OK``) or which one stopped the batch (``TOO_SMALL``,
+    ``REFUSED``).  ``w``: search's
     arrays (:func:`clashkit.fast.search.new_work`).  ``events[i]``: game ``i``'s event rows in ``s.ev``,
     as :func:`clashkit.fast.game.play_batch` writes them.
     """
@@ -438,18 +441,10 @@ def play_dealt_batch(
         start = s.g[G_EVENTS]
         reset(s, seeds[i])
         if fmt == SOLO_FIXED:
-            for j in range(8):
-                dealt_a[i, j] = deck_a[j]
-            for j in range(width_b):
-                dealt_b[i, j] = deck_b[j]
-            deal_solo(s, t, r, pol_codes, plan, deck_a, deck_b)
+            deal_solo(s, t, r, pol_codes, plan, deck_a, deck_b, dealt_a[i], dealt_b[i])
         elif fmt == SOLO_DRAFT:
             draft_against_ai(s, t, plan, pool, work)
-            for j in range(8):
-                dealt_a[i, j] = work[W_HAND_A, j]
-            for j in range(width_b):
-                dealt_b[i, j] = work[W_HAND_B, j]
-            deal_solo(s, t, r, pol_codes, plan, work[W_HAND_A, :8], work[W_HAND_B, :width_b])
+            deal_solo(s, t, r, pol_codes, plan, work[W_HAND_A, :8], work[W_HAND_B, :width_b], dealt_a[i], dealt_b[i])
         else:
             first_player = -1
             if fmt == DRAFT:
@@ -460,12 +455,10 @@ def play_dealt_batch(
                 status[0] = REFUSED
                 status[1] = i
                 return k
-            for j in range(8):
-                dealt_a[i, j] = work[W_HAND_A, j]
-                dealt_b[i, j] = work[W_HAND_B, j]
             # R2.2, R2.3 (clashkit.runs.game.new_game)
             deal_hand(s, 0, work[W_HAND_A, :8])
             deal_hand(s, 1, work[W_HAND_B, :8])
+            record_deal(s, dealt_a[i], dealt_b[i])
             begin(s, t, r, pol_codes, first_player)
         play(s, t, r, pol_codes, legal, w)
         if s.g[G_ERROR] != 0:

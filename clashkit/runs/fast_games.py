@@ -173,9 +173,13 @@ class Engine:
         legal = legal_rows(cap)
         work = new_work(cap, limit, self.search)
         records = GameRecords()
+        dealt: dict[str, np.ndarray] = {}
 
         def call(s, chunk, b):
-            k = self.game.play_batch(s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work, *b)
+            dealt["ab"] = np.empty((len(chunk), 2, len(deck_a)), np.int64)
+            k = self.game.play_batch(
+                s, self.tables, self.rules, self.policies, chunk, deck_a, deck_b, legal, work, *b, dealt["ab"]
+            )
             return (k, None) if k >= 0 else (0, -1 - k)
 
         for start in range(0, len(seeds), BATCH):
@@ -196,6 +200,7 @@ class Engine:
                     fmt=fmt,
                     deck_a=sorted_a,
                     deck_b=sorted_b,
+                    hands=(dealt["ab"][: len(b.winner), 0], dealt["ab"][: len(b.winner), 1]),
                     labels=self.labels,
                     rules=self.rules_text,
                     level=-1,
@@ -278,6 +283,7 @@ class Engine:
                     fmt=deal.format,
                     deck_a=_deck_names(dealt["a"][:n], names, shown),
                     deck_b=_deck_names(dealt["b"][:n], names, shown),
+                    hands=(dealt["a"][:n], dealt["b"][:n]),
                     labels=self.labels,
                     rules=self.rules_text,
                     level=level,
@@ -314,6 +320,8 @@ class Engine:
                 )
                 deck_a, deck_b = cards.sorted_names(state.hands[0]), cards.sorted_names(state.hands[1])
             state.turn_log = array("h")
+            dealt = state.dealt
+            assert dealt is not None  # recorded as the first turn began
             cap = capacity(state)
             if s is None or s.hands.shape[1] < cap:
                 s = self.new_state(cap, m.rules.turn_limit)
@@ -341,6 +349,7 @@ class Engine:
                 fmt=fmt,
                 deck_a=deck_a,
                 deck_b=deck_b,
+                hands=(np.array([dealt[0]]), np.array([dealt[1]])),
                 labels=self.labels,
                 rules=self.rules_text,
                 level=-1 if m.level is None else m.level,
@@ -416,6 +425,7 @@ def _add_bulk(
     fmt,
     deck_a,
     deck_b,
+    hands,
     labels,
     rules,
     level,
@@ -423,7 +433,8 @@ def _add_bulk(
     """Append a batch's games to ``records`` at once (as :meth:`GameRecords.add` would, game by game).
 
     Every per-game value goes in as one array; what the games share is one :class:`Setup`.
-    ``deck_a`` / ``deck_b``: one deck (names) for every game, or a list of one a game (dealt formats).
+    ``deck_a`` / ``deck_b``: one deck (names) for every game, or a list of one a game (dealt formats);
+    ``hands``: two arrays of card ids, one row a game, each game's hands (or AI pile) as dealt.
     """
     n = len(seeds)
     _append(records.turns, rows, np.int16)
@@ -437,6 +448,9 @@ def _add_bulk(
     records.turns_played.frombytes(np.asarray(turns, np.int64).tobytes())
     records.rules_version.frombytes(np.full(n, RULES_VERSION, np.int64).tobytes())
     records.level.frombytes(np.full(n, level, np.int8).tobytes())
+    hand_a, hand_b = (np.asarray(hand, np.int16).reshape(n, -1) for hand in hands)
+    _append(records.dealt, np.concatenate([hand_a, hand_b], axis=1), np.int16)
+    _append(records.dealt_sizes, np.tile(np.array([hand_a.shape[1], hand_b.shape[1]], np.int16), n), np.int16)
     if isinstance(deck_a, list):
         for a, b in zip(deck_a, deck_b, strict=True):
             records.add_setup(Setup(str(mode), fmt, tuple(a), tuple(b), labels[0], labels[1], rules, "fast"), 1)

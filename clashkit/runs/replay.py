@@ -3,12 +3,17 @@
 
 A games frame row holds what a game needs to be played again: its seed,
 mode, format, decks, policies and rules options (R10.2: the same seed and the
-same decisions give the same game).  A custom deck list replays exactly when
-it was given in card-set order, the order the games frame lists it in.
+same decisions give the same game).  The deal of a fixed deck (R2.2) depends on
+the order the list was given in, which the games frame's ``deck_a`` (card-set
+order) does not keep; its ``hand_a`` and ``hand_b`` (frames version 5 on) do, and
+:func:`dealt_order` finds from them the order that deals the same hands, so a
+custom list given in any order replays exactly.  Without them (an older run) a
+list replays exactly when it was given in card-set order.
 """
 
 from __future__ import annotations
 
+from ..base.cards import starter_set
 from ..base.errors import OptionError
 from ..base.rules import Rules, SoloSettings, parse_settings
 from ..engine.solo_setup import solo_setup
@@ -29,26 +34,53 @@ def replay(games_row, *, cards=None, rules=None, record: bool = True):
     row, rules = _row_and_rules(games_row, rules)
     policy_a = get_policy(row["policy_a"])
     policy_b = get_policy(row["policy_b"] if row["mode"] == "duel" else row["policy_a"])
-    seed = int(row["seed"])
-    fmt = row["format"]
-    if row["mode"] == "solo":
-        deck = "draft" if fmt == "draft" else list(row["deck_a"])
-        state = solo_setup(deck, policy_a, rules=rules, cards=cards, seed=seed, record=record).state
-    else:
-        deck_a = fmt if fmt in ("draft", "constructed") else list(row["deck_a"])
-        deck_b = fmt if fmt in ("draft", "constructed") else list(row["deck_b"])
-        state, _ = new_game(
-            deck_a,
-            deck_b,
-            policy_a,
-            policy_b,
-            cards=cards,
-            rules=rules,
-            seed=seed,
-            record=record,
-            mirror=deck_a == deck_b,
-        )
+    deck_a, deck_b = dealt_order(row, cards=cards, rules=rules)
+    state = _set_up(row, deck_a, deck_b, cards, rules, record)
+    _check_deal(row, state)
     return play(state, policy_a, policy_b)
+
+
+def _set_up(row, deck_a, deck_b, cards, rules, record: bool = False):
+    """The game of ``row`` set up in the reference engine (R2, R7, R8.1), its first turn begun."""
+    policy_a = get_policy(row["policy_a"])
+    policy_b = get_policy(row["policy_b"] if row["mode"] == "duel" else row["policy_a"])
+    seed = int(row["seed"])
+    if row["mode"] == "solo":
+        return solo_setup(deck_a, policy_a, rules=rules, cards=cards, seed=seed, record=record).state
+    state, _ = new_game(
+        deck_a,
+        deck_b,
+        policy_a,
+        policy_b,
+        cards=cards,
+        rules=rules,
+        seed=seed,
+        record=record,
+        mirror=deck_a == deck_b,
+    )
+    return state
+
+
+def _recorded_deal(row, cards) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The deal the games row records (``hand_a``, ``hand_b``) as card ids, or ``None`` without one."""
+    hands = row.get("hand_a"), row.get("hand_b")
+    if hands[0] is None or hands[1] is None:
+        return None
+    cards = cards if cards is not None else starter_set()
+    unknown = [name for hand in hands for name in hand if name not in cards]
+    if unknown:
+        raise OptionError(f"game {row.get('game')}: its deal holds {unknown[0]!r}, a card this card set lacks")
+    return tuple(cards.ids(list(hands[0]))), tuple(cards.ids(list(hands[1])))
+
+
+def _check_deal(row, state) -> None:
+    """R10.2: the replayed game must have been dealt as the row records it."""
+    recorded = _recorded_deal(row, state.cards)
+    if recorded is not None and state.dealt != recorded:
+        raise OptionError(
+            f"game {row.get('game')}: replayed, it is dealt other hands than the run recorded "
+            "(R2.2, R10.2): give the card set and rules the run was played with"
+        )
 
 
 def _row_and_rules(games_row, rules):
@@ -77,13 +109,8 @@ def replay_frames(games_row, *, cards=None, rules=None, engine: str = "fast"):
     from .trace import TraceBuilder
 
     row, rules = _row_and_rules(games_row, rules)
-    fmt = row["format"]
     solo = row["mode"] == "solo"
-    if solo:
-        deck_a, deck_b = ("draft" if fmt == "draft" else list(row["deck_a"])), None
-    else:
-        deck_a = fmt if fmt in ("draft", "constructed") else list(row["deck_a"])
-        deck_b = fmt if fmt in ("draft", "constructed") else list(row["deck_b"])
+    deck_a, deck_b = dealt_order(row, cards=cards, rules=rules)
     matchup = Matchup.build(
         deck_a,
         deck_b,
@@ -111,10 +138,43 @@ def replay_frames(games_row, *, cards=None, rules=None, engine: str = "fast"):
     return builder.trace()
 
 
-def _dealt_order(cards, names):
-    """A fixed deck in the order it is dealt: the games frame lists it in card-set order, which is a
-    starter deck's order (R7.1); a custom list replays exactly when it was given in that order."""
-    return names
+def dealt_order(games_row, *, cards=None, rules=None) -> tuple:
+    """The decks to set the game of ``games_row`` up with: ``draft`` / ``constructed`` as
+    they are (the seed makes the same choices), a starter deck in card-set order (its order,
+    R7.1), a custom list in the order that deals the hands the row records (``hand_a``,
+    ``hand_b``; R2.2).
+
+    The shuffle of a hand moves places, not cards: the same seed deals the list given in any
+    order through the same permutation (R10.2).  The game is set up once from the lists in
+    card-set order to learn that permutation; each recorded hand's cards are then put back
+    where the permutation takes them from.  ``deck_b`` is ``None`` in solo (the AI's cards
+    follow from the player's, R8.1).  Without a recorded deal, or for a solo list that names
+    a card twice (which of the two went where is not recorded), the lists in card-set order.
+    """
+    row, rules = _row_and_rules(games_row, rules)
+    fmt, solo = row["format"], row["mode"] == "solo"
+    if solo:
+        deck_a, deck_b = ("draft" if fmt == "draft" else list(row["deck_a"])), None
+    else:
+        deck_a = fmt if fmt in ("draft", "constructed") else list(row["deck_a"])
+        deck_b = fmt if fmt in ("draft", "constructed") else list(row["deck_b"])
+    recorded = _recorded_deal(row, cards)
+    repeats = len(set(row["deck_a"])) < len(row["deck_a"])  # a solo list may repeat a card: places are ambiguous
+    if recorded is None or fmt != "custom" or repeats:  # a starter deck is dealt from card-set order
+        return deck_a, deck_b
+    lists: list[list[str]] = [list(row["deck_a"])] + ([] if solo else [list(row["deck_b"])])
+    dealt = _set_up(row, lists[0], None if solo else lists[1], cards, rules).dealt
+    assert dealt is not None  # recorded as the first turn began
+    names = (cards if cards is not None else starter_set()).names
+    ordered = []
+    for listed, made, wanted in zip(lists, dealt, recorded, strict=False):
+        # The card dealt at place i was listed at listed.index(name of made[i]): put the card
+        # recorded at place i there instead, and the same shuffle deals it at place i.
+        order = list(listed)
+        for place, card in enumerate(wanted):
+            order[listed.index(names[made[place]])] = names[card]
+        ordered.append(order)
+    return ordered[0], (None if solo else ordered[1])
 
 
-__all__ = ["replay", "replay_frames"]
+__all__ = ["dealt_order", "replay", "replay_frames"]

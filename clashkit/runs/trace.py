@@ -58,7 +58,6 @@ import numpy as np
 import polars as pl
 
 from ..base.cards import KEEP_NAMES, CardSet
-from ..base.errors import RunFolderError
 from ..base.limits import TURN_COUNTS, Limit
 from ..base.rules import FRAMES_VERSION
 from ..base.vocab import LANES, PLAYERS, Keep, Mode
@@ -161,6 +160,8 @@ GAMES_SCHEMA = pl.Schema(
         "format": FORMAT,
         "deck_a": pl.List(pl.String),
         "deck_b": pl.List(pl.String),
+        "hand_a": pl.List(pl.String),
+        "hand_b": pl.List(pl.String),
         "policy_a": pl.String,
         "policy_b": pl.String,
         "first_player": PLAYER,
@@ -423,74 +424,16 @@ class Trace:
         ``verify``, SHA-256): a mixed, partial or altered folder is refused
         with a :class:`~clashkit.base.errors.RunFolderError`.  Without
         ``events.parquet`` the events frame is empty, with the schema of
-        ``cards`` (default: the shipped set).
+        ``cards`` (default: the shipped set).  A run of an older frames version
+        reads with this version's columns (:mod:`clashkit.runs.reading`).
         """
-        from ..base.cards import starter_set
-        from .output import open_run
+        from .reading import read_frames
 
-        directory = Path(directory)
-        cards = cards if cards is not None else starter_set()
-        with open_run(directory, verify=verify) as (manifest, handles):
-            frames = {}
-            for name, schema in (("events", events_schema(cards)), ("turns", TURNS_SCHEMA), ("games", GAMES_SCHEMA)):
-                handle = handles.get(f"{name}.parquet")
-                if handle is None:
-                    if name != "events":
-                        raise RunFolderError(
-                            f"{directory / MANIFEST_NAME}: lists no {name}.parquet (not a run of games)"
-                        )
-                    frames[name] = pl.DataFrame(schema=schema)
-                    continue
-                try:
-                    frame = pl.read_parquet(handle)
-                except Exception:
-                    raise RunFolderError(f"{directory / f'{name}.parquet'}: not a Parquet file") from None
-                if name == "turns" and _before_turn_context(frame, manifest):
-                    schema = RAW_TURNS_SCHEMA  # an older run: its turns get turn_context() below
-                frames[name] = _checked_schema(frame, schema, directory / f"{name}.parquet", manifest)
-        if frames["turns"].schema == RAW_TURNS_SCHEMA:
-            frames["turns"] = turn_context(frames["turns"], frames["games"], cards)
-        return cls(frames["events"], frames["turns"], frames["games"])
+        return cls(*read_frames(directory, cards, verify=verify))
 
 
-MANIFEST_NAME = "manifest.json"
-
-
-def _checked_schema(frame: pl.DataFrame, schema: pl.Schema, path: Path, manifest) -> pl.DataFrame:
-    """``frame`` if it has ``schema``'s columns and types (card names aside: a card file's own);
-    else one line naming the column, and the frames version when the run is an older one's."""
-    version = manifest.get("frames_version", manifest["run"].get("frames_version", FRAMES_VERSION))
-    older = f" (frames version {version}; this clashkit reads {FRAMES_VERSION})" if version != FRAMES_VERSION else ""
-    for column, dtype in schema.items():
-        if column not in frame.schema:
-            raise RunFolderError(f"{path}: has no column {column!r}{older}")
-        given = frame.schema[column]
-        same = given == dtype or (isinstance(dtype, pl.Enum) and isinstance(given, pl.Enum) and column in _CARD_COLUMNS)
-        if not same:
-            raise RunFolderError(f"{path}: column {column!r} is {given}, not {dtype}{older}")
-    extra = [c for c in frame.columns if c not in schema]
-    if extra:
-        raise RunFolderError(f"{path}: has a column {extra[0]!r} the frames do not have{older}")
-    return frame.select(list(schema))
-
-
-#: The frames version whose turns frame first held :data:`TURN_CONTEXT_SCHEMA`'s columns.
-TURN_CONTEXT_VERSION = 4
-
-
-def _before_turn_context(frame: pl.DataFrame, manifest) -> bool:
-    """Whether a run's turns frame is an older version's, written before ``own_turn``,
-    ``seat`` and ``deck`` (they are then computed from its games frame as it is read)."""
-    version = manifest.get("frames_version", manifest["run"].get("frames_version", FRAMES_VERSION))
-    try:
-        older = int(version) < TURN_CONTEXT_VERSION
-    except (TypeError, ValueError):
-        return False
-    return older and not set(TURN_CONTEXT_SCHEMA) & set(frame.columns)
-
-
-#: Columns whose categories are a card set's names (any card file's, not only the shipped one's).
-_CARD_COLUMNS = ("card", "target_card")
+#: The games frame's columns of the deal (R2.2, R8.1): each hand as dealt, the solo AI's pile.
+DEAL_COLUMNS = ("hand_a", "hand_b")
 
 
 def build_trace(records: GameRecords, cards: CardSet) -> Trace:
@@ -500,7 +443,7 @@ def build_trace(records: GameRecords, cards: CardSet) -> Trace:
     event_counts = np.asarray(records.event_counts, dtype=np.int64)
     turn_counts = np.asarray(records.turn_counts, dtype=np.int64)
     events = events_from_buffer(records.events, cards, games=games, counts=event_counts)
-    games_frame = _games_frame(records, games)
+    games_frame = _games_frame(records, games, cards)
     turns = turns_from_buffer(records.turns, games=games, counts=turn_counts)
     return Trace(events, _with_context(turns, records, turn_counts, cards), games_frame)
 
@@ -509,13 +452,13 @@ def _with_context(turns: pl.DataFrame, records: GameRecords, counts: np.ndarray,
     """:func:`turn_context` of freshly recorded turns, from the records' arrays rather than by a
     join with the games frame: each game's first player and each setup's decks' numbers
     spread over the turns with ``numpy.repeat`` (the same columns; tests compare the two)."""
-    starter = {tuple(sorted(names)): number for number, names in cards.decks.items()}
+    starter = starter_numbers(cards)
 
-    def number(setup, deck: tuple[str, ...]) -> int:
-        return starter.get(tuple(sorted(deck)), -1) if setup.format == "preconstructed" else -1
+    def number(deck: tuple[str, ...]) -> int:
+        return starter.get(tuple(sorted(deck)), -1)
 
     runs = np.asarray(records.setup_runs, dtype=np.int64)
-    decks = np.array([[number(s, s.deck_a), number(s, s.deck_b)] for s in records.setups], np.int8).reshape(-1, 2)
+    decks = np.array([[number(s.deck_a), number(s.deck_b)] for s in records.setups], np.int8).reshape(-1, 2)
     deck_of_game = np.repeat(decks, runs, axis=0)
     first_of_game = np.asarray(records.first_player, dtype=np.int8)
     first = np.repeat(first_of_game, counts)
@@ -534,6 +477,14 @@ def _with_context(turns: pl.DataFrame, records: GameRecords, counts: np.ndarray,
     )
 
 
+def starter_numbers(cards: CardSet) -> dict[tuple[str, ...], int]:
+    """Each starter deck's number (R7.1) by its card names, sorted: the one test of whether a
+    player's cards are a starter deck, by names alone, whatever the cards' values (a designer's
+    deck 3 with a dearer card is still deck 3) and whatever the format the game was set up in
+    (a deck given by its number, as a list of its names, or dealt by a draft)."""
+    return {tuple(sorted(names)): number for number, names in cards.decks.items()}
+
+
 def turn_context(turns: pl.DataFrame, games: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
     """The turns frame with what it says about each turn's player, from the games frame:
 
@@ -541,18 +492,17 @@ def turn_context(turns: pl.DataFrame, games: pl.DataFrame, cards: CardSet) -> pl
       is the first player's, R2.3: the first player's turn ``t`` is their ``(t + 1) // 2``-th,
       the second player's their ``t // 2``-th);
     * ``seat``: ``first`` or ``second`` (R2.3);
-    * ``deck``: the starter deck number of the player's cards (R7.1) in a preconstructed
-      game; null in the other formats and for the solo AI.
+    * ``deck``: the number of the starter deck (R7.1) whose cards the player plays
+      (:func:`starter_numbers`), in any format; null for any other cards and for the solo AI.
 
     The one place both engines' turns frames get these columns (:func:`build_trace`), and
     where a run folder of an older frames version gets them when it is read."""
-    starter = {tuple(sorted(names)): number for number, names in cards.decks.items()}
+    starter = starter_numbers(cards)
 
     def deck_of(column: str) -> pl.Expr:
         listed = pl.col(column).list.sort().list.join("\x1f")
         mapping = {"\x1f".join(k): v for k, v in starter.items()}
-        number = listed.replace_strict(mapping, default=None, return_dtype=pl.Int8)
-        return pl.when(pl.col("format") == "preconstructed").then(number).otherwise(None).alias(column)
+        return listed.replace_strict(mapping, default=None, return_dtype=pl.Int8).alias(column)
 
     sides = games.select("game", "first_player", deck_of("deck_a"), deck_of("deck_b")).with_columns(
         pl.col("game").cast(pl.UInt32)
@@ -571,7 +521,7 @@ def turn_context(turns: pl.DataFrame, games: pl.DataFrame, cards: CardSet) -> pl
     )
 
 
-def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
+def _games_frame(records: GameRecords, games: np.ndarray, cards: CardSet) -> pl.DataFrame:
     winner = np.asarray(records.winner, dtype=np.int16)
     level = np.array(records.level, dtype=np.int8)  # copies: polars keeps the buffer it is given
     runs = np.asarray(records.setup_runs, dtype=np.int64)
@@ -596,6 +546,7 @@ def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
         shared("format", FORMAT),
         shared("deck_a", pl.List(pl.String)),
         shared("deck_b", pl.List(pl.String)),
+        *_dealt_columns(records, len(games), cards),
         shared("policy_a", pl.String),
         shared("policy_b", pl.String),
         _enum("first_player", np.asarray(records.first_player, dtype=np.int16), PLAYER),
@@ -609,6 +560,36 @@ def _games_frame(records: GameRecords, games: np.ndarray) -> pl.DataFrame:
         shared("engine", ENGINE),
     ]
     return pl.DataFrame(columns)
+
+
+def _dealt_columns(records: GameRecords, n: int, cards: CardSet) -> tuple[pl.Series, pl.Series]:
+    """``hand_a`` and ``hand_b``: each game's deal (``state.dealt``) as card names.  Games whose
+    deals have the same sizes one after another (a run's games, mostly) are made one block at a
+    time, a reshape of their names; a game without a deal (a scenario's) has nulls."""
+    sizes = np.frombuffer(records.dealt_sizes, dtype=np.int16).reshape(-1, 2).astype(np.int64)
+    if len(sizes) != n:
+        raise ValueError(f"deals recorded for {len(sizes)} games, not the {n} recorded")
+    if not n:
+        return tuple(pl.Series(column, [], dtype=pl.List(pl.String)) for column in DEAL_COLUMNS)  # type: ignore[return-value]
+    ids = np.frombuffer(records.dealt, dtype=np.int16).astype(np.uint32)
+    names = pl.Series(cards.names, dtype=pl.String)
+    parts: dict[str, list[pl.Series]] = {column: [] for column in DEAL_COLUMNS}
+    bounds = [0, *(np.flatnonzero((sizes[1:] != sizes[:-1]).any(axis=1)) + 1).tolist(), n]
+    at = 0
+    for low, high in zip(bounds[:-1], bounds[1:], strict=False):
+        count = high - low
+        width_a, width_b = (int(w) for w in sizes[low])
+        if width_a < 0:
+            for column in DEAL_COLUMNS:
+                parts[column].append(pl.Series(column, [None] * count, dtype=pl.List(pl.String)))
+            continue
+        block = ids[at : at + count * (width_a + width_b)].reshape(count, width_a + width_b)
+        at += block.size
+        for column, cut in zip(DEAL_COLUMNS, (block[:, :width_a], block[:, width_a:]), strict=True):
+            dealt = names.gather(cut.ravel()).reshape((count, cut.shape[1])).cast(pl.List(pl.String))
+            parts[column].append(dealt.alias(column))
+    hand_a, hand_b = (pl.concat(parts[column]) for column in DEAL_COLUMNS)
+    return hand_a, hand_b
 
 
 def _codes_enum(name: str, words: Sequence[str], dtype: pl.Enum) -> pl.Series:
@@ -714,6 +695,7 @@ def _cards_of(state, player: int) -> tuple[str, ...]:
 
 
 __all__ = [
+    "DEAL_COLUMNS",
     "ENGINE",
     "FORMAT",
     "FRAMES_VERSION",
@@ -734,6 +716,7 @@ __all__ = [
     "TraceBuilder",
     "build_trace",
     "card_enum",
+    "starter_numbers",
     "events_from_buffer",
     "events_schema",
     "game_frames",

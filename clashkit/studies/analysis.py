@@ -229,8 +229,60 @@ def balance_markdown(matchups: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
+# --- The dealt order ----------------------------------------------------------------------
+
+
+def win_rate_by_position(games: pl.DataFrame, card: str) -> pl.DataFrame:
+    """How often a player wins by the place ``card`` was dealt in their hand (R2.2), from a
+    games frame's ``hand_a`` and ``hand_b``: ``position`` (1 next to the keep … 8 rightmost),
+    ``games``, ``wins``, ``rate``, ``low``, ``high`` (95% Wilson), one row a position dealt.
+
+    Every duel side holding ``card`` counts, A's and B's; in solo only the player's (B's
+    ``hand_b`` is the AI pile).  Positions 1–4 are the playable cards of the first turn
+    (R3.2); a card dealt further right waits for cards to its left to be played.  An
+    unfinished game (R10.1) is never a win.  Games without a recorded deal (a run of frames
+    version 4 or older) are left out.
+    """
+    sides = []
+    for player, column in (("A", "hand_a"), ("B", "hand_b")):
+        held = games.filter(pl.col(column).list.contains(card))
+        if player == "B":
+            held = held.filter(pl.col("mode").cast(pl.String) == "duel")
+        sides.append(
+            held.select(
+                (pl.col(column).list.eval((pl.element() == card).arg_max()).list.first() + 1)
+                .cast(pl.Int8)
+                .alias("position"),
+                (pl.col("winner").cast(pl.String) == player).fill_null(False).alias("won"),
+            )
+        )
+    return (
+        pl.concat(sides)
+        .group_by("position")
+        .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("won").sum().cast(pl.Int64).alias("wins"))
+        .sort("position")
+        .with_columns(rate_exprs("wins", "games"))
+    )
+
+
+def position_markdown(by_position: pl.DataFrame, card: str) -> str:
+    """:func:`win_rate_by_position` as a Markdown table: each place, whether it is playable on the
+    first turn (R3.2), the games and the win rate with its 95% interval."""
+    lines = [
+        f"| {card} dealt at | playable on turn 1 (R3.2) | games | win rate (95% interval) |",
+        "| --- | --- | --- | --- |",
+    ]
+    for position, games, rate, low, high in by_position.select("position", "games", "rate", "low", "high").rows():
+        interval = f"{percent_text(low, sign='')}–{percent_text(high)}"
+        playable = "yes" if position <= 4 else "no"
+        lines.append(f"| {position} | {playable} | {games:,} | {percent_text(rate)} ({interval}) |")
+    return "\n".join(lines)
+
+
 __all__ = [
     "MATCHUPS_SCHEMA",
+    "position_markdown",
+    "win_rate_by_position",
     "balance_markdown",
     "balance_matrix",
     "deck_matchups",

@@ -44,10 +44,12 @@ def play_matchups(
     """Play ``games_per_pairing`` games for each ordered pairing of ``decks`` (so both seats).
 
     ``decks`` maps a label to 8 card names (default: the starter decks of
-    ``cards``, ``"deck 1"`` …); ``pairings`` restricts the pairings (labels,
-    ``(a, b)`` with ``a`` in seat A).  Pairing ``k`` is seeded ``seed + k``, so
-    two batches with the same arguments and different card values play
-    comparable games.  Returns the frames of the whole batch; label its games
+    ``cards``, ``"deck 1"`` …, played by their numbers, so the games frame's
+    ``format`` is ``preconstructed``); ``pairings`` restricts the pairings (labels,
+    ``(a, b)`` with ``a`` in seat A).  Either way a starter deck's turns carry its
+    number in the turns frame's ``deck`` (R7.1), whatever the values of its cards.
+    Pairing ``k`` is seeded ``seed + k``, so two batches with the same arguments and
+    different card values play comparable games.  Returns the frames of the whole batch; label its games
     with :func:`~clashkit.viz.summaries.label_decks` and the same ``decks``.
 
     ``record_events=True`` fills the events frame (per-card numbers need it), in either
@@ -59,7 +61,12 @@ def play_matchups(
     from ..runs.simulate import simulate
 
     cards = cards if cards is not None else starter_set()
-    decks = dict(decks) if decks is not None else starter_deck_names(cards)
+    if decks is None:
+        decks = starter_deck_names(cards)
+        played: dict[str, str | list[str]] = {f"deck {number}": str(number) for number in cards.decks}
+    else:
+        decks = dict(decks)
+        played = {label: list(names) for label, names in decks.items()}
     policy = policy or default_policy()
     if pairings is None:
         pairings = list(permutations(decks, 2))
@@ -73,8 +80,8 @@ def play_matchups(
         for k, (a, b) in enumerate(pairings):
             trace = simulate(
                 games_per_pairing,
-                list(decks[a]),
-                list(decks[b]),
+                played[a],
+                played[b],
                 policy,
                 policy_b or policy,
                 seed=seed + k,

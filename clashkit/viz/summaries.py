@@ -98,25 +98,45 @@ def _deck_key(column: str) -> pl.Expr:
     return pl.col(column).list.eval(pl.element().cast(pl.String)).list.sort().list.join("|")
 
 
+#: The label of the solo AI's cards (R8.1) in the per-deck views.
+AI_LABEL = "AI pile"
+
+
+def own_label(side: str) -> pl.Expr:
+    """The label of side ``side`` (``"a"`` or ``"b"``) of each game of a games frame by its own
+    cards, for a deck that is no named deck: a custom list is its card names in card-set order
+    (``"BARON, GNOME, …"``); a draft's or the constructed format's hand, whose cards change
+    from game to game, is its format (``draft``, ``constructed``, R7.2, R7.3); the solo AI's
+    cards are ``AI pile`` (R8.1)."""
+    fmt = pl.col("format").cast(pl.String)
+    label = pl.when(fmt.is_in(["draft", "constructed"])).then(fmt).otherwise(pl.col(f"deck_{side}").list.join(", "))
+    if side == "b":
+        label = pl.when(pl.col("mode").cast(pl.String) == "solo").then(pl.lit(AI_LABEL)).otherwise(label)
+    return label
+
+
 def label_decks(
     games: pl.DataFrame,
     decks: Mapping[str, Sequence[str]] | None = None,
     *,
-    other: str = "other",
+    other: str | None = None,
 ) -> pl.DataFrame:
     """``games`` with ``label_a`` and ``label_b``: each side's deck by name.
 
     ``decks`` maps a label to its 8 card names (default: the starter decks,
     ``"deck 1"`` …); the order of the names does not matter.  A deck that
-    matches none is labelled ``other`` (drafted hands, say).
+    matches none is labelled by its own cards (:func:`own_label`: a custom list
+    by its names, a drafted hand ``draft``), or ``other`` when given.
     """
     if decks is None:
         decks = starter_deck_names()
     keys = {"|".join(sorted(names)): label for label, names in decks.items()}
-    return games.with_columns(
-        _deck_key("deck_a").replace_strict(keys, default=other, return_dtype=pl.String).alias("label_a"),
-        _deck_key("deck_b").replace_strict(keys, default=other, return_dtype=pl.String).alias("label_b"),
-    )
+
+    def label(side: str) -> pl.Expr:
+        named = _deck_key(f"deck_{side}").replace_strict(keys, default=None, return_dtype=pl.String)
+        return named.fill_null(own_label(side) if other is None else pl.lit(other)).alias(f"label_{side}")
+
+    return games.with_columns(label("a"), label("b"))
 
 
 def _labelled(games: pl.DataFrame, decks) -> pl.DataFrame:
@@ -239,8 +259,10 @@ def first_player_advantage(
 
 def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None, decks) -> pl.DataFrame:
     """``group`` (per ``by``) beside the turns frame's ``own_turn``, ``seat`` and ``deck``
-    (:func:`clashkit.runs.trace.turn_context`); only named decks other than the starter
-    decks (``decks=``) need the games frame."""
+    (:func:`clashkit.runs.trace.turn_context`).  By deck, a starter deck's turns are
+    ``deck N`` (whatever the format, read from the turns frame); any other cards' turns are
+    labelled from the games frame (:func:`own_label`), and so are all turns when
+    ``decks=`` names decks of its own."""
     if by not in GROUPINGS:
         raise ValueError(f"by must be one of {GROUPINGS}, not {by!r}")
     t = turns.with_columns(pl.col("own_turn").cast(pl.Int32), pl.col("player").cast(pl.String))
@@ -251,12 +273,16 @@ def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None
     if by == "seat":
         return t.with_columns(pl.format("{} player", pl.col("seat").cast(pl.String)).alias("group"))
     if decks is None:
-        return t.with_columns(
-            pl.when(pl.col("deck").is_null())
-            .then(pl.lit("other"))
-            .otherwise(pl.format("deck {}", "deck"))
-            .alias("group")
-        )
+        t = t.with_columns(pl.format("deck {}", "deck").alias("group"))  # null where no starter deck
+        if not t["group"].null_count():
+            return t
+        if games is None:
+            raise ValueError(
+                "by='deck': some turns are not a starter deck's (R7.1); pass games= to label them by their cards"
+            )
+        own = _sides(label_decks(games, {})).select("game", "player", pl.col("deck").alias("own"))
+        joined = t.join(own, on=["game", "player"], how="left", maintain_order="left")
+        return joined.with_columns(pl.coalesce("group", "own").alias("group")).drop("own")
     if games is None:
         raise ValueError("by='deck' with named decks needs the games frame")
     sides = _sides(_labelled(games, decks)).select("game", "player", pl.col("deck").alias("group"))
@@ -480,5 +506,6 @@ __all__ = [
     "mana_per_turn",
     "matchups",
     "matchups_readable",
+    "own_label",
     "starter_deck_names",
 ]

@@ -1,7 +1,8 @@
 """The notebooks in a real browser: JupyterLab on 127.0.0.1, Debian's Chromium driven by
 playwright, every request that leaves the machine blocked and recorded.  The siege lab
 (notebook 03) is stepped, cast, saved and loaded; notebook 06 (sweeps, card-stats, tuning)
-runs whole; the card designer of notebook 05 plays a change when its apply button is clicked.
+runs whole; the card designer of notebook 05 plays a change when its apply button is clicked;
+notebook 04's per-deck views show a panel for each of the four starter decks.
 
 The notebook runs in a temporary copy (JupyterLab saves outputs into the file it
 runs).  A screenshot goes to ``$CLASHKIT_ARTIFACTS`` (default
@@ -31,6 +32,7 @@ CHROMIUM = "/usr/bin/chromium"
 NOTEBOOK = "03_siege_lab.ipynb"
 DESIGNER = "05_matchups_and_card_balance.ipynb"
 SWEEPS = "06_card_sweeps_and_tuning.ipynb"
+CURVES = "04_mana_curves_and_hand_health.ipynb"
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL = {"127.0.0.1", "localhost"}
 #: How long JupyterLab may take to answer, and how much longer than on a quiet machine any
@@ -44,7 +46,7 @@ def runs_whole() -> tuple[str, ...]:
     """The notebooks these tests run whole in JupyterLab, failing on any cell that raised
     (:func:`ran_whole`), where they can run: ``tests/conftest.py`` then leaves them out of
     nbmake's run, so a notebook is played once, not twice."""
-    return (NOTEBOOK, DESIGNER, SWEEPS) if Path(CHROMIUM).exists() else ()
+    return (NOTEBOOK, CURVES, DESIGNER, SWEEPS) if Path(CHROMIUM).exists() else ()
 
 
 def places(board: str) -> list[str]:
@@ -72,7 +74,7 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     root.mkdir()
-    for name in (NOTEBOOK, DESIGNER, SWEEPS):
+    for name in (NOTEBOOK, CURVES, DESIGNER, SWEEPS):
         shutil.copy(ROOT / "notebooks" / name, root / name)
     port, token = free_port(), secrets.token_hex(16)
     env = {
@@ -419,6 +421,57 @@ def test_sweeps_notebook_and_card_designer_run_offline(lab, browser):
     context.close()
     assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
     assert not [u for u in seen if "cdn" in u or "jsdelivr" in u or "unpkg" in u]
+
+
+#: The per-deck views of notebook 04: a chart's facets or a table's rows, one a starter deck (R7.1).
+DECK_PANELS = ["deck 1", "deck 2", "deck 3", "deck 4"]
+
+
+def test_mana_curves_notebook_shows_a_panel_for_each_starter_deck(lab, browser):
+    """Notebook 04 runs whole; its per-deck views (mana gained and spent, hand-health over turns,
+    and the hand-health table) each show the four starter decks, and no group of lost decks
+    (``other``): the decks are played by number, and the turns frame's ``deck`` names them."""
+    url, token, _root = lab
+    context, page, blocked, _seen = offline_page(browser, url, token, CURVES)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    ran_whole(page, seconds=240)
+    # What each output holds, from the notebook's model: the charts' facet groups, the table's text.
+    groups = page.evaluate(
+        """() => {
+        const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+        const found = [];
+        for (let i = 0; i < cells.length; i++) {
+            const cell = cells.get(i);
+            if (cell.type !== 'code' || !cell.sharedModel.source.includes('by="deck"')) continue;
+            for (let j = 0; j < cell.outputs.length; j++) {
+                const data = cell.outputs.get(j).toJSON().data || {};
+                const spec = data['application/vnd.vega.v5+json'];  // clashkit.viz.rendering
+                if (spec) {
+                    const rows = (spec.data || []).flatMap(d => d.values || []).filter(r => 'group' in r);
+                    found.push({kind: 'chart', groups: [...new Set(rows.map(r => r.group))].sort()});
+                } else if (data['text/html']) {
+                    found.push({kind: 'table', text: [].concat(data['text/html']).join('')});
+                }
+            }
+        }
+        return found;
+    }"""
+    )
+    charts = [g["groups"] for g in groups if g["kind"] == "chart"]
+    tables = [g["text"] for g in groups if g["kind"] == "table"]
+    assert charts == [DECK_PANELS, DECK_PANELS], charts  # mana per turn, hand-health
+    assert len(tables) == 1 and all(deck in tables[0] for deck in DECK_PANELS) and "other" not in tables[0]
+    # The same panels drawn: each per-deck chart's facet headers in the page.
+    views = page.locator(".jp-Cell", has_text='by="deck"').locator(".jp-RenderedVega5")
+    for k in range(2):
+        view = views.nth(k)
+        view.scroll_into_view_if_needed()
+        view.locator("svg.marks").wait_for(timeout=PATIENCE * 30_000)
+        texts = view.locator("svg.marks text").all_text_contents()
+        assert sorted({t for t in texts if t.startswith("deck ") or t == "other"}) == DECK_PANELS, texts
+    context.close()
+    shut_kernels(url, token)
+    assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
 
 
 def test_siege_lab_notebook_runs_and_steps_offline(lab, browser):

@@ -46,8 +46,33 @@ def test_label_decks_recognises_starter_decks_in_any_order(games):
         ("deck 1", "deck 2"),
         ("deck 2", "deck 1"),
     ]
-    other = s.label_decks(games, {"only": ["OGRE"]})
-    assert set(other["label_a"]) == {"other"}
+    other = s.label_decks(games, {"only": ["OGRE"]})  # no deck matches: each is labelled by its cards
+    assert other["label_a"].to_list() == [", ".join(d) for d in games["deck_a"].to_list()]
+    assert set(s.label_decks(games, {"only": ["OGRE"]}, other="other")["label_a"]) == {"other"}
+
+
+def test_the_per_deck_views_label_a_custom_list_by_its_cards_a_draft_by_its_format_never_other(turns, games):
+    """R7: a starter deck's turns are ``deck N``; a custom list's are its names, a drafted hand's
+    ``draft`` and the solo AI's ``AI pile``; the turns frame alone cannot name them."""
+    custom = ["BARON", "GNOME", "OGRE", "RAT", "WISP", "IMP", "BAT", "GUARD"]
+    g = games.with_columns(
+        pl.when(pl.col("game") == 0).then(pl.lit(custom)).otherwise(pl.col("deck_b")).alias("deck_b"),
+        pl.when(pl.col("game") == 1)
+        .then(pl.lit("draft"))
+        .otherwise(pl.col("format"))
+        .cast(games["format"].dtype)
+        .alias("format"),
+    )
+    t = turns.with_columns(
+        pl.when((pl.col("game") == 0) & (pl.col("player") == "B")).then(None).otherwise(pl.col("deck")).alias("deck")
+    )
+    groups = set(s.mana_per_turn(t, games=g, by="deck")["group"])
+    assert groups == {"deck 1", "deck 2", ", ".join(custom)}
+    solo = g.with_columns(pl.lit("solo").cast(games["mode"].dtype).alias("mode"))
+    labels = s.label_decks(solo.filter(pl.col("game") == 1), {})
+    assert labels.select("label_a", "label_b").row(0) == ("draft", "AI pile")
+    with pytest.raises(ValueError, match="pass games="):
+        s.mana_per_turn(t, by="deck")
 
 
 def test_matchups_count_both_seats_and_unfinished_games_as_no_win(games):
