@@ -143,14 +143,8 @@ def test_solo_reduced_damage_milling_stops_at_the_keep_and_the_ai_bastion_flips(
 def test_a_weakened_attack_says_so():
     assert lines(
         CARDS
+        + SURGE
         + """
-        [[card]]
-        name = "DRAIN"
-        kind = "incantation"
-        cost = 1
-        effect = "weaken 4"
-        target = "enemy"
-
         [game]
         mana = 1
         actions = [{ play = "DRAIN", target = "A.upper.0" }]
