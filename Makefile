@@ -11,7 +11,8 @@ LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
 # The fast engine compiled by numba into its cache once (clashkit/runs/warm.py: one
 # line a compiled part with its time; a lock, so two builds here wait for each other),
-# again from scratch whenever its sources change; without it the first fast run compiles.
+# again from scratch whenever its sources or the values they import change; without it the
+# first fast run compiles.
 WARM := $(VENV)/.fast-warm
 
 # The lab's environment (make lab): the package and what the notebooks and the command line
@@ -60,7 +61,9 @@ $(VENV)/bin/uv:
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	@$(VENV)/bin/python -m pip install --quiet --upgrade uv
 
-$(WARM): $(LAB_STAMP) $(wildcard clashkit/fast/*.py)
+# Looked at whenever any module changes: warm remakes the cache only when its fingerprint does (the
+# fast engine's sources and the values they import from the rest: runs/warm.py, frozen_values).
+$(WARM): $(LAB_STAMP) $(shell find clashkit -name '*.py' -not -path '*/__pycache__/*')
 	$(VENV)/bin/python -m clashkit.runs.warm --stamp $@
 
 $(NBSTRIPOUT): $(LAB_STAMP) Makefile

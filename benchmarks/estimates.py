@@ -5,7 +5,7 @@
 
 For each load ``L`` it starts ``L`` processes that spin on a core each (the
 machine is then as busy as ``L`` other programs make it, on top of whatever
-already runs), then runs each command below as a designer would, with its
+already runs), waits until the load average shows them, then runs each command below as a designer would, with its
 progress bar, and reads the estimate it prints before the games start
 (``about 12 s by a probe``).  The time taken is measured from that line to the
 command's end: the games, their reports and the files.  The ratio is time taken
@@ -48,6 +48,8 @@ COMMANDS = {
 }
 ESTIMATE = re.compile(r"about (?P<value>[\d.]+) (?P<unit>s|min|h) by a probe")
 UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0}
+#: How long the spinning processes may take to show in the load average before the commands start.
+SETTLE_SECONDS = 90
 #: A command that runs longer than this is stopped (a loaded machine is slow, not this slow).
 LIMIT_SECONDS = 1800
 
@@ -59,7 +61,11 @@ def spinning(count: int):
         subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True) for _ in range(count)
     ]
     try:
-        time.sleep(2.0 if spinners else 0.0)  # let them take their cores
+        # A machine under load L has had it for a while: the load average (over a minute) reaches
+        # what spins before the first command starts, or a minute and a half has passed.
+        deadline = time.monotonic() + SETTLE_SECONDS
+        while spinners and os.getloadavg()[0] < 0.9 * count and time.monotonic() < deadline:
+            time.sleep(1.0)
         yield
     finally:
         for spinner in spinners:

@@ -123,7 +123,7 @@ def test_the_estimate_tells_a_jobs_own_cost_from_its_games(monkeypatch):
     seconds = {1: 0.5, design.FAST_PROBE_GAMES: 0.108, 4 * design.FAST_PROBE_GAMES: 0.132}
     monkeypatch.setattr(design.jobs, "_timed", lambda job: seconds[job.n])
     monkeypatch.setattr(design.jobs, "play_job", lambda job: None)
-    monkeypatch.setattr(design.jobs.Load, "seen", classmethod(lambda cls, cpu, wall: cls(2, 0.0)))  # a quiet machine
+    monkeypatch.setattr(design.jobs, "_share", lambda cpu, wall: 1.0)  # a quiet machine
     jobs = [design.Job(1, 2, k, 1000, starter_set(), design.Settings("expert")) for k in range(2)]
     assert design.estimate_seconds(jobs) == pytest.approx(2 * (0.1 + 1.0))
 

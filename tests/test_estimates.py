@@ -1,9 +1,13 @@
 """The run-time estimates of studies (``clashkit.studies.design.jobs``): a probe's seconds of CPU,
-turned into time by the machine's load, with the start of worker processes counted; said as
+turned into time by the share of a core the probe had, and with workers by a second probe that
+starts them and sees the share each then has; said as
 ordinary output in a notebook.  How close they come on a busy machine is a figure
 (``benchmarks/estimates.py``), not a timed test."""
 
 from __future__ import annotations
+
+import dataclasses
+import time
 
 import pytest
 
@@ -12,51 +16,70 @@ from clashkit.studies import design
 from clashkit.studies.design import jobs
 
 
-@pytest.mark.parametrize(
-    ("others", "processes", "share"),
-    [(0.0, 1, 1.0), (0.0, 2, 1.0), (1.0, 2, 2 / 3), (2.0, 1, 2 / 3), (2.0, 2, 0.5), (4.0, 2, 1 / 3)],
-)
-def test_each_process_gets_its_share_of_the_cores_beside_the_others(others, processes, share):
-    assert jobs.Load(2, others).share(processes) == pytest.approx(share)
+def test_a_share_of_a_core_is_cpu_over_wall_at_most_one():
+    assert (jobs._share(0.5, 1.0), jobs._share(1.0, 1.0), jobs._share(2.0, 1.0), jobs._share(0.0, 0.0)) == (
+        0.5,
+        1.0,
+        1.0,
+        1.0,
+    )
 
 
-def test_the_probe_s_share_of_a_core_tells_how_many_others_ran(monkeypatch):
-    monkeypatch.setattr(jobs.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (0.5, 0.5, 0.5))
-    assert jobs.Load.seen(cpu=0.5, wall=1.0) == jobs.Load(2, 3.0)  # half a core: three others beside it
-    assert jobs.Load.seen(cpu=1.0, wall=1.0) == jobs.Load(2, 0.5)  # unhindered: the load average says more
-    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (4.0, 1.0, 1.0))
-    assert jobs.Load.seen(cpu=0.5, wall=1.0) == jobs.Load(2, 4.0)
-
-
-def _probed(monkeypatch, others: float) -> list[design.Job]:
-    """Probes of 0.5 s for the first game, then 1 ms a game and 0.1 s a job, on a machine with
-    ``others`` processes beside this one and 0.75 s to start a worker's Python."""
+def _probed(monkeypatch, share: float, workers: tuple[float, float] = (1.25, 1.0)) -> list[design.Job]:
+    """Probes of 0.5 s for the first game, then 1 ms a game and 0.1 s a job, this process having
+    ``share`` of a core meanwhile; ``workers``: what the parallel probe finds (the seconds their start
+    takes, the share of a core each then has)."""
     monkeypatch.setattr(jobs, "_timed", lambda job: 0.5 if job.n == 1 else 0.1 + 0.001 * job.n)
-    monkeypatch.setattr(jobs, "play_job", lambda job: None)
-    monkeypatch.setattr(jobs, "_FIRST_GAME", {})
-    monkeypatch.setattr(jobs, "_worker_imports", lambda: 0.75)
-    monkeypatch.setattr(jobs.Load, "seen", classmethod(lambda cls, cpu, wall: cls(2, others)))
+    monkeypatch.setattr(jobs, "_share", lambda cpu, wall: share)
+    monkeypatch.setattr(jobs, "_parallel_probe", lambda probes, n: workers)
     return [design.Job(1, 2, k, 1000, starter_set(), design.Settings("expert")) for k in range(4)]
 
 
 def test_in_this_process_the_games_take_the_probe_s_share_of_a_core(monkeypatch):
-    work = _probed(monkeypatch, others=2.0)
+    work = _probed(monkeypatch, share=2 / 3)
     assert design.estimate_seconds(work, workers=1) == pytest.approx(4 * 1.1 / (2 / 3))
 
 
-def test_workers_first_start_python_and_load_the_engine_then_share_the_machine(monkeypatch):
-    """Two workers beside two other processes: each has half a core; each first imports (0.75 s)
-    and loads the engine (the first game, 0.5 s), then plays half the jobs."""
-    work = _probed(monkeypatch, others=2.0)
-    assert design.estimate_seconds(work, workers=2) == pytest.approx((0.75 + 0.5 + 4 * 1.1 / 2) / 0.5)
-    quiet = _probed(monkeypatch, others=0.0)
-    assert design.estimate_seconds(quiet, workers=2) == pytest.approx(0.75 + 0.5 + 4 * 1.1 / 2)
+def test_workers_first_start_as_the_probe_found_then_play_at_their_share(monkeypatch):
+    """Two workers that took 1.25 s to start and load the engine, each with half a core: half the
+    jobs each, at half speed."""
+    work = _probed(monkeypatch, share=1.0, workers=(1.25, 0.5))
+    assert design.estimate_seconds(work, workers=2) == pytest.approx(1.25 + 4 * 1.1 / 2 / 0.5)
+
+
+def test_the_workers_probe_plays_one_game_of_each_policy_as_the_jobs_play_it(monkeypatch):
+    seen = []
+    work = _probed(monkeypatch, share=1.0)
+    monkeypatch.setattr(jobs, "_parallel_probe", lambda probes, n: seen.append((probes, n)) or (0.0, 1.0))
+    mixed = [dataclasses.replace(work[0], settings=design.Settings("greedy", opponent="expert"))] * 2
+    design.estimate_seconds(mixed, workers=2)
+    ((probes, n),) = seen
+    assert n == 2 and [(p.n, p.settings.policy, p.settings.opponent) for p in probes] == [
+        (1, "greedy", None),
+        (1, "expert", None),
+    ]
+
+
+def test_a_worker_of_the_probe_loads_then_plays_beside_the_others(monkeypatch):
+    played = []
+
+    def play(job):
+        played.append(job)
+        busy = time.process_time() + 0.002  # a game that costs CPU
+        while time.process_time() < busy:
+            pass
+
+    monkeypatch.setattr(jobs, "play_job", play)
+    monkeypatch.setattr(jobs, "PARALLEL_PROBE_SECONDS", 0.02)
+    probe = design.Job(1, 2, 0, 1, starter_set(), design.Settings("expert"))
+    assert 0.0 < jobs._worker_probe([probe]) <= 1.0
+    assert len(played) >= 2 and set(played) == {probe}  # the game that loads the engine, then more
 
 
 def test_few_games_are_estimated_as_played_here(monkeypatch):
     work = [design.Job(1, 2, 0, 10, starter_set(), design.Settings("expert"))] * 3
-    _probed(monkeypatch, others=0.0)
+    _probed(monkeypatch, share=1.0)
+    monkeypatch.setattr(jobs, "_parallel_probe", lambda probes, n: pytest.fail("no workers for 30 games"))
     assert design.estimate_seconds(work, workers=2) == pytest.approx(3 * (0.1 + 10 * 0.001))
 
 
@@ -93,8 +116,14 @@ def test_a_game_s_cost_is_the_mean_over_several_deck_pairings(monkeypatch):
         return 0.1 + per_game * job.n
 
     monkeypatch.setattr(jobs, "_timed", timed)
-    monkeypatch.setattr(jobs.Load, "seen", classmethod(lambda cls, cpu, wall: cls(2, 0.0)))
+    monkeypatch.setattr(jobs, "_share", lambda cpu, wall: 1.0)
     eight = design.FAST_PROBE_GAMES
     large = 4 * eight  # long enough to time (design.PROBE_SECONDS)
     assert design.estimate_seconds(work, workers=1) == pytest.approx(12 * (0.1 + 1000 * 0.0025))
     assert probed == [(1, 2, 1), (1, 2, eight), (1, 2, large), (2, 1, large), (3, 1, large), (4, 1, large)]
+
+
+def test_the_workers_probe_starts_real_workers_and_sees_their_share():
+    probe = design.Job(1, 2, 0, 1, starter_set(), design.Settings("greedy", engine="reference"))
+    start, share = jobs._parallel_probe([probe], 2)
+    assert start >= 0.0 and 0.0 < share <= 1.0

@@ -277,3 +277,26 @@ def test_a_game_with_a_search_player_says_so_when_its_loop_is_not_in_the_cache_y
     monkeypatch.setattr(fast_games, "_cache_present", lambda module, function: True)
     fast_games.Engine(matchup)
     assert capsys.readouterr().err == ""
+
+
+def test_a_value_the_fast_engine_takes_from_elsewhere_is_in_the_fingerprint(monkeypatch):
+    """numba compiles a global's value into the code: an event's code changed in engine/events.py
+    (or an enumeration's member) remakes the cache as a changed fast source does; a function the
+    Python around compiled code calls does not."""
+    import enum
+
+    from clashkit.engine import events, solo_setup
+
+    before = warm.fingerprint()
+    assert f"events.NO_EFFECT = {events.NO_EFFECT}" in warm.frozen_values()  # fast/events.py's import
+    with monkeypatch.context() as patch:
+        patch.setattr(events, "NO_EFFECT", events.NO_EFFECT + 1)
+        assert warm.fingerprint() != before
+    with monkeypatch.context() as patch:
+        members = [(m.name, m.value + (1 if m.name == "NO_TARGET" else 0)) for m in events.NoEffect]
+        patch.setattr(events, "NoEffect", enum.IntEnum("NoEffect", members))
+        assert warm.fingerprint() != before
+    with monkeypatch.context() as patch:
+        patch.setattr(solo_setup, "split_cards", lambda *args: None)
+        assert warm.fingerprint() == before
+    assert warm.fingerprint() == before

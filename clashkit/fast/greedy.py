@@ -11,6 +11,24 @@ from ``loop_watch`` on — lives in ``s.pol[p]`` and ``s.seen[p]``.
 from __future__ import annotations
 
 from ..base.vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
+from ..policies.greedy import (  # the casting weights, one place for both engines (compiled in as constants)
+    BLOODLUST_GRANT,
+    COMES_BACK,
+    COMES_BACK_FINAL,
+    EMPOWER_OPEN,
+    KILL,
+    NOTHING,
+    OPENS,
+    OPENS_ALONE,
+    RAGE_GRANT,
+    REMOVE_BASE,
+    REMOVE_OPENS,
+    REMOVE_OPENS_ALONE,
+    SHIFT_OPENS,
+    SPRINT_GRANT,
+    VICTIM_HIT,
+    VICTIM_KILLED,
+)
 from .abilities import abilities
 from .hand import keep_index
 from .jit import compiled, step
@@ -236,7 +254,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
                 return 0.0, enemy, 0, 0
             if s.ln[enemy, 1]:
                 return 0.0, enemy, 1, 0
-        return -1.0, -1, -1, -1
+        return NOTHING, -1, -1, -1
     whole_side = final or effect == E_DAMAGE
     pressing0 = False
     pressing1 = False
@@ -252,7 +270,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
             if not c[C_TOOK_TURN] and not c[C_NEW]:
                 pressing1 = True
                 break
-    best = -1.0
+    best = NOTHING
     tp, tl, tpos = -1, -1, -1
     for lane in range(2):
         size = s.ln[enemy, lane]
@@ -268,17 +286,17 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
                     if final and best < 0.0:
                         best, tp, tl, tpos = 0.0, enemy, lane, pos
                     continue
-                score = 2.0 + attack + (3.0 if opens else 0.0) + (2.0 if opens and alone else 0.0)
+                score = KILL + attack + (OPENS if opens else 0.0) + (OPENS_ALONE if opens and alone else 0.0)
             elif effect == E_DESTROY or effect == E_BOUNCE:
-                score = attack + 0.5 * left - 1.0
+                score = attack + 0.5 * left + REMOVE_BASE
                 if opens:
-                    score += 2.0 + (3.0 if alone else 0.0)
+                    score += REMOVE_OPENS + (REMOVE_OPENS_ALONE if alone else 0.0)
                 elif not final:
                     continue
             else:  # shift
                 if not (opens and alone):
                     continue
-                score = 4.0
+                score = SHIFT_OPENS
             if score <= best:
                 continue
             mask = abilities(s, t, r, enemy, lane, pos)
@@ -305,35 +323,35 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
             return 0.0, p, 0, 0
         if s.ln[p, 1]:
             return 0.0, p, 1, 0
-        return -1.0, -1, -1, -1
+        return NOTHING, -1, -1, -1
     lane, pos = nxt_lane, nxt_pos
     me = s.cr[p, lane, pos]
     mask = abilities(s, t, r, p, lane, pos)
     th = s.ln[1 - p, lane]
     if me[C_NEW] and not mask & RAGE:
         if effect == E_GRANT and t.card[card].grant & RAGE and th:
-            return 2.0, p, lane, pos
-        return -1.0, -1, -1, -1
+            return RAGE_GRANT, p, lane, pos
+        return NOTHING, -1, -1, -1
     damage = t.card[me[C_CARD]].attack + me[C_ATTACK_MOD]
     if mask & SPRINT:
         damage += pos
     if not th:
         if effect == E_EMPOWER and not me[C_NEW]:
-            return 1.0 * amount, p, lane, pos
-        return -1.0, -1, -1, -1
+            return EMPOWER_OPEN * amount, p, lane, pos
+        return NOTHING, -1, -1, -1
     front = s.cr[1 - p, lane, 0]
     left = t.card[front[C_CARD]].health - front[C_DAMAGE]
     shield = abilities(s, t, r, 1 - p, lane, 0)
     blocked = bool(shield & PROTECTION) and not front[C_PROTECTION_USED]
     if effect == E_EMPOWER:
         if not blocked and damage < left and left <= damage + amount:
-            return 2.0 + t.card[front[C_CARD]].attack, p, lane, pos
-        return -1.0, -1, -1, -1
+            return KILL + t.card[front[C_CARD]].attack, p, lane, pos
+        return NOTHING, -1, -1, -1
     if effect != E_GRANT:
-        return -1.0, -1, -1, -1
+        return NOTHING, -1, -1, -1
     grant = t.card[card].grant
     if mask & grant:
-        return -1.0, -1, -1, -1
+        return NOTHING, -1, -1, -1
     vp, vl, vpos = -1, -1, -1
     if grant & SPLASH:
         if s.ln[1 - p, 1 - lane]:
@@ -343,16 +361,16 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
             vp, vl, vpos = 1 - p, lane, 1
     elif grant & BLOODLUST:
         if not blocked and left <= damage:
-            return 2.0, p, lane, pos
+            return BLOODLUST_GRANT, p, lane, pos
     elif grant & SPRINT:
         if pos:
-            return 1.0 * pos, p, lane, pos
+            return SPRINT_GRANT * pos, p, lane, pos
     if vp < 0:
-        return -1.0, -1, -1, -1
+        return NOTHING, -1, -1, -1
     victim = s.cr[vp, vl, vpos]
     if t.card[victim[C_CARD]].health - victim[C_DAMAGE] <= damage:
-        return 2.0 + t.card[victim[C_CARD]].attack, p, lane, pos
-    return 0.5, p, lane, pos
+        return VICTIM_KILLED + t.card[victim[C_CARD]].attack, p, lane, pos
+    return VICTIM_HIT, p, lane, pos
 
 
 @step
@@ -394,7 +412,7 @@ def cast(s, t, r, p, final):
         if tp < 0:
             continue
         if i < keep_at:  # R5.2: it comes back on the right, past the keep
-            score += 1.5 if final else 0.5
+            score += COMES_BACK_FINAL if final else COMES_BACK
         if not final:
             score -= w[W_INCANTATION_COST] * t.card[card].cost
         if score > best:

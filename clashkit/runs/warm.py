@@ -4,9 +4,11 @@ Each compiled part is one line with its measured time, so a first build never
 looks hung.  A lock file beside the stamp makes two builds in one checkout wait
 for each other (the second finds the cache made and stops) instead of deleting
 each other's cache mid-compile.  The stamp holds a hash of the fast engine's
-sources and numba's version: the cache is remade, from scratch, only when one
-of them changes (numba's cache of a function does not notice a change in the
-functions it calls, so a stale file is never trusted).
+sources, of every value they import from the rest of the package (numba compiles
+a global's value into the code: :func:`frozen_values`) and numba's version: the
+cache is remade, from scratch, only when one of them changes (numba's cache of a
+function does not notice a change in the functions it calls, so a stale file is
+never trusted).
 
 ``--then COMMAND…`` (``make lab``) starts COMMAND at once and lets every part
 compile beside it: the teaching notebooks never wait for numba, and a process
@@ -96,11 +98,65 @@ def _play_out(*policies: str) -> Callable[[], object]:
 
 
 def fingerprint() -> str:
-    """What the cache depends on: the fast engine's sources and numba's version."""
+    """What the cache depends on: numba's version, the fast engine's sources, and every value they
+    take from the rest of the package (:func:`frozen_values`)."""
     digest = hashlib.sha256(version("numba").encode())
     for source in sorted(FAST.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    for line in frozen_values():
+        digest.update(line.encode() + b"\0")
     return digest.hexdigest()
+
+
+def frozen_values() -> list[str]:
+    """``module.NAME = value`` for every name a module of the fast engine imports from outside it
+    (``from ..base.vocab import PIERCE``), as that module holds it: numba compiles a global's value
+    into the code, so a changed constant elsewhere (an event's code in ``engine/events.py``) must
+    remake the cache as a changed source does.  Functions and classes that are not enumerations are
+    left out: compiled code cannot call them (the Python around it does, uncompiled)."""
+    import ast
+    import importlib
+
+    lines = []
+    for source in sorted(FAST.glob("*.py")):
+        for node in ast.parse(source.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and node.level > 1:
+                # ``from ..base.vocab import PIERCE`` in clashkit/fast/x.py: clashkit.base.vocab's PIERCE
+                # (read there, so that numba is not imported to compute the fingerprint)
+                origin = ".".join(["clashkit", *(node.module or "").split(".")]).rstrip(".")
+                module = importlib.import_module(origin)
+                for alias in node.names:
+                    if not hasattr(module, alias.name):
+                        importlib.import_module(f"{origin}.{alias.name}")  # a module of a package
+                    value = getattr(module, alias.name)
+                    lines.append(f"{source.stem}.{alias.asname or alias.name} = {_frozen(value)}")
+    return lines
+
+
+def _frozen(value: object, depth: int = 0) -> str:
+    """What of ``value`` compiled code can freeze: a number, a string, a tuple of them, an
+    enumeration's members, an array's bytes, a module's such attributes (one level deep)."""
+    import enum
+    import types
+
+    import numpy as np
+
+    if isinstance(value, types.ModuleType):
+        if depth:
+            return "module"
+        names = sorted(n for n in vars(value) if not n.startswith("__"))
+        return "{" + ", ".join(f"{n}: {_frozen(getattr(value, n), 1)}" for n in names) + "}"
+    if isinstance(value, type) and issubclass(value, enum.Enum):
+        return repr([(member.name, member.value) for member in value])
+    if isinstance(value, np.ndarray):
+        return f"array {value.dtype} {value.shape} {hashlib.sha256(value.tobytes()).hexdigest()}"
+    if isinstance(value, (frozenset, set)):
+        return "{" + ", ".join(sorted(_frozen(item, 1) for item in value)) + "}"  # in no order of the process's
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_frozen(item, 1) for item in value) + ")"
+    if isinstance(value, (int, float, str, bytes, bool, enum.Enum)) or value is None:
+        return repr(value)
+    return "code"  # a function or a class: called by the Python around compiled code, never frozen
 
 
 def _cpu() -> float:
@@ -132,14 +188,18 @@ def _remove_cache() -> int:
 def warm(stamp: Path | None = None, then: Then | None = None) -> bool:
     """Compile every part unless ``stamp`` says the cache is current; returns whether it compiled.
 
-    ``then``: started at once, before anything compiles (the caller waits for it, :meth:`Then.wait`)."""
-    if then is not None:
-        then.start()
+    ``then``: started once the stamp is read, before anything compiles (the caller waits for it,
+    :meth:`Then.wait`); stopped if the build is."""
     if stamp is None:
+        if then is not None:
+            then.start()
         return _compile(then)
     with _locked(stamp):
         wanted = fingerprint()
-        if stamp.is_file() and stamp.read_text().strip() == wanted:
+        current = stamp.is_file() and stamp.read_text().strip() == wanted
+        if then is not None:
+            then.start()
+        if current:
             stamp.touch()  # the sources' times moved (a checkout), not their contents
             return False
         _remove_cache()

@@ -9,7 +9,6 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import TypedDict
 
 import polars as pl
@@ -236,15 +235,13 @@ PROBE_SECONDS = 0.05
 #: The deck pairings a game's cost is probed on (the jobs' first and others spread over them).
 PROBE_PAIRINGS = 4
 
-#: The first game of each engine and kind of player in this process, in seconds of CPU: what
-#: loading that compiled code (or the reference engine's modules) cost here, measured by the
-#: first probe that played one.  Every worker process pays it again.
-_FIRST_GAME: dict[tuple[str, bool], float] = {}
+#: How long each worker of the parallel probe plays, to see its share of a core beside the others.
+PARALLEL_PROBE_SECONDS = 0.5
 
 
 def _timed(job: Job) -> float:
     """Seconds of CPU that playing ``job`` here takes: unlike the wall clock, not lengthened by
-    whatever else the machine runs (:class:`Load` adds that back)."""
+    whatever else the machine runs (the share of a core the probe had adds that back)."""
     import time
 
     started = time.process_time()
@@ -252,29 +249,37 @@ def _timed(job: Job) -> float:
     return time.process_time() - started
 
 
-@dataclass(frozen=True, slots=True)
-class Load:
-    """What the timing probes saw of the machine: its ``cores`` and ``others``, how many other
-    processes wanted a core while they ran."""
+def _share(cpu: float, wall: float) -> float:
+    """The share of a core a process had: ``cpu`` seconds of CPU in ``wall`` seconds (at most 1)."""
+    return min(1.0, cpu / wall) if cpu > 0 and wall > 0 else 1.0
 
-    cores: int
-    others: float
 
-    @classmethod
-    def seen(cls, cpu: float, wall: float) -> Load:
-        """From probes that used ``cpu`` seconds of CPU in ``wall`` seconds: a share ``s`` of a core
-        means ``cores / s - 1`` others beside them (below nine tenths; above, they ran unhindered),
-        or the load average (``os.getloadavg``) where that says more."""
-        cores = os.cpu_count() or 1
-        share = cpu / wall if wall > 0 else 1.0
-        others = cores / share - 1 if 0 < share < 0.9 else 0.0
-        if hasattr(os, "getloadavg"):
-            others = max(others, os.getloadavg()[0])
-        return cls(cores, others)
+def _worker_probe(probes: Sequence[Job]) -> float:
+    """In a worker of :func:`_parallel_probe`: a game of each of ``probes`` (which loads the engine
+    they play on), then they again and again for :data:`PARALLEL_PROBE_SECONDS`; the share of a core
+    this process had meanwhile."""
+    import time
 
-    def share(self, processes: int) -> float:
-        """The share of a core each of ``processes`` of ours gets beside the others."""
-        return min(1.0, self.cores / (self.others + processes))
+    for probe in probes:
+        play_job(probe)
+    cpu, wall = time.process_time(), time.perf_counter()
+    while time.perf_counter() - wall < PARALLEL_PROBE_SECONDS:
+        for probe in probes:
+            play_job(probe)
+    return _share(time.process_time() - cpu, time.perf_counter() - wall)
+
+
+def _parallel_probe(probes: Sequence[Job], workers: int) -> tuple[float, float]:
+    """Start ``workers`` processes as a run does (:func:`play_local`), each loading the engine and
+    then playing ``probes`` beside the others (:func:`_worker_probe`): the seconds the start took
+    (all of it but the playing), and the mean share of a core each worker had while all played."""
+    import time
+
+    started = time.perf_counter()
+    tasks = ((i, (tuple(probes),)) for i in range(workers))
+    shares = [share for _, share in run_tasks(_worker_probe, tasks, jobs=workers, call="run_jobs")]
+    start = max(0.0, time.perf_counter() - started - PARALLEL_PROBE_SECONDS)
+    return start, sum(shares) / len(shares)
 
 
 def _probe_fast(probe: Job, pairings: Sequence[tuple[int, int]]) -> tuple[float, float]:
@@ -305,10 +310,11 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
     :data:`PROBE_PAIRINGS` - 1 other deck pairings of the jobs (:func:`_probe_fast`).  A game
     between two policies is taken to cost the mean of theirs.
 
-    The probes count seconds of CPU; the machine's :class:`Load` turns them into time: each of
-    the processes that play gets its share of a core beside whatever else runs.  With several
-    worker processes each first starts Python and loads the engine as this process did (its first
-    game, :data:`_FIRST_GAME`), and the jobs are spread evenly over them."""
+    The probes count seconds of CPU, turned into time by the share of a core this process had
+    while it probed (what else the machine runs takes the rest).  With several workers a second
+    probe starts them as the run will (:func:`_parallel_probe`): how long that takes, each loading
+    the engine, and the share of a core each then has beside the others and the rest of the
+    machine; the jobs are spread evenly over them."""
     import time
 
     from ...runs.spec import choose_engine
@@ -316,8 +322,8 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
     first = jobs[0]
     #: (policy, events) → (CPU seconds a job, CPU seconds a game)
     cost: dict[tuple[str, bool], tuple[float, float]] = {}
-    #: (engine, search) of the jobs' players
-    loads: set[tuple[str, bool]] = set()
+    #: One game of each policy as the jobs play it (for the workers' probe)
+    probes: list[Job] = []
     seen = list(dict.fromkeys((job.deck_a, job.deck_b) for job in jobs))
     pairings = seen[:: max(1, -(-len(seen) // PROBE_PAIRINGS))][:PROBE_PAIRINGS]
     cpu, wall = time.process_time(), time.perf_counter()
@@ -335,15 +341,13 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
                 job.events,
             )
             engine = choose_engine(job.settings.engine, job.events, policy, policy)[0]
-            kind = (engine, _is_search(policy))
-            loads.add(kind)
+            probes.append(probe)
             took = _timed(probe)  # on the fast engine it loads the compiled code: not a game's cost
-            _FIRST_GAME.setdefault(kind, took)
             if engine == "fast":
                 cost[policy, job.events] = _probe_fast(probe, pairings)
             else:
                 cost[policy, job.events] = (0.0, took)
-    load = Load.seen(time.process_time() - cpu, time.perf_counter() - wall)
+    share = _share(time.process_time() - cpu, time.perf_counter() - wall)
 
     def seconds(job: Job) -> float:
         a = cost[job.settings.policy, job.events]
@@ -356,22 +360,9 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
         workers = 1
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
-        return total / load.share(1)
-    start = _worker_imports() + sum(_FIRST_GAME.get(kind, 0.0) for kind in loads)
-    return (start + total / workers) / load.share(workers)
-
-
-@cache
-def _worker_imports() -> float:
-    """Seconds of CPU a new Python process takes to import what a worker needs (:func:`play_job`'s
-    modules), timed once in this process: every worker pool pays them first."""
-    import resource
-    import subprocess
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-c", f"import {__name__}"], check=False, capture_output=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        return total / share
+    start, each = _parallel_probe(probes, workers)
+    return start + total / workers / each
 
 
 def duration(seconds: float) -> str:
