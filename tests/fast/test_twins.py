@@ -42,6 +42,8 @@ NO_TWIN = {
     "siege.open_siege": "a scenario's AI siege is opened by the reference loader (engine.scenario); fast.siege."
     "begin_siege opens every siege the fast engine plays, with its siege_started event",
     "events.decode": "both engines' rows are decoded in Python, by clashkit.engine.events.decode",
+    "turn.first_turn_mana": "R2.3's first-turn mana is read once into the rules table (fast.tables), which the "
+    "compiled start of a turn reads",
     "solo.ai_side": "fast.solo.ai_target reads the incantation's declared side inline (R8.4)",
     "incantations.targets": "the compiled legal list (fast.legality.legal_actions) enumerates the targets",
     "legality.can_cast_now": "inline in fast.legality.legal_cards",
