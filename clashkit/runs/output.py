@@ -30,6 +30,17 @@ gets one run, never two mixed.  Signals wait until the commit is done.
 A full disk (``ENOSPC``) removes the run's parts (the space is given back)
 and says how much space the run needed; other write errors keep the finished
 parts for ``resume``.
+
+Nothing in a folder is trusted, since it may come from anyone (a shared data
+set, an unzipped archive).  Every name read from a manifest or a decided
+commit passes :func:`run_file_name` (readers and writer alike), so none leads
+out of the folder; the lock, the records and the run files are opened only as
+regular files, never through a link (:func:`open_regular`, :func:`read_record`:
+a FIFO, a device or a link loop is one line, never a hang); a file of a run's
+name that no manifest lists with its size is not clashkit's, and a writer
+refuses the folder unless ``force`` (:meth:`RunWriter._check_foreign`).  A
+write that fails before the run starts leaves no lock, and no folder the
+writer created.
 """
 
 from __future__ import annotations
