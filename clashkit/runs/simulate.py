@@ -487,6 +487,27 @@ def run_description(n: int, seed: int, matchup: Matchup) -> dict[str, Any]:
     }
 
 
+#: The folder under which ``clashkit simulate`` without ``--out`` makes its run's own
+#: (:func:`default_out`), relative to the current folder.
+DEFAULT_RUNS = Path("runs")
+
+
+def default_out(n: int, seed: int, matchup: Matchup) -> Path:
+    """The folder ``clashkit simulate`` writes into without ``--out``: ``runs/simulate-sSEED-nN-DIGEST``.
+
+    ``DIGEST`` is the first 8 hex digits of the SHA-256 of the run's description
+    (:func:`run_description`: decks, policies, rules, engine, seed, n, versions), so
+    the same command names the same folder (``--resume`` finds it again, and a
+    repeat writes the same run over its own) while two different runs never share
+    one.  Never the current folder itself, whose files are the user's.
+    """
+    import json
+
+    description = json.dumps(run_description(n, seed, matchup), sort_keys=True, default=str)
+    digest = hashlib.sha256(description.encode()).hexdigest()[:8]
+    return DEFAULT_RUNS / f"simulate-s{seed}-n{n}-{digest}"
+
+
 def simulate_to(
     out: str | os.PathLike,
     n: int,
@@ -499,6 +520,7 @@ def simulate_to(
     jobs: int | None = 1,
     progress: bool | None = None,
     resume: bool = False,
+    force: bool = False,
     warn=None,
     cluster: Any = None,
     **options: Any,
@@ -510,14 +532,25 @@ def simulate_to(
     end they are assembled into ``games.parquet``, ``turns.parquet`` and
     (with events) ``events.parquet`` and ``manifest.json`` is written last
     (:mod:`clashkit.runs.output`).  ``resume=True`` continues an interrupted run
-    of the same games without replaying its finished parts.  Returns the
+    of the same games without replaying its finished parts; a folder holding
+    files of a run's names that no clashkit run wrote is refused unless
+    ``force=True``.  Returns the
     data files written; the frames equal :func:`simulate`'s, with ``jobs``
     or on a ``cluster`` alike, and ``resume`` continues a run on either.
     """
 
     matchup = Matchup.build(deck_a, deck_b, policy_a, policy_b, **options)
     return play_matchup_to(
-        out, matchup, n, seed=seed, jobs=jobs, progress=progress, resume=resume, warn=warn, cluster=cluster
+        out,
+        matchup,
+        n,
+        seed=seed,
+        jobs=jobs,
+        progress=progress,
+        resume=resume,
+        force=force,
+        warn=warn,
+        cluster=cluster,
     )
 
 
@@ -530,6 +563,7 @@ def play_matchup_to(
     jobs: int | None = 1,
     progress: bool | None = None,
     resume: bool = False,
+    force: bool = False,
     warn=None,
     cluster: Any = None,
 ) -> list[Path]:
@@ -547,7 +581,7 @@ def play_matchup_to(
         names = ("events", "turns", "games") if record_events else ("turns", "games")
         return [Path(out) / f"{name}.parquet" for name in names]
     # SIGTERM is an interrupt from before the folder is opened: its lock is always let go.
-    with sigterm_as_interrupt(), RunWriter(out, run, events=record_events, resume=resume) as writer:
+    with sigterm_as_interrupt(), RunWriter(out, run, events=record_events, resume=resume, force=force) as writer:
         skip = writer.done_parts()
         size = part_games(matchup.engine, matchup.record_events)
         finished = sum(min(size, n - p * size) for p in skip)
@@ -571,7 +605,7 @@ def _finished_already(out: str | os.PathLike, run: Mapping[str, Any]) -> bool:
     from ..base.errors import RunFolderError
     from .output import STAGING, read_manifest
 
-    if (Path(out) / STAGING).exists():
+    if os.path.lexists(Path(out) / STAGING):
         return False
     try:
         return read_manifest(out)["run"] == json_plain(run)
@@ -594,7 +628,9 @@ __all__ = [
     "PART_GAMES",
     "Matchup",
     "Terminated",
+    "DEFAULT_RUNS",
     "choose_engine",
+    "default_out",
     "game_seeds",
     "part_games",
     "task_games",
