@@ -42,6 +42,11 @@ class WorkerStartError(ClashkitError):
     ``if __name__ == "__main__":`` guard."""
 
 
+class WorkerError(ClashkitError):
+    """A worker process that died while a run played (killed by a signal, out of memory): the run
+    stopped, the parts it finished are kept."""
+
+
 class IllegalActionError(ClashkitError):
     """A well-formed action the rules forbid; ``rule`` names the rule it breaks."""
 

@@ -37,7 +37,7 @@ def get_policy(spec: str | Policy) -> Policy:
     """A policy from its name (``random``, ``greedy``, ``search:budget=64``) or itself.
 
     An option written without a value is an on/off option switched on: ``search:fair`` is
-    ``search:fair=true`` (only for options that are on/off)."""
+    ``search:fair=true`` (only for options that are on/off); an option given twice is refused."""
     if isinstance(spec, Policy):
         return spec
     name, _, options = str(spec).partition(":")
@@ -52,6 +52,8 @@ def get_policy(spec: str | Policy) -> Policy:
             if not _is_flag(cls, key.strip()):
                 raise OptionError(f"policy option {part!r} is not KEY=VALUE")
             value = "true"
+        if key.strip() in kwargs:
+            raise OptionError(f"policy {name.strip()!r}: option {key.strip()!r} is given twice; give each option once")
         value = value.strip()
         # Only ASCII digits are a number (``int`` would also read other scripts' digits);
         # the policy checks each option's range (``clashkit.base.limits``).
