@@ -25,8 +25,10 @@ import altair as alt
 import polars as pl
 
 from ..base import CardSet
+from . import frames as wanted
 from . import rendering
 from . import summaries as s
+from .frames import needs
 
 rendering.on_altair_loaded()
 
@@ -70,6 +72,7 @@ def _scale(mapping: Mapping[str, str]) -> alt.Scale:
     return alt.Scale(domain=list(mapping), range=list(mapping.values()))
 
 
+@needs(decks=wanted.DECK_CARDS)
 def chart_mana_curve(
     decks: pl.DataFrame | None = None,
     *,
@@ -107,6 +110,7 @@ def chart_mana_curve(
     )
 
 
+@needs(turns=wanted.TURNS_MANA)
 def chart_mana_per_turn(
     turns: pl.DataFrame,
     *,
@@ -147,6 +151,7 @@ def chart_mana_per_turn(
     return layered.facet(facet=alt.Facet("group:N", title=None), columns=FACET_COLUMNS, title=title)
 
 
+@needs(turns=wanted.TURNS_HEALTH)
 def chart_hand_health(
     turns: pl.DataFrame,
     *,
@@ -209,6 +214,7 @@ def chart_hand_health(
     return layered.facet(facet=alt.Facet("group:N", title=None), columns=FACET_COLUMNS, title=title)
 
 
+@needs(games=wanted.GAMES_RESULTS)
 def chart_matchups(
     games: pl.DataFrame,
     *,
@@ -283,6 +289,7 @@ def _interval_chart(
     return alt.layer(even, bars, points).properties(title=title)
 
 
+@needs(games=wanted.GAMES_FIRST)
 def chart_first_player(
     games: pl.DataFrame,
     *,
@@ -297,6 +304,7 @@ def chart_first_player(
     return _interval_chart(data, y="group", title="First-player win rate", y_title=None, width=width, sort=order)
 
 
+@needs(ratings=wanted.RATINGS)
 def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart | alt.FacetChart:
     """A ladder's ratings (:func:`clashkit.studies.ladder.ladder`'s ``ratings`` frame): each policy's
     Bradley–Terry rating on the Elo scale with its 95% interval, best at the top; the dashed
@@ -327,6 +335,7 @@ def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart |
 _SPARSE_AXIS = alt.Axis(tickCount=4, labelOverlap="greedy", labelAngle=0, format="~g")
 
 
+@needs(events=wanted.EVENTS_NUMBERS, games=wanted.GAMES_OUTCOMES)
 def chart_card_numbers(
     events: pl.DataFrame,
     games: pl.DataFrame,
@@ -398,6 +407,7 @@ def chart_card_numbers(
     return alt.hconcat(win, dealt, destroyed).resolve_scale(color="independent")
 
 
+@needs(comparison=wanted.COMPARISON)
 def chart_win_rate_shift(
     comparison: pl.DataFrame,
     *,
@@ -428,6 +438,7 @@ def chart_win_rate_shift(
     return alt.layer(even, rules, points).properties(title="Deck win rates before and after")
 
 
+@needs(events=wanted.EVENTS_HEALTH)
 def hand_health_track(events: pl.DataFrame, *, game: int | None = None) -> pl.DataFrame:
     """Both players' hand-health and keep through one game, one row per change:
     ``step``, ``turn``, ``player``, ``hand_health``, ``keep`` (plus the first and last step)."""
@@ -454,6 +465,7 @@ def hand_health_track(events: pl.DataFrame, *, game: int | None = None) -> pl.Da
     return pl.concat(parts)
 
 
+@needs(events=wanted.EVENTS_HEALTH)
 def chart_hand_health_track(
     events: pl.DataFrame,
     *,

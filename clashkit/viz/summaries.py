@@ -20,6 +20,8 @@ import polars as pl
 
 from ..base import CardSet, rate_exprs, starter_set
 from ..studies import deck_results, pairing_counts
+from . import frames as wanted
+from .frames import needs
 
 #: Grouping choices for the per-turn summaries.
 GROUPINGS = (None, "player", "seat", "deck")
@@ -74,6 +76,7 @@ def decks_frame(decks: Mapping[str, Sequence[str]], cards: CardSet | None = None
     return out
 
 
+@needs(decks=wanted.DECK_CARDS)
 def mana_curve(decks: pl.DataFrame) -> pl.DataFrame:
     """The mana curve: ``deck``, ``cost``, ``kind``, ``cards`` (how many), ``names`` (joined).
 
@@ -115,6 +118,7 @@ def own_label(side: str) -> pl.Expr:
     return label
 
 
+@needs(games=wanted.LABELLED)
 def label_decks(
     games: pl.DataFrame,
     decks: Mapping[str, Sequence[str]] | None = None,
@@ -174,6 +178,7 @@ def _sides(games: pl.DataFrame) -> pl.DataFrame:
 # --- Matchups ----------------------------------------------------------------------------
 
 
+@needs(games=wanted.GAMES_RESULTS)
 def matchups(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
     """The win-rate matrix: ``deck``, ``opponent``, ``games``, ``wins``, ``win_rate``, ``low``,
     ``high``, ``unfinished``.
@@ -198,6 +203,7 @@ def matchups(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = No
     )
 
 
+@needs(games=wanted.GAMES_RESULTS)
 def matchups_readable(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
     """:func:`matchups` as a person reads it: the row deck's win rate against the column deck
     and its 95% interval in points (one decimal), the games, and the unfinished ones only
@@ -218,6 +224,7 @@ def matchups_readable(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | 
     return out if int(out["unfinished"].sum()) else out.drop("unfinished")
 
 
+@needs(games=wanted.GAMES_FIRST)
 def first_player_advantage(
     games: pl.DataFrame,
     *,
@@ -289,6 +296,7 @@ def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None
     return t.join(sides, on=["game", "player"], how="left")
 
 
+@needs(turns=wanted.TURNS_MANA)
 def mana_per_turn(
     turns: pl.DataFrame,
     *,
@@ -324,6 +332,7 @@ def mana_per_turn(
     )
 
 
+@needs(turns=wanted.TURNS_HEALTH)
 def hand_health_over_turns(
     turns: pl.DataFrame,
     *,
@@ -355,6 +364,7 @@ def hand_health_over_turns(
     return out.sort("group", "own_turn", "keep")
 
 
+@needs(turns=wanted.TURNS_HEALTH)
 def hand_health_readable(
     turns: pl.DataFrame,
     *,
@@ -387,6 +397,7 @@ def hand_health_readable(
 # --- Per card -------------------------------------------------------------------------------
 
 
+@needs(events=wanted.EVENTS_NUMBERS, games=wanted.GAMES_OUTCOMES)
 def card_numbers(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
     """Per card: ``card``, ``played_in`` (player-games in which its owner played it at least
     once), ``wins`` and ``win_rate`` / ``low`` / ``high`` (of those player-games),
@@ -471,6 +482,7 @@ def card_numbers(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
 # --- Before and after a change -----------------------------------------------------------
 
 
+@needs(games=wanted.GAMES_RESULTS)
 def deck_win_rates(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
     """Each deck's overall win rate against the others: ``deck``, ``games``, ``wins``,
     ``win_rate``, ``low``, ``high`` (mirror matches left out)."""
