@@ -51,11 +51,26 @@ def _usual_signals() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+#: The environment variable under which the command line says, on stderr, that it has started:
+#: a test that sends signals waits for it (a signal before it reaches the interpreter's own
+#: start-up, which clashkit does not run).
+STARTED_VARIABLE = "CLASHKIT_TEST_STARTED"
+STARTED_LINE = "clashkit: started"
+
+
+def _say_started() -> None:
+    import os
+
+    if os.environ.get(STARTED_VARIABLE) == "1":
+        click.echo(STARTED_LINE, err=True)
+
+
 class _Group(click.Group):
     """A click group whose errors are one readable line and exit status 2."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         _usual_signals()
+        _say_started()
         with one_line_errors():
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
 

@@ -41,6 +41,7 @@ from typing import Any
 
 from ..base.errors import ClusterError, OptionError
 from ..base.limits import LIMITS, shown, whole_number
+from .workers import signals_blocked
 
 #: Where a local cluster listens: this machine only.
 LOCAL_HOST = "127.0.0.1"
@@ -139,8 +140,11 @@ def connect(cluster: Any, *, quiet: bool = True) -> Iterator[Any]:
         if spec.workers is not None:
             security = _temporary_security(distributed)
             try:
-                local = stack.enter_context(
-                    distributed.LocalCluster(
+                # Started with Ctrl-C and SIGTERM blocked: the workers (and the thread that starts
+                # them) keep them blocked, so a signal at any moment reaches this process alone,
+                # which closes the cluster; one that came meanwhile is raised once it has started.
+                with signals_blocked():
+                    local = distributed.LocalCluster(
                         n_workers=spec.workers,
                         threads_per_worker=1,
                         processes=True,
@@ -153,7 +157,7 @@ def connect(cluster: Any, *, quiet: bool = True) -> Iterator[Any]:
                         scheduler_kwargs={"dashboard": False, "dashboard_address": f"{LOCAL_HOST}:0"},
                         silence_logs=logging.CRITICAL if quiet else logging.WARNING,
                     )
-                )
+                    stack.enter_context(local)  # closed however it ends, an interrupt at unblocking too
                 client = stack.enter_context(distributed.Client(local, security=security, set_as_default=False))
                 client.wait_for_workers(spec.workers, timeout=START_TIMEOUT)
             except (KeyboardInterrupt, ClusterError):
