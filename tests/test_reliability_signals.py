@@ -103,6 +103,17 @@ def test_no_process_of_the_run_outlives_a_sigkill_of_the_parent_by_5_s(tmp_path)
             os.kill(pid, signal.SIGKILL)
 
 
+def _communicate_or_dump(process: subprocess.Popen, limit: float) -> tuple[str, str]:
+    """``process``'s stdout and stderr once it ends; if it has not ended within ``limit`` seconds, fail
+    with the stack of every thread of it (Python's fault handler, on SIGABRT)."""
+    try:
+        return process.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        _, stderr = process.communicate(timeout=60)
+        pytest.fail(f"the run had not ended {limit:.0f} s after the signal; its threads then:\n{stderr[-6000:]}")
+
+
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_sigterm_stops_every_process_of_the_run_and_keeps_finished_games(tmp_path):
     mark = f"CLASHKIT_TEST_RUN={uuid.uuid4().hex}"
