@@ -111,6 +111,8 @@ def parse_policies(text: str | Sequence[str], *, where: str = "--policies", leas
     """``"random,greedy,search:budget=4"`` as a list of policy names, each checked; a policy's
     own options are separated by commas too, so a part with ``=`` and no ``:`` belongs to
     the policy before it (``search:budget=4,fair`` is one policy)."""
+    if not isinstance(text, str | Sequence):
+        raise OptionError(f"{where}: {text!r} is not a list of policies (e.g. 'greedy,search:fair')")
     if isinstance(text, str):
         parts: list[str] = []
         for part in (p.strip() for p in text.split(",")):

@@ -25,6 +25,7 @@ import altair as alt
 import polars as pl
 
 from ..base import CardSet
+from ..base.errors import OptionError
 from . import frames as wanted
 from . import rendering
 from . import summaries as s
@@ -445,7 +446,7 @@ def hand_health_track(events: pl.DataFrame, *, game: int | None = None) -> pl.Da
     if game is not None:
         events = events.filter(pl.col("game") == game)
     if events.height and events["game"].n_unique() > 1:
-        raise ValueError("these events hold several games: pick one with game=")
+        raise OptionError("these events hold several games: pick one with game=")
     parts = []
     for p in ("A", "B"):
         side = events.select(

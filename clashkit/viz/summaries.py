@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import polars as pl
 
 from ..base import CardSet, rate_exprs, starter_set
+from ..base.errors import OptionError, UnknownCardError
+from ..base.suggest import did_you_mean
 from ..studies import deck_results, pairing_counts
 from . import frames as wanted
 from .frames import needs
@@ -72,7 +74,7 @@ def decks_frame(decks: Mapping[str, Sequence[str]], cards: CardSet | None = None
     out = rows.join(table, on="name", how="left", maintain_order="left")
     unknown = out.filter(pl.col("kind").is_null())["name"].to_list()
     if unknown:
-        raise KeyError(f"unknown card {unknown[0]!r}")
+        raise UnknownCardError(f"unknown card {unknown[0]!r}{did_you_mean(str(unknown[0]), table['name'].to_list())}")
     return out
 
 
@@ -248,7 +250,7 @@ def first_player_advantage(
     elif by is None:
         sides = sides.with_columns(pl.lit("all").alias("group"))
     else:
-        raise ValueError(f"by must be 'pairing', 'deck' or None, not {by!r}")
+        raise OptionError(f"by must be 'pairing', 'deck' or None, not {by!r}")
 
     def agg(frame: pl.DataFrame) -> pl.DataFrame:
         return frame.group_by("group").agg(
@@ -271,7 +273,7 @@ def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None
     labelled from the games frame (:func:`own_label`), and so are all turns when
     ``decks=`` names decks of its own."""
     if by not in GROUPINGS:
-        raise ValueError(f"by must be one of {GROUPINGS}, not {by!r}")
+        raise OptionError(f"by must be one of {GROUPINGS}, not {by!r}")
     t = turns.with_columns(pl.col("own_turn").cast(pl.Int32), pl.col("player").cast(pl.String))
     if by is None:
         return t.with_columns(pl.lit("all").alias("group"))
@@ -284,14 +286,14 @@ def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None
         if not t["group"].null_count():
             return t
         if games is None:
-            raise ValueError(
+            raise OptionError(
                 "by='deck': some turns are not a starter deck's (R7.1); pass games= to label them by their cards"
             )
         own = _sides(label_decks(games, {})).select("game", "player", pl.col("deck").alias("own"))
         joined = t.join(own, on=["game", "player"], how="left", maintain_order="left")
         return joined.with_columns(pl.coalesce("group", "own").alias("group")).drop("own")
     if games is None:
-        raise ValueError("by='deck' with named decks needs the games frame")
+        raise OptionError("by='deck' with named decks needs the games frame")
     sides = _sides(_labelled(games, decks)).select("game", "player", pl.col("deck").alias("group"))
     return t.join(sides, on=["game", "player"], how="left")
 
