@@ -36,6 +36,9 @@ RATINGS = ("policy", "rating", "low", "high", "games", "score")
 COMPARISON = ("version", "deck", "win_rate", "low", "high", "games")
 PAIRED_CELLS = ("deck", "opponent", "change", "change_low", "change_high")
 PAIRED_DECKS = ("deck", "change", "change_low", "change_high")
+#: As drawn (:func:`~clashkit.viz.paired.paired_frame`): with whether each change is clear of 0.
+PAIRED_CELLS_DRAWN = (*PAIRED_CELLS, "clear")
+PAIRED_DECKS_DRAWN = (*PAIRED_DECKS, "clear")
 
 
 def check_columns(frame: object, columns: Sequence[str], *, name: str, function: str) -> None:

@@ -133,7 +133,7 @@ def paired_matrix_html(
     return f'{title}<table class="ck-paired-matrix" style="{_TABLE}"><tr>{head}</tr>{"".join(body)}</table>{note}'
 
 
-@needs(cells=wanted.PAIRED_CELLS, decks=wanted.PAIRED_DECKS)
+@needs(cells=wanted.PAIRED_CELLS_DRAWN, decks=wanted.PAIRED_DECKS_DRAWN)
 def paired_frame(cells: pl.DataFrame, decks: pl.DataFrame | None = None, *, label: str = "deck {}") -> pl.DataFrame:
     """What :func:`chart_paired_changes` draws: one row per deck and ``against`` (``all``
     first, then each opponent), the change and its interval in points, ``clear`` and the
@@ -172,7 +172,7 @@ def _diverging() -> alt.Scale:
     return alt.Scale(scheme="redblue", domain=[-FULL_SCALE, FULL_SCALE], domainMid=0, clamp=True)
 
 
-@needs(cells=wanted.PAIRED_CELLS, decks=wanted.PAIRED_DECKS)
+@needs(cells=wanted.PAIRED_CELLS_DRAWN, decks=wanted.PAIRED_DECKS_DRAWN)
 def chart_paired_changes(
     cells: pl.DataFrame,
     decks: pl.DataFrame | None = None,
@@ -233,7 +233,7 @@ def chart_paired_changes(
     )
 
 
-@needs(cells=(*wanted.PAIRED_CELLS, "strength"), decks=(*wanted.PAIRED_DECKS, "strength"))
+@needs(cells=(*wanted.PAIRED_CELLS_DRAWN, "strength"), decks=(*wanted.PAIRED_DECKS_DRAWN, "strength"))
 def chart_paired_by_strength(
     cells: pl.DataFrame,
     decks: pl.DataFrame | None = None,
