@@ -6,6 +6,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from .errors import ClashkitError
+
 
 def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
     """Write ``text`` (UTF-8, newlines as given) under a temporary name beside ``path``, then
@@ -23,7 +25,7 @@ def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
     return path
 
 
-def check_writable(path: str | os.PathLike, where: str, error: type[Exception]) -> Path:
+def check_writable(path: str | os.PathLike, where: str, error: type[ClashkitError]) -> Path:
     """``path`` if :func:`write_text_atomically` can write it, checked before any long work: the
     name is one the system can open, its folder exists and takes a new file, and ``path`` is not a
     folder or a special file.  Otherwise ``error`` naming ``where``."""
