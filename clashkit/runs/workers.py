@@ -85,10 +85,16 @@ def signals_blocked() -> Iterator[None]:
     process started from it, which inherits the mask: a helper interpreter (the fork server, a
     Dask worker) that a Ctrl-C reached while importing would print its own traceback.  On
     leaving, this thread's mask is restored and a signal that came meanwhile is delivered then.
-    Without ``pthread_sigmask`` (not POSIX) the block does nothing."""
+    Without ``pthread_sigmask`` (not POSIX) the block does nothing.
+
+    multiprocessing's resource tracker is started first: starting it unblocks SIGINT and
+    SIGTERM in the thread that starts it (once), which would undo the block."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, STARTUP_SIGNALS)
     try:
         yield
