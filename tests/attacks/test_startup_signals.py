@@ -176,3 +176,27 @@ def test_a_signal_during_the_interpreters_own_start_up_ends_it_and_leaves_nothin
             assert "KeyboardInterrupt" in stderr or not lines, (delay, stderr)
         assert not (out / ".clashkit.lock").exists()
         assert _nothing_left(mark) == [], delay
+
+
+@needs_proc
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_a_signal_while_a_local_dask_cluster_starts_ends_the_run_in_one_line(tmp_path, signum):
+    pytest.importorskip("distributed")
+    pytest.importorskip("cryptography")
+    for delay in (0.5, 2.0, 5.0):
+        out = tmp_path / f"run-{delay}"
+        mark = uuid.uuid4().hex
+        process = _start(out, mark, "--cluster", "local:2")
+        try:
+            assert _first_line(process, LIMIT) == (STARTED_LINE + "\n").encode(), delay
+            time.sleep(delay)
+            os.killpg(process.pid, signum)
+            stdout, stderr = _finish(process, LIMIT)
+        finally:
+            _kill_all(process, mark)
+        assert "Traceback" not in stderr, (delay, stderr)
+        lines = stderr.strip().splitlines()
+        code = 130 if signum == signal.SIGINT else 143
+        assert process.returncode == code and len(lines) == 1 and lines[0].startswith("clashkit: "), (delay, stderr)
+        assert stdout == "" and not (out / ".clashkit.lock").exists()
+        assert _nothing_left(mark) == [], delay
