@@ -29,12 +29,13 @@ def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
 
 
 def file_to_write(path: str | os.PathLike, where: str, error: type[ClashkitError] = InputError) -> Path:
-    """``path`` if a file can be written there, else one line naming ``where`` (an option).
+    """``path`` if a file can be written there (:func:`write_text_atomically`), else one line naming
+    ``where`` (an option).
 
-    Checked before any work is done: a name the system allows (:func:`check_path`),
-    not a directory, no symbolic link that loops on the way (``Path.resolve`` raises
-    ``RuntimeError`` there), and a folder to hold it.  A link to a file is replaced
-    by the file, never written through (:func:`write_text_atomically`).
+    Checked before any work is done: a name the system allows (:func:`check_path`), not a
+    directory or a special file, no symbolic link that loops on the way (``Path.resolve`` raises
+    ``RuntimeError`` there), and a folder to hold it that takes a new file.  A link to a file is
+    replaced by the file, never written through.
     """
     path = check_path(path, where, error)
     for place, what in ((path, "the file"), (path.parent, "its folder")):
@@ -50,8 +51,16 @@ def file_to_write(path: str | os.PathLike, where: str, error: type[ClashkitError
             raise error(f"{where}: {path}: cannot use {what} ({e.strerror or e})") from None
         if place is path and stat.S_ISDIR(info.st_mode):
             raise error(f"{where}: {path} is a directory; give a file name")
+        if place is path and not stat.S_ISREG(info.st_mode):
+            raise error(f"{where}: {path} is not a regular file")
         if place is not path and not stat.S_ISDIR(info.st_mode):
             raise error(f"{where}: no directory for {path}")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise error(f"{where}: {path}: cannot write there ({e.strerror or e})") from None
     return path
 
 

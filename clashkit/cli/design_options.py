@@ -16,6 +16,7 @@ import contextlib
 import functools
 import json
 import math
+import os
 import time
 from dataclasses import dataclass
 
@@ -312,5 +313,14 @@ def study_output(out, command: str, options: dict, files: tuple[str, ...]):
 
     # How the games were spread (--jobs, --cluster) does not change the results.
     run = {"command": command, **{k: v for k, v in options.items() if k not in ("no_progress", "cluster", "force")}}
-    with RunWriter(out, run, files=files, force=bool(options.get("force"))) as writer:
-        yield writer.commit
+    created = not os.path.lexists(out)
+    try:
+        with RunWriter(out, run, files=files, force=bool(options.get("force"))) as writer:
+            yield writer.commit
+    except BaseException:
+        # A study that failed before its first frame (a cluster that cannot be used, an
+        # interrupt) leaves no folder it made: only an empty one is removed.
+        if created:
+            with contextlib.suppress(OSError):
+                os.rmdir(out)
+        raise

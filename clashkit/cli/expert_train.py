@@ -51,7 +51,7 @@ def command(games, rounds, seed, sets, cards_file, out) -> None:
     from ..base.files import file_to_write
     from ..studies.expert_fit import dumps, fit
 
-    file_to_write(out, "--out", OptionError)
+    file_to_write(out, "--out", OptionError)  # before the fit, which takes minutes
     cards = None if cards_file is None else load_cards(cards_file)
     data = fit(games, rounds, seed, log=lambda line: click.echo(line, err=True), cards=cards, sets=sets)
     from ..base.files import write_text_atomically

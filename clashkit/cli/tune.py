@@ -63,10 +63,9 @@ from .numbers import Whole
 )
 @click.option(
     "--budget-seconds",
-    type=click.FloatRange(min=0, min_open=True),
     default=None,
     metavar="S",
-    help="Stop the search after about S seconds (the check on fresh seeds comes after).",
+    help="Stop the search after about S seconds, 0.001…604800 (the check on fresh seeds comes after).",
 )
 @click.option(
     "--evaluations",
@@ -147,6 +146,8 @@ def command(
     ask = asked_check(check_strength, check_policy, check_n, options["n"])
     weight = fraction(pairing_weight, "pairing_weight", "--pairing-weight", OptionError)
     first = fraction(first_weight, "first_weight", "--first-weight", OptionError)
+    if budget_seconds is not None:
+        budget_seconds = fraction(budget_seconds, "budget_seconds", "--budget-seconds", OptionError)
     if write_cards is not None:
         file_to_write(write_cards, "--write-cards", OptionError)
     names = [f for f in (part.strip() for part in fields.split(",")) if f]

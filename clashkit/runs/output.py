@@ -946,11 +946,12 @@ def check_versions(manifest: Mapping[str, Any], where: object) -> None:
     """
     from ..base.rules import RULES_VERSION
 
-    frames = manifest.get("frames_version", manifest["run"].get("frames_version"))
-    rules = manifest["versions"].get("rules", manifest["run"].get("rules_version"))
+    absent = object()  # an older run without the key; a null is refused like any non-number
+    frames = manifest.get("frames_version", manifest["run"].get("frames_version", absent))
+    rules = manifest["versions"].get("rules", manifest["run"].get("rules_version", absent))
     mine = FRAMES_VERSION
     for what, given, reader in (("frames", frames, mine), ("rules", rules, RULES_VERSION)):
-        if given is None:
+        if given is absent:
             continue
         try:
             number = int(str(given)) if str(given).isascii() and str(given).isdigit() else None

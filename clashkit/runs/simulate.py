@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..base.errors import OptionError
+from ..base.errors import OptionError, WorkerError
 from ..base.limits import check, shown
 from ..base.vocab import Mode
 from ..engine.records import GameRecords
@@ -568,24 +568,39 @@ def play_matchup_to(
     cluster: Any = None,
 ) -> list[Path]:
     """:func:`simulate_to` of a run specification built already (:meth:`Matchup.build`)."""
-    from .output import RunWriter
-    from .trace import GAMES_SCHEMA, TURNS_SCHEMA, build_trace, events_schema
-
-    record_events = matchup.record_events
     n = check_games(n)
     jobs = usable_jobs(jobs, warn=warn)
     pool = seed_pool(seed)
     run = run_description(n, seed, matchup)
-    card_set = matchup.card_set
     if resume and _finished_already(out, run):
-        names = ("events", "turns", "games") if record_events else ("turns", "games")
+        names = ("events", "turns", "games") if matchup.record_events else ("turns", "games")
         return [Path(out) / f"{name}.parquet" for name in names]
-    # SIGTERM is an interrupt from before the folder is opened: its lock is always let go.
-    with sigterm_as_interrupt(), RunWriter(out, run, events=record_events, resume=resume, force=force) as writer:
+    try:
+        return _played_to(out, matchup, n, run, pool, jobs, progress, resume, force, cluster)
+    except WorkerError as e:  # the parts finished are kept (RunWriter), so the run can go on
+        raise WorkerError(f"{e}; --resume goes on") from None
+
+
+def _played_to(
+    out, matchup: Matchup, n: int, run, pool, jobs: int, progress, resume: bool, force: bool, cluster
+) -> list[Path]:
+    """The body of :func:`play_matchup_to`: the games played part by part into ``out``."""
+    from .output import RunWriter
+    from .trace import GAMES_SCHEMA, TURNS_SCHEMA, build_trace, events_schema
+
+    record_events = matchup.record_events
+    card_set = matchup.card_set
+    # SIGTERM is an interrupt from before the folder is opened: its lock is always let go.  The
+    # cluster is reached first: one that cannot be used leaves no folder behind.
+    with (
+        sigterm_as_interrupt(),
+        _connected(cluster) as client,
+        RunWriter(out, run, events=record_events, resume=resume, force=force) as writer,
+    ):
         skip = writer.done_parts()
         size = part_games(matchup.engine, matchup.record_events)
         finished = sum(min(size, n - p * size) for p in skip)
-        with _progress(n, progress, initial=finished) as bar, _connected(cluster) as client:
+        with _progress(n, progress, initial=finished) as bar:
             for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar, cluster=client):
                 trace = build_trace(records, card_set)
                 writer.write_part(part, {"games": trace.games, "turns": trace.turns, "events": trace.events})
