@@ -140,8 +140,13 @@ def test_a_malformed_manifest_is_one_line_for_every_reader(tmp_path, change, mes
         Trace.read_parquet(tmp_path)
     with pytest.raises(RunFolderError, match=message):
         read_manifest(tmp_path)
-    # --resume does not take it for this run: it plays the run again, whole.
-    result = simulate_cli("-n", "4", "--seed", "3", "--resume", "--out", str(tmp_path))
+    # --resume does not take it for this run: the files are not a clashkit run's (issue 41), so
+    # the folder is refused; with --force the run is played again, whole.
+    one_line_exit_2(
+        simulate_cli("-n", "4", "--seed", "3", "--resume", "--out", str(tmp_path)),
+        "holds manifest.json, events.parquet, games.parquet, turns.parquet that no clashkit run wrote",
+    )
+    result = simulate_cli("-n", "4", "--seed", "3", "--resume", "--force", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert Trace.read_parquet(tmp_path).games.height == 4
 

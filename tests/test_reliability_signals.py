@@ -114,30 +114,6 @@ def _communicate_or_dump(process: subprocess.Popen, limit: float) -> tuple[str, 
         pytest.fail(f"the run had not ended {limit:.0f} s after the signal; its threads then:\n{stderr[-6000:]}")
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_at_any_moment_of_start_up_ends_the_run_without_a_traceback(tmp_path, signum):
-    for delay in (0.3, 0.8, 1.5, 2.5, 4.0):
-        out = tmp_path / f"run-{delay}"
-        mark = f"CLASHKIT_TEST_RUN={uuid.uuid4().hex}"
-        process = _run(mark, out)
-        try:
-            time.sleep(delay)
-            process.send_signal(signum)
-            _, stderr = _communicate_or_dump(process, 180)
-        finally:
-            if process.poll() is None:
-                process.kill()
-        assert "Traceback" not in stderr, (delay, stderr)
-        # 130/143 from clashkit's own exit; -SIGTERM before its handlers are in place; -SIGINT when
-        # the interrupt landed in code an extension module runs through the interpreter's
-        # PyRun_String while importing: CPython then ends the process by SIGINT itself after the
-        # clean exit (the usual status of a process stopped by Ctrl-C).
-        expected = (130, 143, -signal.SIGTERM, -signal.SIGINT) if signum == signal.SIGINT else (143, -signal.SIGTERM)
-        assert process.returncode in expected, (delay, process.returncode, stderr)
-        assert all(line.startswith("clashkit: ") for line in stderr.strip().splitlines()), (delay, stderr)
-        assert not (out / ".clashkit.lock").exists()
-
-
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_sigterm_stops_every_process_of_the_run_and_keeps_finished_games(tmp_path):
     mark = f"CLASHKIT_TEST_RUN={uuid.uuid4().hex}"

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import CardFileError, InputError
+from .errors import CardFileError, InputError, UnknownCardError
 from .limits import LIMITS, card_name, check_path, read_text, shown
 from .shipped import shipped_file
 from .suggest import did_you_mean
@@ -152,11 +152,11 @@ class CardSet:
         return f"<CardSet of {len(self)} cards>"
 
     def id(self, name: str) -> int:
-        """The id of the card called ``name`` (a ``KeyError`` names it if unknown)."""
+        """The id of the card called ``name`` (an :class:`UnknownCardError`, a ``KeyError``, names it if unknown)."""
         try:
             return self._ids[name]
         except KeyError:
-            raise KeyError(f"unknown card {name!r}{did_you_mean(str(name), self._ids)}") from None
+            raise UnknownCardError(f"unknown card {name!r}{did_you_mean(str(name), self._ids)}") from None
 
     def ids(self, names: Iterable[str]) -> list[int]:
         """The ids of the cards called ``names``, in order (a ``KeyError`` names one unknown)."""
@@ -164,7 +164,7 @@ class CardSet:
         try:
             return [ids[name] for name in names]
         except KeyError as error:
-            raise KeyError(f"unknown card {error.args[0]!r}{did_you_mean(str(error.args[0]), ids)}") from None
+            raise UnknownCardError(f"unknown card {error.args[0]!r}{did_you_mean(str(error.args[0]), ids)}") from None
 
     def card(self, name: str) -> Card:
         return self.cards[self.id(name)]

@@ -29,6 +29,13 @@ class OptionError(InputError):
     """An unknown rules option or solo setting, or a value out of range (R10.3, R8.9)."""
 
 
+class UnknownCardError(InputError, KeyError):
+    """A card name the card set does not have; the message names it and a close name.  Also a
+    ``KeyError``, as a lookup by name that fails is in Python."""
+
+    __str__ = InputError.__str__  # one plain line, not KeyError's quoted one
+
+
 class DeckError(InputError):
     """A deck that breaks its format (R7)."""
 
@@ -40,6 +47,11 @@ class UnknownRuleError(InputError):
 class WorkerStartError(ClashkitError):
     """Worker processes cannot be started safely, e.g. ``simulate(jobs=2)`` in a script without its
     ``if __name__ == "__main__":`` guard."""
+
+
+class WorkerError(ClashkitError):
+    """A worker process that died while a run played (killed by a signal, out of memory): the run
+    stopped, the parts it finished are kept."""
 
 
 class IllegalActionError(ClashkitError):

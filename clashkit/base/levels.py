@@ -23,11 +23,13 @@ win rate falls as the level rises.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from .errors import OptionError
+from .limits import whole_number
 from .rules import AI_ABILITIES, POINTS, SoloSettings
 
 #: R8.9: level number → name (level 5 is also called "Legendary"; 0 is the quick game).
@@ -106,8 +108,8 @@ def parse_level(level: int | str) -> int:
         text = level.strip().lower()
         if text in LEVEL_NAMES:
             return LEVEL_NAMES[text]
-        if text.lstrip("-").isdigit():
-            level = int(text)
+        with contextlib.suppress(OptionError):  # ASCII digits only (int() also reads "١")
+            level = whole_number(text, "level", "level", OptionError)
     if isinstance(level, int) and not isinstance(level, bool) and level in LEVELS:
         return level
     known = ", ".join(f"{n} {name}" for n, name in LEVELS.items())

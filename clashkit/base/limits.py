@@ -67,6 +67,8 @@ LIMITS: dict[str, Limit] = {
     "seed": Limit(0, 2**64 - 1, "R10.2: a seed (the games frame's UInt64 column)"),
     "games": Limit(0, 2**32 - 1, "R10.2: games in one run (the games frame's UInt32 column)"),
     "jobs": Limit(0, 1_000_000, "worker processes, 0 for one per core; capped at the cores"),
+    "workers": Limit(1, 512, "--cluster local:N: worker processes started on this machine"),
+    "level": Limit(0, 5, "R8.9: a solo level"),
     "bootstrap": Limit(0, 1_000_000, "bootstrap resamples of a rating"),
     # A sweep's values (``--set attack=1..9``): two digits; each field's own range is then
     # checked on the card it makes (a health of 0 is refused there, with R1.3).
@@ -89,6 +91,7 @@ FRACTIONS: dict[str, tuple[float, float, str]] = {
     "noise": (0.0, 1.0, "search: the chance that a rollout player plays at random"),
     "pairing_weight": (0.0, 1.0, "tune: how much an ordered pairing's distance from 50% counts beside a deck's"),
     "first_weight": (0.0, 1.0, "tune: how much the first player's distance from 50% counts beside a deck's"),
+    "budget_seconds": (0.001, 604_800.0, "tune: seconds the search may take, at most a week"),
 }
 
 #: The longest card name (it is printed on the card, in every action and every event).
@@ -204,7 +207,8 @@ _NOT_IN_NAMES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 def card_name(text: object, where: str = "name", error: type[InputError] = InputError) -> str:
     """A card name as it enters (a card file, a scenario, a deck list on the command line):
     NFC-normalised and upper-cased (``ogre`` is OGRE wherever it is written), at most
-    :data:`MAX_NAME` characters, each printable (no control, format or space character), so two
+    :data:`MAX_NAME` characters, each printable (no control, format or space character), and not
+    starting with a combining mark (one alone prints as nothing, or on the text before it), so two
     different names never look alike."""
     name = unicodedata.normalize("NFC", str(text).strip().upper())
     if len(name) > MAX_NAME:
@@ -213,6 +217,11 @@ def card_name(text: object, where: str = "name", error: type[InputError] = Input
     if odd:
         codes = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(odd))
         raise error(f"{where}: {shown(name)} holds {codes}: a card name holds printable characters only")
+    if name and unicodedata.category(name[0]).startswith("M"):
+        raise error(
+            f"{where}: {shown(name)} starts with U+{ord(name[0]):04X}, a combining mark: "
+            "a card name starts with a letter, digit or sign of its own"
+        )
     return name
 
 

@@ -233,12 +233,17 @@ def parse_option_value(text: str) -> Any:
 
 
 def parse_settings(text: str, *, where: str = "--settings") -> dict[str, Any]:
-    """``"ai_fixed_mana=8,ai_first=true"`` → a dict (values typed by :func:`parse_option_value`)."""
+    """``"ai_fixed_mana=8,ai_first=true"`` → a dict (values typed by :func:`parse_option_value`).
+
+    A key given twice is refused (``turn_limit=5,turn_limit=6`` would otherwise keep one of
+    them unsaid)."""
     out: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
             raise OptionError(f"{where}: {part!r} is not KEY=VALUE")
+        if key.strip() in out:
+            raise OptionError(f"{where}: {key.strip()} is given twice; give each option once")
         digits = value.strip().removeprefix("-")
         if digits.isascii() and digits.isdigit() and len(digits) > 30:
             raise OptionError(f"{where}: {key.strip()} = {digits[:12]}… ({len(digits)} digits) is out of range")

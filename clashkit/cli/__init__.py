@@ -29,7 +29,12 @@ def one_line_errors():
         yield
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt) as e:  # Ctrl-C outside click's handling too
+        from ..runs.workers import Terminated
+
+        if isinstance(e, Terminated) or isinstance(e.__cause__, Terminated):  # SIGTERM (click: Abort)
+            click.echo("clashkit: SIGTERM: stopped", err=True)
+            sys.exit(143)
         click.echo("clashkit: aborted", err=True)
         sys.exit(130)
     except click.ClickException as e:
@@ -51,12 +56,29 @@ def _usual_signals() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+#: The environment variable under which the command line says, on stderr, that it has started:
+#: a test that sends signals waits for it (a signal before it reaches the interpreter's own
+#: start-up, which clashkit does not run).
+STARTED_VARIABLE = "CLASHKIT_TEST_STARTED"
+STARTED_LINE = "clashkit: started"
+
+
+def _say_started() -> None:
+    import os
+
+    if os.environ.get(STARTED_VARIABLE) == "1":
+        click.echo(STARTED_LINE, err=True)
+
+
 class _Group(click.Group):
     """A click group whose errors are one readable line and exit status 2."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        _usual_signals()
+        # Said while the start-up handlers still hold (clashkit/__init__.py): a signal from now on
+        # ends in one line, theirs until the usual handlers are back, then this one's.
+        _say_started()
         with one_line_errors():
+            _usual_signals()
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
 
 

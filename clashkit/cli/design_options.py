@@ -16,6 +16,7 @@ import contextlib
 import functools
 import json
 import math
+import os
 import time
 from dataclasses import dataclass
 
@@ -29,7 +30,7 @@ from .numbers import Whole
 def study_options(default_n: int):
     """The shared options, as keyword arguments ``n``, ``cards_file``, ``rules_text``,
     ``policy``, ``seed``, ``engine``, ``mirror``, ``jobs``, ``cluster``, ``as_json``, ``out``,
-    ``no_progress``."""
+    ``force``, ``no_progress``."""
 
     def decorate(command):
         options = [
@@ -79,18 +80,30 @@ def study_options(default_n: int):
             ),
             cluster_option(),
             click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line."),
-            click.option(
-                "--out",
-                type=click.Path(file_okay=False),
-                default=None,
-                metavar="DIR",
-                help="Also write the results as Parquet files in DIR.",
-            ),
+            out_options("Also write the results as Parquet files in DIR."),
             click.option("--no-progress", is_flag=True, help="No progress bar on stderr."),
         ]
         for option in reversed(options):
             command = option(command)
         return command
+
+    return decorate
+
+
+def out_options(help: str):
+    """``--out DIR`` and ``--force`` (keyword arguments ``out``, ``force``): the folder a command
+    writes its run into (:class:`clashkit.runs.output.RunWriter`, one unit with its manifest)
+    and whether it may write over files of a run's names that no clashkit run wrote there
+    (refused otherwise).  The one definition of both, for every command that writes a run."""
+
+    def decorate(command):
+        command = click.option(
+            "--force",
+            is_flag=True,
+            help="Write into --out even where it holds files of a run's names (games.parquet, manifest.json, …) "
+            "that no clashkit run wrote; they are replaced or removed.",
+        )(command)
+        return click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR", help=help)(command)
 
     return decorate
 
@@ -200,9 +213,22 @@ def cluster_option():
 
 
 def study_kwargs(
-    *, n, cards_file, rules_text, policy, seed, engine, mirror, jobs, no_progress, cluster=None, policies=None
+    *,
+    n,
+    cards_file,
+    rules_text,
+    policy,
+    seed,
+    engine,
+    mirror,
+    jobs,
+    no_progress,
+    cluster=None,
+    policies=None,
+    force=False,
 ) -> dict:
-    """The keyword arguments of the :mod:`clashkit.studies.design` functions from the shared options."""
+    """The keyword arguments of the :mod:`clashkit.studies.design` functions from the shared options
+    (``force`` is the output's: :func:`study_output` takes it)."""
     rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules") if rules_text else None
     return dict(
         n=n,
@@ -276,8 +302,9 @@ def study_output(out, command: str, options: dict, files: tuple[str, ...]):
     """``--out DIR`` opened (created, locked) before any game is played; yields ``save(frames)``.
 
     The folder is written as one unit with its manifest, as ``clashkit
-    simulate`` writes a run (:class:`clashkit.runs.output.RunWriter`); without
-    ``--out`` ``save`` does nothing.
+    simulate`` writes a run (:class:`clashkit.runs.output.RunWriter`), over
+    files no clashkit run wrote only with ``options["force"]`` (``--force``);
+    without ``--out`` ``save`` does nothing.
     """
     if out is None:
         yield lambda frames: None
@@ -285,6 +312,15 @@ def study_output(out, command: str, options: dict, files: tuple[str, ...]):
     from ..runs.output import RunWriter
 
     # How the games were spread (--jobs, --cluster) does not change the results.
-    run = {"command": command, **{k: v for k, v in options.items() if k not in ("no_progress", "cluster")}}
-    with RunWriter(out, run, files=files) as writer:
-        yield writer.commit
+    run = {"command": command, **{k: v for k, v in options.items() if k not in ("no_progress", "cluster", "force")}}
+    created = not os.path.lexists(out)
+    try:
+        with RunWriter(out, run, files=files, force=bool(options.get("force"))) as writer:
+            yield writer.commit
+    except BaseException:
+        # A study that failed before its first frame (a cluster that cannot be used, an
+        # interrupt) leaves no folder it made: only an empty one is removed.
+        if created:
+            with contextlib.suppress(OSError):
+                os.rmdir(out)
+        raise

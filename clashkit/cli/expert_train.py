@@ -48,10 +48,10 @@ def command(games, rounds, seed, sets, cards_file, out) -> None:
     data/expert.json is `make expert`'s (the other options at their defaults).
     FILE is always named: no command writes over the shipped weights unasked."""
     from ..base.cards import load_cards
+    from ..base.files import file_to_write
     from ..studies.expert_fit import dumps, fit
 
-    if not Path(out).resolve().parent.is_dir():
-        raise OptionError(f"--out: no directory for {out}")
+    file_to_write(out, "--out", OptionError)  # before the fit, which takes minutes
     cards = None if cards_file is None else load_cards(cards_file)
     data = fit(games, rounds, seed, log=lambda line: click.echo(line, err=True), cards=cards, sets=sets)
     from ..base.files import write_text_atomically

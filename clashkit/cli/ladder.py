@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .design_options import cards_option, cluster_option, emit, study_output, timed
+from .design_options import cards_option, cluster_option, emit, out_options, study_output, timed
 from .numbers import Whole
 
 DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair,expert"
@@ -45,13 +45,7 @@ DEFAULT = "random,greedy,search:budget=4,search:budget=16,search:fair,expert"
 @click.option("--jobs", type=Whole("jobs"), default=0, show_default=True, help="Worker processes (0: one per core).")
 @cluster_option()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on one line.")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    metavar="DIR",
-    help="Also write the games and the ratings as Parquet files in DIR.",
-)
+@out_options("Also write the games and the ratings as Parquet files in DIR.")
 @click.option(
     "--write-ratings",
     type=click.Path(dir_okay=False),
@@ -73,6 +67,7 @@ def command(
     cluster,
     as_json,
     out,
+    force,
     write_ratings,
     no_progress,
 ) -> None:
@@ -90,15 +85,15 @@ def command(
     --write-ratings data/ladder.json: balance --policies reads each policy's
     Elo from there.
     """
-    from pathlib import Path
 
     from ..base.errors import OptionError, OutputError
+    from ..base.files import file_to_write
     from ..base.rules import Rules, parse_settings
     from ..studies.ladder import checkout_commit, ladder, parse_policies
 
     names = parse_policies(policies)
-    if write_ratings is not None and not Path(write_ratings).resolve().parent.is_dir():
-        raise OptionError(f"--write-ratings: no directory for {write_ratings}")
+    if write_ratings is not None:
+        file_to_write(write_ratings, "--write-ratings", OptionError)
     measured_at = checkout_commit(write_ratings) if write_ratings is not None else None
     rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules") if rules_text else None
     asked = {
@@ -109,6 +104,7 @@ def command(
         "rules_text": rules_text,
         "engine": engine,
         "bootstrap": bootstrap,
+        "force": force,
     }
     with study_output(out, "ladder", asked, ("games", "ratings")) as save:
         result, seconds = timed(ladder)(

@@ -19,7 +19,7 @@ import click
 from ..base.errors import OptionError
 from ..base.limits import check_path
 from ..base.rules import Rules, parse_settings
-from .design_options import cards_option, cluster_option
+from .design_options import cards_option, cluster_option, out_options
 from .numbers import Whole
 
 
@@ -70,13 +70,9 @@ from .numbers import Whole
     help="Worker processes (0: one per core; at most one per core).",
 )
 @cluster_option()
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(file_okay=False),
-    default=".",
-    show_default=True,
-    help="Directory for games.parquet, turns.parquet, events.parquet and manifest.json.",
+@out_options(
+    "Directory for games.parquet, turns.parquet, events.parquet and manifest.json "
+    "(default: a folder of the run's own, runs/simulate-sSEED-nN-DIGEST, the same for the same options)."
 )
 @click.option(
     "--resume",
@@ -120,6 +116,7 @@ def command(
     jobs,
     cluster,
     out,
+    force,
     resume,
     events,
     engine,
@@ -138,18 +135,21 @@ def command(
     intervals, the first-player advantage, the mean number of turns and how
     many games hit the turn limit (R10.1).  The same seed gives the same
     files, whatever --jobs or --cluster.  An interrupted run keeps its finished
-    games; --resume continues it (on a cluster or not).
+    games; --resume continues it (on a cluster or not).  Without --out the run
+    gets a folder of its own under runs/, named after its options, never the
+    current folder.
     """
     import polars as pl
 
     from ..base.stats import summarize
-    from ..runs.simulate import play_matchup_to
+    from ..runs.simulate import default_out, play_matchup_to
     from ..runs.spec import Matchup
     from ..runs.workers import Terminated
 
-    out_dir = check_path(out, "--out", OptionError)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise OptionError(f"--out: {out} exists and is not a directory")
+    if out is not None:
+        out_dir = check_path(out, "--out", OptionError)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise OptionError(f"--out: {out} exists and is not a directory")
     rules = Rules.from_mapping(parse_settings(rules_text, where="--rules"), where="--rules") if rules_text else None
     solo_settings = parse_settings(settings, where="--settings") if settings is not None else None
     if mode == "duel" and deck_b is None:
@@ -170,6 +170,8 @@ def command(
         rules=rules,
         mirror=mirror,
     )
+    if out is None:
+        out_dir = default_out(n, seed, matchup)
     try:
         written = play_matchup_to(
             out_dir,
@@ -180,6 +182,7 @@ def command(
             cluster=cluster,
             progress=not no_progress,
             resume=resume,
+            force=force,
             warn=lambda message: click.echo(f"clashkit: note: --jobs: {message}", err=True),
         )
     except KeyboardInterrupt as stop:
@@ -203,3 +206,5 @@ def command(
     click.echo(f"{title}, seed {seed}: {elapsed:.1f} s ({n / max(elapsed, 1e-9):,.0f} games/s, {engine} engine)")
     click.echo(str(summary))
     click.echo("wrote " + ", ".join(str(p) for p in written) + f", {out_dir / 'manifest.json'}")
+    if out is None:
+        click.echo(f"(no --out: {out_dir} is the run's own folder, named after its seed, n and options)")

@@ -16,6 +16,7 @@ from ..base.levels import (
     points,
     settings_text,
 )
+from .design_options import out_options, study_output
 from .numbers import Whole
 
 
@@ -67,13 +68,8 @@ def levels_lines() -> list[str]:
 @click.option("--deck", default="draft", show_default=True, help="The player's deck: 1-4, draft, or 8 names.")
 @click.option("--seed", type=Whole("seed"), default=0, show_default=True, help="Seed of the first game.")
 @click.option("--jobs", type=Whole("jobs", low=1), default=None, help="Worker processes (default: every core).")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Also write the calibration frame (Parquet).",
-)
-def command(as_json, calibrate, games, policy, deck, seed, jobs, out) -> None:
+@out_options("Also write the calibration frame as calibration.parquet in DIR (a run folder with its manifest).")
+def command(as_json, calibrate, games, policy, deck, seed, jobs, out, force) -> None:
     """Print the difficulty points table of solo mode and the default settings of each level.
 
     With --calibrate, play N solo games per configuration (the quick game,
@@ -81,7 +77,7 @@ def command(as_json, calibrate, games, policy, deck, seed, jobs, out) -> None:
     player's win rate with its 95% Wilson interval, as in the documentation's "Solo difficulty".
     """
     if calibrate:
-        _calibrate(games, policy, deck, seed, jobs, out, as_json)
+        _calibrate(games, policy, deck, seed, jobs, out, force, as_json)
         return
     if out is not None:
         raise click.UsageError("--out writes the calibration frame: add --calibrate")
@@ -100,14 +96,16 @@ def command(as_json, calibrate, games, policy, deck, seed, jobs, out) -> None:
     click.echo("\n".join([*points_lines(), "", *levels_lines()]))
 
 
-def _calibrate(games, policy, deck, seed, jobs, out, as_json) -> None:
+def _calibrate(games, policy, deck, seed, jobs, out, force, as_json) -> None:
     from ..policies import get_policy
     from ..studies.calibration import calibrate, markdown_table, points_order
 
     get_policy(policy)  # an unknown policy is one clear line, before any worker starts
-    frame = calibrate(games, policy, deck=deck, seed=seed, jobs=jobs, progress=not as_json)
-    if out:
-        frame.write_parquet(out)
+    # --out is opened (created, locked, checked) before any game, and written as every run is.
+    asked = {"n": games, "policy": policy, "deck": deck, "seed": seed, "force": force}
+    with study_output(out, "solo-levels", asked, ("calibration",)) as save:
+        frame = calibrate(games, policy, deck=deck, seed=seed, jobs=jobs, progress=not as_json)
+        save({"calibration": frame})
     verdict = points_order(frame)
     if as_json:
         click.echo(json.dumps({"rows": frame.to_dicts(), "order": verdict}))

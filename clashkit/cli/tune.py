@@ -3,11 +3,10 @@ one strength of play or at several at once."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from ..base.errors import OptionError
+from ..base.files import file_to_write
 from ..base.limits import fraction
 from .design_options import (
     asked_check,
@@ -64,10 +63,9 @@ from .numbers import Whole
 )
 @click.option(
     "--budget-seconds",
-    type=click.FloatRange(min=0, min_open=True),
     default=None,
     metavar="S",
-    help="Stop the search after about S seconds (the check on fresh seeds comes after).",
+    help="Stop the search after about S seconds, 0.001…604800 (the check on fresh seeds comes after).",
 )
 @click.option(
     "--evaluations",
@@ -148,8 +146,10 @@ def command(
     ask = asked_check(check_strength, check_policy, check_n, options["n"])
     weight = fraction(pairing_weight, "pairing_weight", "--pairing-weight", OptionError)
     first = fraction(first_weight, "first_weight", "--first-weight", OptionError)
-    if write_cards is not None and not Path(write_cards).resolve().parent.is_dir():
-        raise OptionError(f"--write-cards: no directory for {write_cards}")
+    if budget_seconds is not None:
+        budget_seconds = fraction(budget_seconds, "budget_seconds", "--budget-seconds", OptionError)
+    if write_cards is not None:
+        file_to_write(write_cards, "--write-cards", OptionError)
     names = [f for f in (part.strip() for part in fields.split(",")) if f]
     several = len(policies) > 1
     asked = {

@@ -87,9 +87,9 @@ def parse_place(text: str) -> tuple[int, int, int]:
     try:
         if len(parts) != 3:
             raise ValueError
-        player, lane, position = Player(parts[0].upper()), Lane(parts[1].lower()), int(parts[2])
-        if position < 0:
+        if not (parts[2].isascii() and parts[2].isdigit() and len(parts[2]) <= 6):  # not int("١")
             raise ValueError
+        player, lane, position = Player(parts[0].upper()), Lane(parts[1].lower()), int(parts[2])
     except ValueError:
         raise InputError(f"{text!r} is not a place like 'B.upper.0' (PLAYER.LANE.POSITION)") from None
     return player.index, lane.index, position
@@ -107,10 +107,9 @@ def parse_action(text: str, state=None) -> Action:
     name, at, index_text = words[1].rpartition("@") if "@" in words[1] else (words[1], "", "")
     name = name.upper()
     if at:
-        try:
-            index = int(index_text)
-        except ValueError:
-            raise InputError(f"{words[1]!r}: the index after @ must be a number") from None
+        if not (index_text.isascii() and index_text.isdigit() and len(index_text) <= 6):  # not int("١")
+            raise InputError(f"{words[1]!r}: the index after @ must be a number (digits 0-9)")
+        index = int(index_text)
     elif state is None:
         raise InputError(f"{text!r}: name the hand index (play {name}@INDEX …) or give a state")
     else:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..base.cards import CardSet, starter_set
 from ..base.errors import DeckError, OptionError
+from ..base.limits import read_text
 from ..base.rules import Rules
 from ..base.vocab import Mode
 from .formats import check_first_player
@@ -68,7 +69,7 @@ def deck_format(spec: DeckSpec) -> str:
     text = str(spec).strip().lower() if isinstance(spec, int | str) else None
     if text == "draft":
         return "draft"
-    if text is not None and text.isdigit():
+    if text is not None and text.isascii() and text.isdigit():
         return "preconstructed"
     return "custom"
 
@@ -133,7 +134,7 @@ def split_cards(spec: DeckSpec, policy, cards: CardSet, rng) -> tuple[str, list[
     if isinstance(spec, int) and not isinstance(spec, bool):
         return "preconstructed", *preconstructed(cards, spec)
     if isinstance(spec, Path) or (isinstance(spec, str) and _is_file(spec)):
-        return "custom", *custom(cards, _names(Path(spec).read_text(encoding="utf-8")))
+        return "custom", *custom(cards, _names(read_text(spec, DeckError, f"player deck: {spec}")))
     if isinstance(spec, str):
         text = spec.strip()
         if text.lower() == "draft":
@@ -143,8 +144,8 @@ def split_cards(spec: DeckSpec, policy, cards: CardSet, rng) -> tuple[str, list[
                 "player deck: solo has no constructed format (R7.3 is a duel format); "
                 "give a starter deck 1–4, 'draft', 8 card names or a file"
             )
-        if text.isdigit():
-            return "preconstructed", *preconstructed(cards, int(text))
+        if text.isascii() and text.isdigit():
+            return "preconstructed", *preconstructed(cards, int(text) if len(text) <= 6 else -1)
         return "custom", *custom(cards, _names(text))
     if isinstance(spec, Sequence):
         return "custom", *custom(cards, list(spec))

@@ -10,6 +10,8 @@ order.  Both adapters (OpenSpiel and PettingZoo) are views on it.
 
 from __future__ import annotations
 
+from ..base.errors import InputError
+from ..base.limits import shown
 from ..base.vocab import PLAYERS
 from ..engine.actions import Action
 from ..engine.legality import legal_actions, legal_cards, proceed_action
@@ -55,8 +57,12 @@ class Match:
         return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
 
     def action(self, number: int) -> Action:
-        """The clashkit action a legal integer stands for (``ValueError`` for another integer)."""
-        return self.legal[self.ids.index(int(number))]
+        """The clashkit action a legal integer stands for (an :class:`InputError`, a ``ValueError``
+        naming the legal ones, for anything else)."""
+        value = whole(number, "action")
+        if value not in self.ids:
+            raise InputError(f"action {shown(number)} is not legal now ({legal_text(self.ids)})")
+        return self.legal[self.ids.index(value)]
 
     def apply(self, number: int) -> None:
         """Carry out the legal action ``number``, then move on to the next decision."""
@@ -92,4 +98,20 @@ class Match:
         return other
 
 
-__all__ = ["Match"]
+def whole(number: object, what: str) -> int:
+    """``number`` as an ``int`` if it is one (``numpy`` integers too); 1.5, ``True`` or text are an
+    :class:`InputError` (``int()`` would read 1.5 as 1)."""
+    if isinstance(number, bool) or not hasattr(number, "__index__"):
+        raise InputError(f"{what} {shown(number)} is not a whole number")
+    return int(number.__index__())
+
+
+def legal_text(numbers: list[int]) -> str:
+    """``legal: 0, 3, 17`` — the legal numbers, the first ten of a longer list."""
+    if not numbers:
+        return "none is legal"
+    shown_ = ", ".join(map(str, numbers[:10]))
+    return f"legal: {shown_}" + (f", … ({len(numbers)} in all)" if len(numbers) > 10 else "")
+
+
+__all__ = ["Match", "legal_text", "whole"]

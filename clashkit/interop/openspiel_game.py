@@ -54,7 +54,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..base.errors import ClashkitError
+from ..base.errors import ClashkitError, InputError
+from ..base.limits import shown
 from ..base.rng import Rng
 from ..base.rules import Rules, SoloSettings
 from ..base.vocab import PLAYERS
@@ -63,7 +64,7 @@ from ..policies import sight
 from . import encoding
 from .chance import Setup
 from .encoding import Table
-from .match import Match
+from .match import Match, legal_text, whole
 
 NAME = "python_clash_of_decks"
 #: R10.1 and R3: at most this many decisions in one turn (plays, and moving on between them).
@@ -209,7 +210,8 @@ class ClashState(pyspiel.State):
 
     def clashkit_action(self, action: int):
         """The clashkit :class:`~clashkit.engine.actions.Action` a legal integer stands for."""
-        assert self._c.match is not None, "the deal is still being drawn"
+        if self._c.match is None:
+            raise InputError("the deal is still being drawn: a chance outcome is no clashkit action")
         return self._c.match.action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -232,6 +234,9 @@ class ClashState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         core = self._c
         if core.match is None:
+            outcomes = [outcome for outcome, _ in core.setup.outcomes(core.drawn)]
+            if whole(action, "chance outcome") not in outcomes:
+                raise InputError(f"chance outcome {shown(action)} does not exist now ({legal_text(outcomes)})")
             core.drawn.append(int(action))
             if len(core.drawn) == core.setup.draws:
                 core.match = Match(core.table, core.setup.start(core.drawn))

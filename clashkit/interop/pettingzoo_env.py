@@ -33,12 +33,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..base.cards import CardSet
+from ..base.errors import InputError
+from ..base.limits import check, shown
 from ..base.rules import Rules
 from ..base.vocab import PLAYERS
 from ..show.render import describe_state
 from . import encoding
 from .chance import Setup
-from .match import Match
+from .match import Match, legal_text
 
 RENDER_MODES = ("ansi",)
 
@@ -92,7 +94,11 @@ class ClashEnv(AECEnv):
     # --- The episode ----------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._seed = seed if seed is not None else (0 if self._seed is None else self._seed + 1)
+        """A new game dealt with ``seed`` (R10.2: a whole number 0 … 2**64 − 1, as gymnasium's
+        seeds are whole and not negative), or with the last seed plus one."""
+        if seed is not None:
+            seed = check("seed", seed, f"reset(seed={shown(seed)})")
+        self._seed = seed if seed is not None else (0 if self._seed is None else (self._seed + 1) % 2**64)
         setup = dataclasses.replace(self.setup, seed=self._seed)
         self.match = Match(self.table, setup.start(setup.outcomes_for_seed()))
         self.agents = self.possible_agents[:]
@@ -109,8 +115,8 @@ class ClashEnv(AECEnv):
             self._was_dead_step(action)
             return
         match = self._match()
-        if action is None or int(action) not in match.ids:
-            raise ValueError(f"action {action!r} is not legal for {agent} now (legal: {match.ids})")
+        if action is None or isinstance(action, bool) or not hasattr(action, "__index__") or action not in match.ids:
+            raise InputError(f"action {shown(action)} is not legal for {agent} now ({legal_text(match.ids)})")
         self._cumulative_rewards[agent] = 0.0
         match.apply(int(action))
         self._settle()

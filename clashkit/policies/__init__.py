@@ -37,7 +37,7 @@ def get_policy(spec: str | Policy) -> Policy:
     """A policy from its name (``random``, ``greedy``, ``search:budget=64``) or itself.
 
     An option written without a value is an on/off option switched on: ``search:fair`` is
-    ``search:fair=true`` (only for options that are on/off)."""
+    ``search:fair=true`` (only for options that are on/off); an option given twice is refused."""
     if isinstance(spec, Policy):
         return spec
     name, _, options = str(spec).partition(":")
@@ -52,6 +52,8 @@ def get_policy(spec: str | Policy) -> Policy:
             if not _is_flag(cls, key.strip()):
                 raise OptionError(f"policy option {part!r} is not KEY=VALUE")
             value = "true"
+        if key.strip() in kwargs:
+            raise OptionError(f"policy {name.strip()!r}: option {key.strip()!r} is given twice; give each option once")
         value = value.strip()
         # Only ASCII digits are a number (``int`` would also read other scripts' digits);
         # the policy checks each option's range (``clashkit.base.limits``).
@@ -109,6 +111,8 @@ def parse_policies(text: str | Sequence[str], *, where: str = "--policies", leas
     """``"random,greedy,search:budget=4"`` as a list of policy names, each checked; a policy's
     own options are separated by commas too, so a part with ``=`` and no ``:`` belongs to
     the policy before it (``search:budget=4,fair`` is one policy)."""
+    if not isinstance(text, str | Sequence):
+        raise OptionError(f"{where}: {text!r} is not a list of policies (e.g. 'greedy,search:fair')")
     if isinstance(text, str):
         parts: list[str] = []
         for part in (p.strip() for p in text.split(",")):

@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base.errors import ClusterError, OptionError
+from ..base.limits import LIMITS, shown, whole_number
+from .workers import signals_blocked
 
 #: Where a local cluster listens: this machine only.
 LOCAL_HOST = "127.0.0.1"
@@ -53,7 +55,10 @@ CONNECT_TIMEOUT = 10
 #: Seconds a local cluster's workers may take to start (a busy machine is slow to start Python).
 START_TIMEOUT = 180
 #: The most worker processes ``local:N`` starts.
-MOST_LOCAL_WORKERS = 512
+MOST_LOCAL_WORKERS = LIMITS["workers"].high
+#: The longest host name and host-name label (RFC 1035); a longer one cannot be looked up.
+MAX_HOST = 253
+MAX_LABEL = 63
 
 _TCP = re.compile(r"(?P<scheme>tcp|tls)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})")
 
@@ -78,14 +83,26 @@ def parse_cluster(text: object, *, where: str = "--cluster") -> ClusterAddress:
     value = str(text).strip()
     if value.lower().startswith("local:"):
         count = value[len("local:") :].strip()
-        if not count.isdigit() or not 1 <= int(count) <= MOST_LOCAL_WORKERS:
-            raise OptionError(f"{where} {value!r}: N must be a whole number from 1 to {MOST_LOCAL_WORKERS}; {usage}")
-        return ClusterAddress(workers=int(count))
+        try:
+            workers = whole_number(count, "workers", "N", OptionError)
+        except OptionError:
+            raise OptionError(
+                f"{where} {shown(value)}: N must be a whole number from 1 to {MOST_LOCAL_WORKERS}; {usage}"
+            ) from None
+        return ClusterAddress(workers=workers)
     match = _TCP.fullmatch(value)
     if match is None:
-        raise OptionError(f"{where} {value!r}: {usage}")
+        raise OptionError(f"{where} {shown(value)}: {usage}")
     if not 1 <= int(match["port"]) <= 65535:
-        raise OptionError(f"{where} {value!r}: port {match['port']} is not from 1 to 65535")
+        raise OptionError(f"{where} {shown(value)}: port {match['port']} is not from 1 to 65535")
+    host = match["host"]
+    if not host.startswith("["):
+        labels = host.rstrip(".").split(".")
+        if len(host) > MAX_HOST or any(not 1 <= len(label) <= MAX_LABEL for label in labels):
+            raise OptionError(
+                f"{where} {shown(value)}: not a host name (at most {MAX_HOST} characters, in parts of "
+                f"1 to {MAX_LABEL} between dots)"
+            )
     return ClusterAddress(address=value)
 
 
@@ -123,8 +140,11 @@ def connect(cluster: Any, *, quiet: bool = True) -> Iterator[Any]:
         if spec.workers is not None:
             security = _temporary_security(distributed)
             try:
-                local = stack.enter_context(
-                    distributed.LocalCluster(
+                # Started with Ctrl-C and SIGTERM blocked: the workers (and the thread that starts
+                # them) keep them blocked, so a signal at any moment reaches this process alone,
+                # which closes the cluster; one that came meanwhile is raised once it has started.
+                with signals_blocked():
+                    local = distributed.LocalCluster(
                         n_workers=spec.workers,
                         threads_per_worker=1,
                         processes=True,
@@ -137,7 +157,7 @@ def connect(cluster: Any, *, quiet: bool = True) -> Iterator[Any]:
                         scheduler_kwargs={"dashboard": False, "dashboard_address": f"{LOCAL_HOST}:0"},
                         silence_logs=logging.CRITICAL if quiet else logging.WARNING,
                     )
-                )
+                    stack.enter_context(local)  # closed however it ends, an interrupt at unblocking too
                 client = stack.enter_context(distributed.Client(local, security=security, set_as_default=False))
                 client.wait_for_workers(spec.workers, timeout=START_TIMEOUT)
             except (KeyboardInterrupt, ClusterError):
@@ -147,11 +167,15 @@ def connect(cluster: Any, *, quiet: bool = True) -> Iterator[Any]:
                     f"--cluster {spec}: the local cluster did not start ({type(e).__name__}: {_reason(e)})"
                 ) from None
         else:
-            extra = {"security": distributed.security.Security()} if (spec.address or "").startswith("tls://") else {}
+            extra = {"security": _tls_security(distributed, spec)} if (spec.address or "").startswith("tls://") else {}
             try:
                 client = distributed.Client(spec.address, timeout=CONNECT_TIMEOUT, set_as_default=False, **extra)
             except (OSError, TimeoutError) as e:
                 raise ClusterError(f"--cluster {spec}: no dask scheduler answers there ({_reason(e)})") from None
+            except (KeyboardInterrupt, ClusterError):
+                raise
+            except Exception as e:  # a TLS setting Dask cannot use, an address it cannot look up
+                raise ClusterError(f"--cluster {spec}: cannot connect ({type(e).__name__}: {_reason(e)})") from None
             stack.enter_context(client)
             try:
                 client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
@@ -173,6 +197,19 @@ def _temporary_security(distributed):
             "--cluster local:N secures its cluster with TLS, which needs the cryptography package: "
             "pip install 'clashkit[cluster]'"
         ) from None
+
+
+def _tls_security(distributed, spec: ClusterAddress):
+    """The TLS credentials of Dask's configuration for ``tls://…``; without a CA file and a client
+    certificate there is nothing to connect with, so say which settings to give."""
+    security = distributed.security.Security()
+    if not (security.tls_ca_file and security.tls_client_cert):
+        raise ClusterError(
+            f"--cluster {spec}: tls:// needs Dask's TLS settings: distributed.comm.tls.ca-file and "
+            "distributed.comm.tls.client.cert (and .key), e.g. DASK_DISTRIBUTED__COMM__TLS__CA_FILE; "
+            "see docs/guide/cluster.md"
+        )
+    return security
 
 
 def _reason(error: BaseException) -> str:

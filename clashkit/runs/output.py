@@ -30,6 +30,17 @@ gets one run, never two mixed.  Signals wait until the commit is done.
 A full disk (``ENOSPC``) removes the run's parts (the space is given back)
 and says how much space the run needed; other write errors keep the finished
 parts for ``resume``.
+
+Nothing in a folder is trusted, since it may come from anyone (a shared data
+set, an unzipped archive).  Every name read from a manifest or a decided
+commit passes :func:`run_file_name` (readers and writer alike), so none leads
+out of the folder; the lock, the records and the run files are opened only as
+regular files, never through a link (:func:`open_regular`, :func:`read_record`:
+a FIFO, a device or a link loop is one line, never a hang); a file of a run's
+name that no manifest lists with its size is not clashkit's, and a writer
+refuses the folder unless ``force`` (:meth:`RunWriter._check_foreign`).  A
+write that fails before the run starts leaves no lock, and no folder the
+writer created.
 """
 
 from __future__ import annotations
@@ -44,6 +55,7 @@ import platform
 import re
 import shutil
 import signal
+import stat
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
@@ -63,6 +75,13 @@ STAGING = ".clashkit-run"
 COMMIT = "commit.json"
 LOCK = ".clashkit.lock"
 FORMAT = "clashkit-run/1"
+#: The names of a run's files: a frame's lower-case name and ``.parquet`` (``games.parquet``, a
+#: study's ``pareto.parquet``).  No separator, no ``..``, nothing hidden or absolute: a name read
+#: from a manifest can only name a file of the run folder itself (:func:`run_file_name`).
+RUN_FILE = re.compile(r"[a-z][a-z0-9_]{0,63}\.parquet")
+#: The largest ``manifest.json``, ``commit.json`` or ``run.json`` read (a run's record is a few
+#: kilobytes; a bigger file is refused unread, so a link to a device is never read whole).
+MAX_MANIFEST_BYTES = 1 << 20
 _PART = re.compile(r"part-(\d{8})\.(events|turns|games)\.parquet")
 #: Temporary files of earlier clashkit versions' writes (``.games.parquet.PID.xxxx.tmp``).
 _OLD_TMP = re.compile(r"\.(events|turns|games)\.parquet\.\d+\.[0-9a-f]+\.tmp")
@@ -173,6 +192,108 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+# --- What may be opened: plain names, regular files ----------------------------------------
+
+
+def run_file_name(name: object, where: object) -> str:
+    """``name`` if it is the name of a run's file (:data:`RUN_FILE`), else one line naming ``where``.
+
+    The one check of every name read from a folder (``manifest.json``, a decided
+    ``commit.json``): the readers (:func:`open_run`) and the writer rolling a commit
+    forward (:meth:`RunWriter.__enter__`) both call it, so no name leads out of the
+    folder nor onto its manifest, its lock or its staging, and a refused folder is
+    left exactly as it was.
+    """
+    if isinstance(name, str) and RUN_FILE.fullmatch(name):
+        return name
+    raise RunFolderError(
+        f"{where}: {shown(name)} is not a run file name (a frame's name and .parquet, inside the folder); "
+        "nothing was changed"
+    )
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in a few words."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _not_regular(path: Path, mode: int, error: type[Exception] = RunFolderError) -> Exception:
+    return error(f"{path}: {_kind(mode)}, where a run has a regular file; clashkit opens no other kind")
+
+
+def open_regular(path: Path) -> int:
+    """A read-only descriptor of ``path`` if it is a regular file, opened without following a link.
+
+    ``lstat`` first (a link, a FIFO or a device is refused unopened), then
+    ``O_NOFOLLOW | O_NONBLOCK`` (a FIFO put there since cannot block the open) and
+    ``fstat`` (the file opened is the one checked).  ``FileNotFoundError`` and other
+    ``OSError`` reach the caller, which names the place.
+    """
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise _not_regular(path, info.st_mode)
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            raise _not_regular(path, opened.st_mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_record(path: Path) -> bytes:
+    """The bytes of a run's record (``manifest.json``, ``commit.json``, ``run.json``): a regular
+    file (:func:`open_regular`) of at most :data:`MAX_MANIFEST_BYTES`."""
+    fd = open_regular(path)
+    blocks: list[bytes] = []
+    try:
+        size = os.fstat(fd).st_size
+        read = 0
+        while size <= MAX_MANIFEST_BYTES and read <= MAX_MANIFEST_BYTES:
+            block = os.read(fd, MAX_MANIFEST_BYTES + 1 - read)
+            if not block:
+                break
+            blocks.append(block)
+            read += len(block)
+    finally:
+        os.close(fd)
+    data = b"".join(blocks)
+    if size > MAX_MANIFEST_BYTES or len(data) > MAX_MANIFEST_BYTES:
+        raise RunFolderError(
+            f"{path}: {max(size, len(data)):,} bytes, more than the {MAX_MANIFEST_BYTES:,} a run's record may hold"
+        )
+    return data
+
+
+def staging_of(directory: Path) -> Path:
+    """``directory/.clashkit-run`` (:data:`STAGING`), refused when it is anything but a plain
+    folder: through a link the writer would move, write and delete files elsewhere."""
+    staging = directory / STAGING
+    try:
+        info = os.lstat(staging)
+    except FileNotFoundError:
+        return staging
+    except OSError as e:
+        raise RunFolderError(f"{staging}: cannot read ({e.strerror or e})") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise RunFolderError(
+            f"{staging}: {_kind(info.st_mode)}, where clashkit keeps a run's work in a plain folder; remove it"
+        )
+    return staging
+
+
 # --- The lock ------------------------------------------------------------------------------
 
 
@@ -180,7 +301,11 @@ class RunLock:
     """``DIRECTORY/.clashkit.lock`` held with ``fcntl.flock`` for as long as a run writes.
 
     The kernel drops the lock when its process dies, so a lock file left by a
-    killed run is taken over, never mistaken for a live writer.
+    killed run is taken over, never mistaken for a live writer.  The lock is
+    opened only as a regular file of one name (never through a link, ``O_NOFOLLOW``;
+    never a FIFO, a device or a file hard-linked elsewhere), since taking it
+    rewrites its contents.  A lock that cannot be written (a full disk, a file
+    size limit) is removed again: nothing is left behind.
     """
 
     def __init__(self, directory: Path) -> None:
@@ -189,10 +314,7 @@ class RunLock:
 
     def acquire(self) -> None:
         while True:
-            try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as e:
-                raise _cannot(self.path, e) from None
+            fd = self._open()
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as e:
@@ -206,15 +328,59 @@ class RunLock:
                 raise _cannot(self.path, e) from None
             # The file we locked must still be the one at the path (a finishing run unlinks it).
             try:
-                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+                here = os.lstat(self.path)
+                opened = os.fstat(fd)
+                same = (here.st_dev, here.st_ino) == (opened.st_dev, opened.st_ino)
             except FileNotFoundError:
                 same = False
             if same:
-                os.ftruncate(fd, 0)
-                os.write(fd, f"pid {os.getpid()} on {platform.node()}\n".encode())
+                self._claim(fd)
                 self.fd = fd
                 return
             os.close(fd)
+
+    def _open(self) -> int:
+        """The lock file, created or opened as a plain file of its own (see the class docstring)."""
+        try:
+            info = os.lstat(self.path)
+        except FileNotFoundError:
+            info = None
+        except OSError as e:
+            raise _cannot(self.path, e) from None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            raise self._refused(info.st_mode)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            if e.errno == errno.ELOOP:  # a link put there since the lstat
+                raise self._refused(stat.S_IFLNK) from None
+            raise _cannot(self.path, e) from None
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or opened.st_nlink != 1:
+            os.close(fd)
+            raise self._refused(opened.st_mode, linked=opened.st_nlink)
+        return fd
+
+    def _refused(self, mode: int, linked: int = 1) -> OutputError:
+        what = _kind(mode) if not stat.S_ISREG(mode) else f"a file with {linked} names (a hard link)"
+        return OutputError(
+            f"{self.path}: {what}, where clashkit keeps its lock as a plain file of its own; "
+            "clashkit writes no lock through it: remove it"
+        )
+
+    def _claim(self, fd: int) -> None:
+        """Write who holds the lock; on a write error (``ENOSPC``, ``EFBIG`` under ``ulimit -f``, …)
+        the lock file is removed and one line says why."""
+        text = f"pid {os.getpid()} on {platform.node()}\n".encode()
+        try:
+            os.ftruncate(fd, 0)
+            if os.write(fd, text) != len(text):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+            os.close(fd)
+            raise _cannot(self.path, e, "; nothing of the run was written") from None
 
     def release(self) -> None:
         if self.fd is not None:
@@ -225,10 +391,13 @@ class RunLock:
 
 
 def _read_small(fd: int) -> str:
+    """The lock's first line (who holds it), printable characters only, cut short."""
     try:
-        return os.pread(fd, 200, 0).decode(errors="replace").strip()
+        text = os.pread(fd, 200, 0).decode(errors="replace").strip()
     except OSError:
         return ""
+    line = text.splitlines()[0] if text else ""
+    return "".join(c if c.isprintable() else "?" for c in line)[:80]
 
 
 # --- Writing ----------------------------------------------------------------------------
@@ -240,6 +409,11 @@ class RunWriter:
     ``run`` is what the run plays (seed, n, decks, policies, options, engine):
     it goes into the manifest, and ``resume`` continues only a run with the
     same ``run``.  ``events``: whether the run writes ``events.parquet``.
+
+    A folder whose files of a run's names were not written by clashkit (no
+    manifest lists them with their size) is refused before anything is touched;
+    ``force=True`` writes over them (``--force``).  A folder it had to create is
+    removed again if the run leaves nothing in it.
     """
 
     def __init__(
@@ -250,6 +424,7 @@ class RunWriter:
         events: bool = True,
         resume: bool = False,
         files: Sequence[str] | None = None,
+        force: bool = False,
     ) -> None:
         self.directory = Path(directory)
         self.run = json.loads(json.dumps(dict(run), default=str))  # plain JSON values, as run.json holds them
@@ -259,7 +434,12 @@ class RunWriter:
             self.names = list(files)
         #: Every file name this folder's runs write: those of this run not written are removed.
         self.known = tuple(dict.fromkeys((*RUN_FILES, *self.names)))
+        for name in self.known:
+            run_file_name(f"{name}.parquet", self.directory)
         self.resume = resume
+        self.force = force
+        #: The folders :meth:`__enter__` created, deepest first (removed again if left empty).
+        self.created: list[Path] = []
         self.staging = self.directory / STAGING
         self.lock = RunLock(self.directory)
         self.committed = False
@@ -268,31 +448,113 @@ class RunWriter:
 
     def __enter__(self) -> RunWriter:
         where = check_path(self.directory, str(self.directory), OutputError)
-        if where.exists() and not where.is_dir():
-            raise OutputError(f"{where}: exists and is not a directory")
+        self._make_folder(where)
+        try:
+            self.lock.acquire()
+            try:
+                self.staging = staging_of(self.directory)
+                decided = _decided_commit(self.directory)
+                self._check_foreign(decided)
+                if decided is not None:
+                    _roll_forward(self.directory, decided)  # a commit decided by a run killed while it moved files
+                self._open_staging()
+            except BaseException:
+                self.lock.release()
+                raise
+        except BaseException:
+            self._remove_created()
+            raise
+        return self
+
+    def _make_folder(self, where: Path) -> None:
+        """Create ``where`` (noting which folders were made), or one line on what it is instead."""
+        try:
+            info = os.stat(where)
+        except FileNotFoundError:
+            info = None
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise OutputError(f"{where}: a symbolic link that loops ({e.strerror}); give a folder") from None
+            raise OutputError(f"{where}: cannot use the folder ({e.strerror or e})") from None
+        if info is not None:
+            if not stat.S_ISDIR(info.st_mode):
+                raise OutputError(f"{where}: exists and is not a directory")
+            return
+        if os.path.lexists(where):
+            raise OutputError(f"{where}: a symbolic link to nothing ({os.readlink(where)}); give a folder")
+        missing = where
+        while not os.path.lexists(missing) and missing != missing.parent:
+            self.created.append(missing)
+            missing = missing.parent
         try:
             where.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise OutputError(f"{where}: cannot create the folder ({e.strerror or e})") from None
-        for name in self.known:
-            path = where / f"{name}.parquet"
-            if path.is_dir() and not path.is_symlink():
-                raise OutputError(f"{path}: is a directory, where the run writes a file; remove it")
-        self.lock.acquire()
+            self._remove_created()
+            reason = e.strerror or e
+            if e.errno == errno.ELOOP:
+                reason = f"a symbolic link in it loops: {reason}"
+            raise OutputError(f"{where}: cannot create the folder ({reason})") from None
+
+    def _remove_created(self) -> None:
+        """Remove the folders :meth:`_make_folder` created, if they are empty (deepest first)."""
+        for folder in self.created:
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        self.created = []
+
+    def _check_foreign(self, decided: Mapping[str, Any] | None) -> None:
+        """Refuse to write over or remove a file that no clashkit run wrote (unless ``force``).
+
+        The names looked at are those this run writes or removes and, when a commit
+        is decided, those it moves or removes.  A file is clashkit's when it is a
+        regular file that the folder's manifest or the decided commit lists with
+        its exact size; a ``manifest.json`` that is not a clashkit manifest is not.
+        A directory in a file's place is refused even with ``force``.
+        """
+        directory = self.directory
+        names = {f"{name}.parquet" for name in self.known}
+        sizes: dict[str, set[int]] = {}
+        foreign = []
         try:
-            _roll_forward(self.directory)  # a commit decided by a run killed while it moved files
-            self._open_staging()
-        except BaseException:
-            self.lock.release()
-            raise
-        return self
+            old = _parse_manifest(directory / MANIFEST, read_record(directory / MANIFEST))
+        except FileNotFoundError:
+            old = None
+        except (OSError, RunFolderError):
+            old = None
+            foreign.append(MANIFEST)
+        for record in (old, decided):
+            if record is not None:
+                for name, entry in record["files"].items():
+                    sizes.setdefault(name, set()).add(entry["bytes"])
+        if decided is not None:
+            names.update(decided["files"], decided.get("removes", ()))
+        for name in sorted(names):
+            path = directory / name
+            try:
+                info = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            except OSError as e:
+                raise _cannot(path, e) from None
+            if stat.S_ISDIR(info.st_mode):
+                raise OutputError(f"{path}: is a directory, where the run writes a file; remove it")
+            if not (stat.S_ISREG(info.st_mode) and info.st_size in sizes.get(name, ())):
+                foreign.append(name)
+        if foreign and not self.force:
+            them = "it" if len(foreign) == 1 else "them"
+            raise OutputError(
+                f"{directory}: holds {', '.join(foreign)} that no clashkit run wrote; "
+                f"choose another --out or remove {them} (--force writes over {them})"
+            )
 
     def _open_staging(self) -> None:
         record = self.staging / "run.json"
         if self.staging.exists():
             try:
-                earlier = json.loads(record.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                earlier = json.loads(read_record(record).decode("utf-8"))
+            except (OSError, ValueError):  # RunFolderError and UnicodeDecodeError are ValueErrors
                 earlier = None
             if not self.resume:
                 done = len(self.done_parts()) if earlier is not None else 0
@@ -325,6 +587,8 @@ class RunWriter:
                 shutil.rmtree(self.staging, ignore_errors=True)
         finally:
             self.lock.release()
+            if not self.committed:
+                self._remove_created()
 
     @property
     def resumable(self) -> bool:
@@ -463,44 +727,53 @@ class RunWriter:
             os.replace(manifest_tmp, self.staging / COMMIT)
             _fsync_dir(self.staging)
             self.committed = True
-            _roll_forward(self.directory)
+            _roll_forward(self.directory, manifest)
         return [self.directory / f"{name}.parquet" for name in self.known if name in staged]
 
 
-def _roll_forward(directory: Path) -> None:
-    """Finish a decided commit (``STAGING/commit.json`` exists): move its files into place,
-    remove the run files it does not write, then make ``commit.json`` the manifest.
+def _decided_commit(directory: Path) -> dict[str, Any] | None:
+    """The commit a writer decided (``STAGING/commit.json``), its names checked, or ``None``."""
+    path = directory / STAGING / COMMIT
+    try:
+        data = read_record(path)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise RunFolderError(f"{path}: cannot read ({e.strerror or e})") from None
+    return _parse_manifest(path, data)
+
+
+def _roll_forward(directory: Path, manifest: Mapping[str, Any]) -> None:
+    """Finish a decided commit (``manifest``, read from ``STAGING/commit.json`` and checked by
+    :func:`_parse_manifest`): move its files into place, remove the run files it does not
+    write, then make ``commit.json`` the manifest.
 
     Each step can be repeated, so a run killed in the middle is finished by the next writer.
+    Only regular files are moved and removed, each named by :func:`run_file_name`.
     """
     staging = directory / STAGING
-    decided = staging / COMMIT
-    if not decided.is_file():
-        return
-    try:
-        manifest = json.loads(decided.read_text(encoding="utf-8"))
-        files, removes = manifest["files"], manifest.get("removes", [])
-    except (OSError, ValueError, KeyError, TypeError):
-        decided.unlink(missing_ok=True)  # not a commit (it is renamed into place only once written)
-        return
-    for name in files:
-        if (staging / name).exists():
-            os.replace(staging / name, directory / name)
-    for name in removes:
+    for name in manifest["files"]:
+        source = staging / name
+        try:
+            info = os.lstat(source)
+        except FileNotFoundError:
+            continue  # moved already
+        if not stat.S_ISREG(info.st_mode):
+            raise _not_regular(source, info.st_mode)
+        os.replace(source, directory / name)
+    for name in manifest.get("removes", []):
         target = directory / name
-        if target.exists() or target.is_symlink():
+        if os.path.lexists(target):
             _remove(target)
     _fsync_dir(directory)
-    os.replace(decided, directory / MANIFEST)
+    os.replace(staging / COMMIT, directory / MANIFEST)
     _fsync_dir(directory)
     shutil.rmtree(staging, ignore_errors=True)
 
 
 def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink()
+    """Remove a run's file (a directory in its place is refused before, by the writer)."""
+    path.unlink()
 
 
 def _difference(earlier: Mapping | None, now: Mapping) -> str:
@@ -583,10 +856,11 @@ def open_run(directory: str | os.PathLike, *, verify: bool = True):
 
 
 def _run_state(directory: Path) -> tuple[Path, bytes] | None:
-    """Where the folder's manifest is (a decided commit's or ``manifest.json``) and its bytes."""
-    for path in (directory / STAGING / COMMIT, directory / MANIFEST):
+    """Where the folder's manifest is (a decided commit's or ``manifest.json``) and its bytes
+    (:func:`read_record`: a regular file, not through a link, of a bounded size)."""
+    for path in (staging_of(directory) / COMMIT, directory / MANIFEST):
         try:
-            return path, path.read_bytes()
+            return path, read_record(path)
         except FileNotFoundError:
             continue
         except OSError as e:
@@ -612,16 +886,14 @@ def _checked_manifest(directory: Path, state, handles: dict, *, verify: bool) ->
         file = directory / f"{name}.parquet"
         listed = files.get(file.name)
         if listed is None:
-            if file.exists() and not (decided and file.name in manifest.get("removes", ())):
+            if os.path.lexists(file) and not (decided and file.name in manifest.get("removes", ())):
                 raise RunFolderError(f"{file}: not part of the run its {MANIFEST} describes (a file of another run)")
             continue
-        source = path.parent / file.name if decided and (path.parent / file.name).exists() else file
+        source = path.parent / file.name if decided and os.path.lexists(path.parent / file.name) else file
         try:
-            handle = open(source, "rb")
+            handle = os.fdopen(open_regular(source), "rb")
         except FileNotFoundError:
             raise RunFolderError(f"{file}: missing, but listed in {MANIFEST}") from None
-        except IsADirectoryError:
-            raise RunFolderError(f"{file}: a directory, but listed in {MANIFEST} as a file") from None
         except OSError as e:
             raise RunFolderError(f"{file}: cannot read ({e.strerror or e})") from None
         handles[file.name] = handle
@@ -651,8 +923,7 @@ def _parse_manifest(path: Path, data: bytes) -> dict[str, Any]:
         if not isinstance(manifest.get(key), kind):
             raise RunFolderError(f"{where}: key {key!r} must be a JSON object, not {shown(manifest.get(key))}")
     for name, entry in manifest["files"].items():
-        if not (name.endswith(".parquet") and "/" not in name and not name.startswith(".")):
-            raise RunFolderError(f"{where}: files: {shown(name)} is not a run file name")
+        run_file_name(name, f"{where}: files")
         if not (
             isinstance(entry, dict)
             and all(isinstance(entry.get(k), int) and not isinstance(entry.get(k), bool) for k in ("rows", "bytes"))
@@ -660,8 +931,10 @@ def _parse_manifest(path: Path, data: bytes) -> dict[str, Any]:
         ):
             raise RunFolderError(f"{where}: files: {name}: must be an object with rows, bytes and sha256")
     removes = manifest.get("removes", [])
-    if not (isinstance(removes, list) and all(isinstance(r, str) for r in removes)):
+    if not isinstance(removes, list):
         raise RunFolderError(f"{where}: key 'removes' must be a list of file names")
+    for name in removes:
+        run_file_name(name, f"{where}: removes")
     return manifest
 
 
@@ -673,11 +946,12 @@ def check_versions(manifest: Mapping[str, Any], where: object) -> None:
     """
     from ..base.rules import RULES_VERSION
 
-    frames = manifest.get("frames_version", manifest["run"].get("frames_version"))
-    rules = manifest["versions"].get("rules", manifest["run"].get("rules_version"))
+    absent = object()  # an older run without the key; a null is refused like any non-number
+    frames = manifest.get("frames_version", manifest["run"].get("frames_version", absent))
+    rules = manifest["versions"].get("rules", manifest["run"].get("rules_version", absent))
     mine = FRAMES_VERSION
     for what, given, reader in (("frames", frames, mine), ("rules", rules, RULES_VERSION)):
-        if given is None:
+        if given is absent:
             continue
         try:
             number = int(str(given)) if str(given).isascii() and str(given).isdigit() else None
@@ -720,12 +994,18 @@ __all__ = [
     "COMMIT",
     "LOCK",
     "MANIFEST",
+    "MAX_MANIFEST_BYTES",
+    "RUN_FILE",
     "RUN_FILES",
     "STAGING",
     "RunLock",
     "RunWriter",
     "check_versions",
+    "open_regular",
     "open_run",
     "read_manifest",
+    "read_record",
+    "run_file_name",
+    "staging_of",
     "versions",
 ]

@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..base.errors import OptionError
+from ..base.errors import OptionError, WorkerError
 from ..base.limits import check, shown
 from ..base.vocab import Mode
 from ..engine.records import GameRecords
@@ -487,6 +487,27 @@ def run_description(n: int, seed: int, matchup: Matchup) -> dict[str, Any]:
     }
 
 
+#: The folder under which ``clashkit simulate`` without ``--out`` makes its run's own
+#: (:func:`default_out`), relative to the current folder.
+DEFAULT_RUNS = Path("runs")
+
+
+def default_out(n: int, seed: int, matchup: Matchup) -> Path:
+    """The folder ``clashkit simulate`` writes into without ``--out``: ``runs/simulate-sSEED-nN-DIGEST``.
+
+    ``DIGEST`` is the first 8 hex digits of the SHA-256 of the run's description
+    (:func:`run_description`: decks, policies, rules, engine, seed, n, versions), so
+    the same command names the same folder (``--resume`` finds it again, and a
+    repeat writes the same run over its own) while two different runs never share
+    one.  Never the current folder itself, whose files are the user's.
+    """
+    import json
+
+    description = json.dumps(run_description(n, seed, matchup), sort_keys=True, default=str)
+    digest = hashlib.sha256(description.encode()).hexdigest()[:8]
+    return DEFAULT_RUNS / f"simulate-s{seed}-n{n}-{digest}"
+
+
 def simulate_to(
     out: str | os.PathLike,
     n: int,
@@ -499,6 +520,7 @@ def simulate_to(
     jobs: int | None = 1,
     progress: bool | None = None,
     resume: bool = False,
+    force: bool = False,
     warn=None,
     cluster: Any = None,
     **options: Any,
@@ -510,14 +532,25 @@ def simulate_to(
     end they are assembled into ``games.parquet``, ``turns.parquet`` and
     (with events) ``events.parquet`` and ``manifest.json`` is written last
     (:mod:`clashkit.runs.output`).  ``resume=True`` continues an interrupted run
-    of the same games without replaying its finished parts.  Returns the
+    of the same games without replaying its finished parts; a folder holding
+    files of a run's names that no clashkit run wrote is refused unless
+    ``force=True``.  Returns the
     data files written; the frames equal :func:`simulate`'s, with ``jobs``
     or on a ``cluster`` alike, and ``resume`` continues a run on either.
     """
 
     matchup = Matchup.build(deck_a, deck_b, policy_a, policy_b, **options)
     return play_matchup_to(
-        out, matchup, n, seed=seed, jobs=jobs, progress=progress, resume=resume, warn=warn, cluster=cluster
+        out,
+        matchup,
+        n,
+        seed=seed,
+        jobs=jobs,
+        progress=progress,
+        resume=resume,
+        force=force,
+        warn=warn,
+        cluster=cluster,
     )
 
 
@@ -530,28 +563,44 @@ def play_matchup_to(
     jobs: int | None = 1,
     progress: bool | None = None,
     resume: bool = False,
+    force: bool = False,
     warn=None,
     cluster: Any = None,
 ) -> list[Path]:
     """:func:`simulate_to` of a run specification built already (:meth:`Matchup.build`)."""
-    from .output import RunWriter
-    from .trace import GAMES_SCHEMA, TURNS_SCHEMA, build_trace, events_schema
-
-    record_events = matchup.record_events
     n = check_games(n)
     jobs = usable_jobs(jobs, warn=warn)
     pool = seed_pool(seed)
     run = run_description(n, seed, matchup)
-    card_set = matchup.card_set
     if resume and _finished_already(out, run):
-        names = ("events", "turns", "games") if record_events else ("turns", "games")
+        names = ("events", "turns", "games") if matchup.record_events else ("turns", "games")
         return [Path(out) / f"{name}.parquet" for name in names]
-    # SIGTERM is an interrupt from before the folder is opened: its lock is always let go.
-    with sigterm_as_interrupt(), RunWriter(out, run, events=record_events, resume=resume) as writer:
+    try:
+        return _played_to(out, matchup, n, run, pool, jobs, progress, resume, force, cluster)
+    except WorkerError as e:  # the parts finished are kept (RunWriter), so the run can go on
+        raise WorkerError(f"{e}; --resume goes on") from None
+
+
+def _played_to(
+    out, matchup: Matchup, n: int, run, pool, jobs: int, progress, resume: bool, force: bool, cluster
+) -> list[Path]:
+    """The body of :func:`play_matchup_to`: the games played part by part into ``out``."""
+    from .output import RunWriter
+    from .trace import GAMES_SCHEMA, TURNS_SCHEMA, build_trace, events_schema
+
+    record_events = matchup.record_events
+    card_set = matchup.card_set
+    # SIGTERM is an interrupt from before the folder is opened: its lock is always let go.  The
+    # cluster is reached first: one that cannot be used leaves no folder behind.
+    with (
+        sigterm_as_interrupt(),
+        _connected(cluster) as client,
+        RunWriter(out, run, events=record_events, resume=resume, force=force) as writer,
+    ):
         skip = writer.done_parts()
         size = part_games(matchup.engine, matchup.record_events)
         finished = sum(min(size, n - p * size) for p in skip)
-        with _progress(n, progress, initial=finished) as bar, _connected(cluster) as client:
+        with _progress(n, progress, initial=finished) as bar:
             for part, records in play_parts(matchup, pool, n, jobs, skip=skip, bar=bar, cluster=client):
                 trace = build_trace(records, card_set)
                 writer.write_part(part, {"games": trace.games, "turns": trace.turns, "events": trace.events})
@@ -571,7 +620,7 @@ def _finished_already(out: str | os.PathLike, run: Mapping[str, Any]) -> bool:
     from ..base.errors import RunFolderError
     from .output import STAGING, read_manifest
 
-    if (Path(out) / STAGING).exists():
+    if os.path.lexists(Path(out) / STAGING):
         return False
     try:
         return read_manifest(out)["run"] == json_plain(run)
@@ -594,7 +643,9 @@ __all__ = [
     "PART_GAMES",
     "Matchup",
     "Terminated",
+    "DEFAULT_RUNS",
     "choose_engine",
+    "default_out",
     "game_seeds",
     "part_games",
     "task_games",

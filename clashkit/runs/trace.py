@@ -400,7 +400,7 @@ class Trace:
         return cls(*(pl.concat([getattr(t, name) for t in traces], rechunk=False) for name in names))
 
     def write_parquet(
-        self, directory: str | os.PathLike, *, events: bool = True, run: dict | None = None
+        self, directory: str | os.PathLike, *, events: bool = True, run: dict | None = None, force: bool = False
     ) -> list[Path]:
         """Write the frames into ``directory`` as one run (:mod:`clashkit.runs.output`).
 
@@ -408,12 +408,13 @@ class Trace:
         and ``manifest.json`` last, naming ``run`` (default: the number of
         games) and every file with its rows and SHA-256.  Files of an earlier
         run that this one does not write are removed; an error leaves the
-        folder as it was.  Returns the data files written.
+        folder as it was; a folder holding files of a run's names that no clashkit
+        run wrote is refused unless ``force``.  Returns the data files written.
         """
         from .output import RunWriter
 
         frames = {"games": self.games, "turns": self.turns, "events": self.events}
-        with RunWriter(directory, run or {"games": self.games.height}, events=events) as writer:
+        with RunWriter(directory, run or {"games": self.games.height}, events=events, force=force) as writer:
             return writer.commit(frames)
 
     @classmethod

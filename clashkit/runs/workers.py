@@ -11,6 +11,11 @@ pool, its start method, signals and the script guard live in one place:
   turned into the same interrupt (:func:`sigterm_as_interrupt`, :class:`Terminated`).
   While the pool runs, both are noted and raised between steps, never inside the
   executor's own code;
+- the fork server starts with SIGINT and SIGTERM blocked (:func:`signals_blocked`), so a
+  Ctrl-C while it imports ends in clashkit's one line, not in its traceback; each worker
+  unblocks them once it ignores Ctrl-C;
+- a worker that dies (killed by a signal, out of memory) stops the run in one line naming it
+  (:class:`~clashkit.base.errors.WorkerError`), never the executor's ``BrokenProcessPool``;
 - workers end with the run, even when it is killed by SIGKILL (:func:`end_with_parent`);
 - a script that starts workers at its top level, outside
   ``if __name__ == "__main__":``, is refused in one line before any worker
@@ -34,10 +39,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Any
 
-from ..base.errors import WorkerStartError
+from ..base.errors import WorkerError, WorkerStartError
 
 #: Tasks in flight per worker process.
 WINDOW_PER_JOB = 4
@@ -67,6 +73,33 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+#: The signals a process started by clashkit must not be stopped by while it starts.
+STARTUP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def signals_blocked() -> Iterator[None]:
+    """Within the block SIGINT and SIGTERM wait (``pthread_sigmask``) in this thread, and in every
+    process started from it, which inherits the mask: a helper interpreter (the fork server, a
+    Dask worker) that a Ctrl-C reached while importing would print its own traceback.  On
+    leaving, this thread's mask is restored and a signal that came meanwhile is delivered then.
+    Without ``pthread_sigmask`` (not POSIX) the block does nothing.
+
+    multiprocessing's resource tracker is started first: starting it unblocks SIGINT and
+    SIGTERM in the thread that starts it (once), which would undo the block."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STARTUP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 # --- The script guard -----------------------------------------------------------------------
@@ -135,6 +168,38 @@ def pool_context(preload: Iterable[str] = ()):
     return multiprocessing.get_context("spawn")
 
 
+def _start_server(context) -> None:
+    """Start ``context``'s fork server now, with the start-up signals blocked
+    (:func:`signals_blocked`); the first worker would otherwise start it unprotected."""
+    if context.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    with signals_blocked():
+        forkserver.ensure_running()
+
+
+def _died(executor: ProcessPoolExecutor, workers: dict) -> WorkerError:
+    """What broke the pool: the worker processes of ``workers`` (pid → process) that ended, the
+    ones killed by another signal than the executor's own SIGTERM first.  The executor's manager
+    thread, which ends the other workers and waits for them all, is let finish first (a process
+    waited for from two threads may lose its status)."""
+    manager = getattr(executor, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=STOP_SECONDS)
+    ended = []
+    for pid, process in sorted(workers.items()):
+        code = process.exitcode if not manager or not manager.is_alive() else None
+        if code is not None and code != 0:
+            ended.append((code == -signal.SIGTERM, pid, code))
+    if not ended:
+        return WorkerError("a worker process ended without its result; the run stopped")
+    ended.sort()
+    _, pid, code = ended[0]
+    how = f"was killed (signal {-code})" if code < 0 else f"ended with status {code}"
+    return WorkerError(f"worker {pid} {how}; the run stopped")
+
+
 #: In a worker: what every task shares, as a 1-tuple, or ``()`` when nothing is shared.
 _SHARED: tuple = ()
 
@@ -144,6 +209,8 @@ def _start_worker(shared: tuple, parent: int) -> None:
     global _SHARED
     _SHARED = shared
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # the fork server started with them blocked
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STARTUP_SIGNALS)
     end_with_parent(parent)
 
 
@@ -278,7 +345,7 @@ def run_tasks(
     must be importable by name (a module-level function).  ``call`` names the
     API call in the script-guard message.  On any exception — Ctrl-C, SIGTERM
     inside :func:`sigterm_as_interrupt`, a failed task — the workers are
-    stopped before it goes on.
+    stopped before it goes on; a worker that dies raises :class:`~clashkit.base.errors.WorkerError`.
     """
     if cluster is not None:
         from .cluster import stream
@@ -296,29 +363,36 @@ def run_tasks(
     context = pool_context([function.__module__])
     given = () if shared is _NOTHING else (shared,)
     executor = None
+    workers: dict = {}  # pid → process, every worker started (the executor forgets a dead one)
     try:
         with _signals_noted() as noted:
+            _start_server(context)
             executor = ProcessPoolExecutor(jobs, context, initializer=_start_worker, initargs=(given, os.getpid()))
             pending: dict = {}
             window = jobs * WINDOW_PER_JOB
             exhausted = False
             _raise_noted(noted)
-            while pending or not exhausted:
-                while not exhausted and len(pending) < window:
-                    task = next(tasks, None)
-                    if task is None:
-                        exhausted = True
+            try:
+                while pending or not exhausted:
+                    while not exhausted and len(pending) < window:
+                        task = next(tasks, None)
+                        if task is None:
+                            exhausted = True
+                            break
+                        label, args = task
+                        pending[executor.submit(_in_worker, function, args)] = label
+                    workers.update(getattr(executor, "_processes", None) or {})
+                    if not pending:
                         break
-                    label, args = task
-                    pending[executor.submit(_in_worker, function, args)] = label
-                if not pending:
-                    break
-                finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                _raise_noted(noted)
-                for future in finished:
-                    yield pending.pop(future), future.result()
+                    finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
                     _raise_noted(noted)
-            executor.shutdown(wait=True)
+                    for future in finished:
+                        yield pending.pop(future), future.result()
+                        _raise_noted(noted)
+                executor.shutdown(wait=True)
+            except BrokenProcessPool:
+                _raise_noted(noted)  # an interrupt that also reached the workers is an interrupt
+                raise _died(executor, workers) from None
             _raise_noted(noted)
     except BaseException:
         if executor is not None:
@@ -326,4 +400,13 @@ def run_tasks(
         raise
 
 
-__all__ = ["WINDOW_PER_JOB", "Terminated", "check_main_guard", "pool_context", "run_tasks", "sigterm_as_interrupt"]
+__all__ = [
+    "STARTUP_SIGNALS",
+    "WINDOW_PER_JOB",
+    "Terminated",
+    "check_main_guard",
+    "pool_context",
+    "run_tasks",
+    "sigterm_as_interrupt",
+    "signals_blocked",
+]

@@ -236,7 +236,10 @@ def measured_points(frame: pl.DataFrame) -> pl.Series:
     if not quick or not mana:
         return pl.Series("measured_points", [None] * len(rows), dtype=pl.Float64)
     base = logit(quick[0])
-    per_point = sum(base - logit(r) for r in mana) / sum(r["points"] for r in mana)
+    points = sum(r["points"] for r in mana)
+    per_point = sum(base - logit(r) for r in mana) / points if points else 0.0
+    if not per_point:  # fixed mana did not move the win rate (a few games): no unit to measure in
+        return pl.Series("measured_points", [None] * len(rows), dtype=pl.Float64)
     return pl.Series("measured_points", [(base - logit(r)) / per_point for r in rows])
 
 

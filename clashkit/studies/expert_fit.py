@@ -38,6 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..base.cards import CardSet
+from ..base.errors import InputError
 from ..engine.loop import run
 from ..policies import Policy, get_policy
 from ..policies.expert import FEATURES, ExpertPolicy, features
@@ -120,7 +121,23 @@ def fit(games: int, rounds: int, seed: int, log=None, cards: CardSet | None = No
     for r in range(rounds):
         player: Policy = get_policy("greedy") if weights is None else ExpertPolicy(weights=weights)
         x, y = positions(player, games, seed + r * games, played)
-        weights = [round(float(w), 5) for w in logistic(x, y)]
+        if not len(y):
+            raise InputError(
+                f"round {r + 1}: none of the {games} games had a winner (R10.1: each reached the turn limit), "
+                "so there is no position to fit on; fit on cards that can win, or on more games"
+            )
+        if len(set(y.tolist())) < 2:
+            raise InputError(
+                f"round {r + 1}: the {len(y)} positions from {games} games all have the same outcome, "
+                "so there is nothing to fit; fit on more games"
+            )
+        try:
+            weights = [round(float(w), 5) for w in logistic(x, y)]
+        except np.linalg.LinAlgError:
+            raise InputError(
+                f"round {r + 1}: the {len(y)} positions from {games} games do not determine the weights; "
+                "fit on more games or other cards"
+            ) from None
         if log is not None:
             log(f"round {r + 1}: {len(y)} positions from {games} games, {time.perf_counter() - started:.0f} s")
     return {

@@ -25,8 +25,11 @@ import altair as alt
 import polars as pl
 
 from ..base import CardSet
+from ..base.errors import OptionError
+from . import frames as wanted
 from . import rendering
 from . import summaries as s
+from .frames import needs
 
 rendering.on_altair_loaded()
 
@@ -70,6 +73,7 @@ def _scale(mapping: Mapping[str, str]) -> alt.Scale:
     return alt.Scale(domain=list(mapping), range=list(mapping.values()))
 
 
+@needs(decks=wanted.DECK_CARDS)
 def chart_mana_curve(
     decks: pl.DataFrame | None = None,
     *,
@@ -107,6 +111,7 @@ def chart_mana_curve(
     )
 
 
+@needs(turns=wanted.TURNS_MANA)
 def chart_mana_per_turn(
     turns: pl.DataFrame,
     *,
@@ -147,6 +152,7 @@ def chart_mana_per_turn(
     return layered.facet(facet=alt.Facet("group:N", title=None), columns=FACET_COLUMNS, title=title)
 
 
+@needs(turns=wanted.TURNS_HEALTH)
 def chart_hand_health(
     turns: pl.DataFrame,
     *,
@@ -209,6 +215,7 @@ def chart_hand_health(
     return layered.facet(facet=alt.Facet("group:N", title=None), columns=FACET_COLUMNS, title=title)
 
 
+@needs(games=wanted.GAMES_RESULTS)
 def chart_matchups(
     games: pl.DataFrame,
     *,
@@ -283,6 +290,7 @@ def _interval_chart(
     return alt.layer(even, bars, points).properties(title=title)
 
 
+@needs(games=wanted.GAMES_FIRST)
 def chart_first_player(
     games: pl.DataFrame,
     *,
@@ -297,6 +305,7 @@ def chart_first_player(
     return _interval_chart(data, y="group", title="First-player win rate", y_title=None, width=width, sort=order)
 
 
+@needs(ratings=wanted.RATINGS)
 def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart | alt.FacetChart:
     """A ladder's ratings (:func:`clashkit.studies.ladder.ladder`'s ``ratings`` frame): each policy's
     Bradley–Terry rating on the Elo scale with its 95% interval, best at the top; the dashed
@@ -327,6 +336,7 @@ def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart |
 _SPARSE_AXIS = alt.Axis(tickCount=4, labelOverlap="greedy", labelAngle=0, format="~g")
 
 
+@needs(events=wanted.EVENTS_NUMBERS, games=wanted.GAMES_OUTCOMES)
 def chart_card_numbers(
     events: pl.DataFrame,
     games: pl.DataFrame,
@@ -398,6 +408,7 @@ def chart_card_numbers(
     return alt.hconcat(win, dealt, destroyed).resolve_scale(color="independent")
 
 
+@needs(comparison=wanted.COMPARISON)
 def chart_win_rate_shift(
     comparison: pl.DataFrame,
     *,
@@ -428,13 +439,14 @@ def chart_win_rate_shift(
     return alt.layer(even, rules, points).properties(title="Deck win rates before and after")
 
 
+@needs(events=wanted.EVENTS_HEALTH)
 def hand_health_track(events: pl.DataFrame, *, game: int | None = None) -> pl.DataFrame:
     """Both players' hand-health and keep through one game, one row per change:
     ``step``, ``turn``, ``player``, ``hand_health``, ``keep`` (plus the first and last step)."""
     if game is not None:
         events = events.filter(pl.col("game") == game)
     if events.height and events["game"].n_unique() > 1:
-        raise ValueError("these events hold several games: pick one with game=")
+        raise OptionError("these events hold several games: pick one with game=")
     parts = []
     for p in ("A", "B"):
         side = events.select(
@@ -454,6 +466,7 @@ def hand_health_track(events: pl.DataFrame, *, game: int | None = None) -> pl.Da
     return pl.concat(parts)
 
 
+@needs(events=wanted.EVENTS_HEALTH)
 def chart_hand_health_track(
     events: pl.DataFrame,
     *,

@@ -24,7 +24,9 @@ import altair as alt
 import polars as pl
 
 from ..base.points import change_text, interval_text, points, points_expr, points_text
+from . import frames as wanted
 from . import rendering
+from .frames import needs
 
 rendering.on_altair_loaded()
 
@@ -86,6 +88,7 @@ def _cell(row: dict, *, full_scale: float) -> str:
     )
 
 
+@needs(cells=wanted.PAIRED_CELLS, decks=wanted.PAIRED_DECKS)
 def paired_matrix_html(
     cells: pl.DataFrame,
     decks: pl.DataFrame | None = None,
@@ -130,6 +133,7 @@ def paired_matrix_html(
     return f'{title}<table class="ck-paired-matrix" style="{_TABLE}"><tr>{head}</tr>{"".join(body)}</table>{note}'
 
 
+@needs(cells=wanted.PAIRED_CELLS_DRAWN, decks=wanted.PAIRED_DECKS_DRAWN)
 def paired_frame(cells: pl.DataFrame, decks: pl.DataFrame | None = None, *, label: str = "deck {}") -> pl.DataFrame:
     """What :func:`chart_paired_changes` draws: one row per deck and ``against`` (``all``
     first, then each opponent), the change and its interval in points, ``clear`` and the
@@ -168,6 +172,7 @@ def _diverging() -> alt.Scale:
     return alt.Scale(scheme="redblue", domain=[-FULL_SCALE, FULL_SCALE], domainMid=0, clamp=True)
 
 
+@needs(cells=wanted.PAIRED_CELLS_DRAWN, decks=wanted.PAIRED_DECKS_DRAWN)
 def chart_paired_changes(
     cells: pl.DataFrame,
     decks: pl.DataFrame | None = None,
@@ -228,6 +233,7 @@ def chart_paired_changes(
     )
 
 
+@needs(cells=(*wanted.PAIRED_CELLS_DRAWN, "strength"), decks=(*wanted.PAIRED_DECKS_DRAWN, "strength"))
 def chart_paired_by_strength(
     cells: pl.DataFrame,
     decks: pl.DataFrame | None = None,

@@ -19,7 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 import polars as pl
 
 from ..base import CardSet, rate_exprs, starter_set
+from ..base.errors import OptionError, UnknownCardError
+from ..base.suggest import did_you_mean
 from ..studies import deck_results, pairing_counts
+from . import frames as wanted
+from .frames import needs
 
 #: Grouping choices for the per-turn summaries.
 GROUPINGS = (None, "player", "seat", "deck")
@@ -70,10 +74,11 @@ def decks_frame(decks: Mapping[str, Sequence[str]], cards: CardSet | None = None
     out = rows.join(table, on="name", how="left", maintain_order="left")
     unknown = out.filter(pl.col("kind").is_null())["name"].to_list()
     if unknown:
-        raise KeyError(f"unknown card {unknown[0]!r}")
+        raise UnknownCardError(f"unknown card {unknown[0]!r}{did_you_mean(str(unknown[0]), table['name'].to_list())}")
     return out
 
 
+@needs(decks=wanted.DECK_CARDS)
 def mana_curve(decks: pl.DataFrame) -> pl.DataFrame:
     """The mana curve: ``deck``, ``cost``, ``kind``, ``cards`` (how many), ``names`` (joined).
 
@@ -115,6 +120,7 @@ def own_label(side: str) -> pl.Expr:
     return label
 
 
+@needs(games=wanted.LABELLED)
 def label_decks(
     games: pl.DataFrame,
     decks: Mapping[str, Sequence[str]] | None = None,
@@ -174,6 +180,7 @@ def _sides(games: pl.DataFrame) -> pl.DataFrame:
 # --- Matchups ----------------------------------------------------------------------------
 
 
+@needs(games=wanted.GAMES_RESULTS)
 def matchups(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
     """The win-rate matrix: ``deck``, ``opponent``, ``games``, ``wins``, ``win_rate``, ``low``,
     ``high``, ``unfinished``.
@@ -198,6 +205,7 @@ def matchups(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = No
     )
 
 
+@needs(games=wanted.GAMES_RESULTS)
 def matchups_readable(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
     """:func:`matchups` as a person reads it: the row deck's win rate against the column deck
     and its 95% interval in points (one decimal), the games, and the unfinished ones only
@@ -218,6 +226,7 @@ def matchups_readable(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | 
     return out if int(out["unfinished"].sum()) else out.drop("unfinished")
 
 
+@needs(games=wanted.GAMES_FIRST)
 def first_player_advantage(
     games: pl.DataFrame,
     *,
@@ -241,7 +250,7 @@ def first_player_advantage(
     elif by is None:
         sides = sides.with_columns(pl.lit("all").alias("group"))
     else:
-        raise ValueError(f"by must be 'pairing', 'deck' or None, not {by!r}")
+        raise OptionError(f"by must be 'pairing', 'deck' or None, not {by!r}")
 
     def agg(frame: pl.DataFrame) -> pl.DataFrame:
         return frame.group_by("group").agg(
@@ -264,7 +273,7 @@ def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None
     labelled from the games frame (:func:`own_label`), and so are all turns when
     ``decks=`` names decks of its own."""
     if by not in GROUPINGS:
-        raise ValueError(f"by must be one of {GROUPINGS}, not {by!r}")
+        raise OptionError(f"by must be one of {GROUPINGS}, not {by!r}")
     t = turns.with_columns(pl.col("own_turn").cast(pl.Int32), pl.col("player").cast(pl.String))
     if by is None:
         return t.with_columns(pl.lit("all").alias("group"))
@@ -277,18 +286,19 @@ def _with_groups(turns: pl.DataFrame, games: pl.DataFrame | None, by: str | None
         if not t["group"].null_count():
             return t
         if games is None:
-            raise ValueError(
+            raise OptionError(
                 "by='deck': some turns are not a starter deck's (R7.1); pass games= to label them by their cards"
             )
         own = _sides(label_decks(games, {})).select("game", "player", pl.col("deck").alias("own"))
         joined = t.join(own, on=["game", "player"], how="left", maintain_order="left")
         return joined.with_columns(pl.coalesce("group", "own").alias("group")).drop("own")
     if games is None:
-        raise ValueError("by='deck' with named decks needs the games frame")
+        raise OptionError("by='deck' with named decks needs the games frame")
     sides = _sides(_labelled(games, decks)).select("game", "player", pl.col("deck").alias("group"))
     return t.join(sides, on=["game", "player"], how="left")
 
 
+@needs(turns=wanted.TURNS_MANA)
 def mana_per_turn(
     turns: pl.DataFrame,
     *,
@@ -324,6 +334,7 @@ def mana_per_turn(
     )
 
 
+@needs(turns=wanted.TURNS_HEALTH)
 def hand_health_over_turns(
     turns: pl.DataFrame,
     *,
@@ -355,6 +366,7 @@ def hand_health_over_turns(
     return out.sort("group", "own_turn", "keep")
 
 
+@needs(turns=wanted.TURNS_HEALTH)
 def hand_health_readable(
     turns: pl.DataFrame,
     *,
@@ -387,6 +399,7 @@ def hand_health_readable(
 # --- Per card -------------------------------------------------------------------------------
 
 
+@needs(events=wanted.EVENTS_NUMBERS, games=wanted.GAMES_OUTCOMES)
 def card_numbers(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
     """Per card: ``card``, ``played_in`` (player-games in which its owner played it at least
     once), ``wins`` and ``win_rate`` / ``low`` / ``high`` (of those player-games),
@@ -471,6 +484,7 @@ def card_numbers(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
 # --- Before and after a change -----------------------------------------------------------
 
 
+@needs(games=wanted.GAMES_RESULTS)
 def deck_win_rates(games: pl.DataFrame, decks: Mapping[str, Sequence[str]] | None = None) -> pl.DataFrame:
     """Each deck's overall win rate against the others: ``deck``, ``games``, ``wins``,
     ``win_rate``, ``low``, ``high`` (mirror matches left out)."""

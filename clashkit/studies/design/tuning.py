@@ -13,6 +13,7 @@ import polars as pl
 
 from ...base.cards import CardSet
 from ...base.errors import OptionError
+from ...base.limits import fraction
 from ...base.points import percent_text, points_text
 from ...base.rules import Rules
 from ...base.suggest import did_you_mean
@@ -307,8 +308,8 @@ def tune(
     if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
         raise OptionError(f"beam {beam!r} must be a whole number ≥ 1")
     objective = Objective(pairing_weight, first_weight)
-    if budget_seconds is not None and not budget_seconds > 0:
-        raise OptionError(f"budget {budget_seconds!r} must be a number of seconds > 0")
+    if budget_seconds is not None:
+        budget_seconds = fraction(budget_seconds, "budget_seconds", "budget_seconds", OptionError)
     known = sorted({f for fs in FIELDS.values() for f in fs})
     fields = tuple(dict.fromkeys(str(f).strip().lower() for f in fields))
     for f in fields:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from ...base import LANES, PLAYERS, CardSet, TargetSide
+from ...base.errors import UnknownCardError
 from ...engine import EVENT_FIELDS, GameState, NoEffect, Play, Proceed, format_place, no_effect
 from ...show import describe_event, event_dicts
 from ...show.render import ability_word
@@ -156,6 +157,6 @@ def _card_names(cards: CardSet, names: Sequence[str]) -> list[str]:
     for name in names:
         name = str(name).strip().upper()
         if name not in cards:
-            raise KeyError(f"unknown card {name!r}")
+            raise UnknownCardError(f"unknown card {name!r}")
         out.append(name)
     return out
