@@ -27,9 +27,12 @@ search without expert's evaluation).  ``--jobs`` worker processes play the games
 (every core by default).
 
 The arbiter is ``deep`` where that policy exists, else
-``search:budget=16,fair``.  ``--weights FILE`` scores ``expert`` with a
-weights file of ``clashkit expert-train`` instead of the shipped one (this
-process only, so the games run in it) and takes the seeds to avoid from it.
+``search:budget=16,fair``.  ``--weights FILE`` gives every bot that reads
+``expert``'s weights a weights file of ``clashkit expert-train`` instead of
+the shipped one — ``expert`` and ``deep`` alike (its leaf and its model of the
+opponent), as shipping that file would — and takes the seeds to avoid from
+it; the games then run in this process (``--jobs 1``: worker processes would
+read the shipped file).
 Prints Markdown tables, or with ``--json`` one JSON line.
 """
 
@@ -45,6 +48,7 @@ from pathlib import Path
 from clashkit.base.errors import OptionError
 from clashkit.base.points import percent_text, points_text
 from clashkit.base.shipped import shipped_file
+from clashkit.policies import deep as deep_module
 from clashkit.policies import expert as expert_module
 from clashkit.policies import get_policy
 from clashkit.studies.card_sets import draw, fit_set
@@ -80,10 +84,12 @@ def unseen_seeds(count: int, first: int, avoid: set[int]) -> list[int]:
 
 
 def use_weights(path: Path) -> set[int]:
-    """Score ``expert`` with the weights file ``path`` in this process; its fit's generator seeds."""
+    """Every bot of this process that reads ``expert``'s shipped weights (``expert``; ``deep``'s leaf
+    and model) reads the weights file ``path`` instead; its fit's generator seeds."""
     data = json.loads(path.read_text())
     weights = tuple(float(w) for w in data["weights"])
-    expert_module.shipped_weights = lambda: weights  # type: ignore[assignment]
+    for module in (expert_module, deep_module):
+        module.shipped_weights = lambda: weights  # type: ignore[assignment]
     return fit_seeds(data)
 
 
@@ -212,6 +218,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
     jobs = args.jobs or None
+    if args.weights and args.jobs != 1:
+        parser.error("--weights plays in this process only: give --jobs 1")
     if args.n < 1 or min(args.sets, args.designer) < 0 or args.sets + args.designer < 1:
         parser.error("-n must be at least 1, --sets and --designer at least 0, one of them more")
     arbiter = args.arbiter or default_arbiter()

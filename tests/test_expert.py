@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -227,3 +229,23 @@ def test_expert_train_refuses_a_negative_number_of_sets(tmp_path):
         "(expert-train: generator seeds of the card sets fitted on), not -1"
     ]
     assert not (tmp_path / "w.json").exists()
+
+
+def test_a_weights_file_for_the_agreement_check_reaches_every_bot_that_reads_the_weights(tmp_path, monkeypatch):
+    """``benchmarks/agreement.py --weights FILE`` checks the bots as shipping FILE would make them:
+    ``expert`` and ``deep`` (its leaf and its model of the opponent) both read FILE, not the
+    shipped weights; the seeds to avoid are FILE's."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import agreement
+
+    from clashkit.policies import deep as deep_module
+    from clashkit.policies import expert as expert_module
+
+    for module in (expert_module, deep_module):  # restored after the test
+        monkeypatch.setattr(module, "shipped_weights", module.shipped_weights)
+    weights = [0.5 + i for i in range(len(FEATURES))]
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"features": list(FEATURES), "weights": weights, "card_sets": {"seeds": [7, 9]}}))
+    assert agreement.use_weights(path) == {7, 9}
+    deep = get_policy("deep")
+    assert get_policy("expert").weights == deep.weights == deep.opponent().weights == tuple(weights)
