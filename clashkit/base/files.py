@@ -48,6 +48,8 @@ def file_to_write(path: str | os.PathLike, where: str, error: type[ClashkitError
         except OSError as e:
             if e.errno == errno.ELOOP:
                 raise error(f"{where}: {path}: a symbolic link that loops on the way to {what}") from None
+            if e.errno == errno.ENOTDIR:  # a file where its folder should be
+                raise error(f"{where}: no directory for {path}") from None
             raise error(f"{where}: {path}: cannot use {what} ({e.strerror or e})") from None
         if place is path and stat.S_ISDIR(info.st_mode):
             raise error(f"{where}: {path} is a directory; give a file name")
