@@ -237,6 +237,8 @@ PROBE_PAIRINGS = 4
 
 #: How long each worker of the parallel probe plays, to see its share of a core beside the others.
 PARALLEL_PROBE_SECONDS = 0.5
+#: How long a worker of the parallel probe waits for the others to load the engine.
+BARRIER_SECONDS = 600
 
 
 def _timed(job: Job) -> float:
@@ -254,30 +256,36 @@ def _share(cpu: float, wall: float) -> float:
     return min(1.0, cpu / wall) if cpu > 0 and wall > 0 else 1.0
 
 
-def _worker_probe(probes: Sequence[Job]) -> float:
+def _worker_probe(barrier, probes: Sequence[Job]) -> float:
     """In a worker of :func:`_parallel_probe`: a game of each of ``probes`` (which loads the engine
-    they play on), then they again and again for :data:`PARALLEL_PROBE_SECONDS`; the share of a core
-    this process had meanwhile."""
+    they play on); once every worker has (``barrier``), all at once, busy for
+    :data:`PARALLEL_PROBE_SECONDS`: the share of a core this process had meanwhile."""
     import time
 
     for probe in probes:
         play_job(probe)
-    cpu, wall = time.process_time(), time.perf_counter()
+    barrier.wait(timeout=BARRIER_SECONDS)
+    # A game's time is one thread's (the compiled loop), so the share is one busy thread's: games
+    # of one job here would also time the threads that build its frames.
+    cpu, wall = time.thread_time(), time.perf_counter()
     while time.perf_counter() - wall < PARALLEL_PROBE_SECONDS:
-        for probe in probes:
-            play_job(probe)
-    return _share(time.process_time() - cpu, time.perf_counter() - wall)
+        pass
+    return _share(time.thread_time() - cpu, time.perf_counter() - wall)
 
 
 def _parallel_probe(probes: Sequence[Job], workers: int) -> tuple[float, float]:
     """Start ``workers`` processes as a run does (:func:`play_local`), each loading the engine and
-    then playing ``probes`` beside the others (:func:`_worker_probe`): the seconds the start took
-    (all of it but the playing), and the mean share of a core each worker had while all played."""
+    then, all at once, playing ``probes`` beside the others (:func:`_worker_probe`): the seconds the
+    start took (all of it but the playing), and the mean share of a core each worker had while all
+    played (workers that play one after the other would each see the machine emptier than it is)."""
     import time
 
+    from ...runs.workers import pool_context
+
     started = time.perf_counter()
+    barrier = pool_context([__name__]).Barrier(workers)
     tasks = ((i, (tuple(probes),)) for i in range(workers))
-    shares = [share for _, share in run_tasks(_worker_probe, tasks, jobs=workers, call="run_jobs")]
+    shares = [share for _, share in run_tasks(_worker_probe, tasks, jobs=workers, shared=barrier, call="run_jobs")]
     start = max(0.0, time.perf_counter() - started - PARALLEL_PROBE_SECONDS)
     return start, sum(shares) / len(shares)
 
