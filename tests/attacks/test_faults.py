@@ -18,29 +18,14 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
+from run_folders import cli, one_line_exit_2
 
 from clashkit.base.cards import load_cards
 from clashkit.base.errors import InputError, OptionError
-from clashkit.cli import main
 from clashkit.runs.output import STAGING
 from clashkit.runs.trace import Trace
 
 HEADER = "name,deck,kind,cost,attack,health,abilities,aura,effect,target,notes\n"
-
-
-def cli(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
-def one_line_exit_2(result, *pieces: str) -> str:
-    assert result.exit_code == 2, (result.output, result.exception)
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("clashkit: error: "), lines
-    for piece in pieces:
-        assert piece in lines[0], lines[0]
-    return lines[0]
 
 
 # --- A worker killed mid-run ----------------------------------------------------------------------

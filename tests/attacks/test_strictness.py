@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from run_folders import cli, one_line_exit_2
 
 from clashkit.base.cards import read_cards_csv, starter_set
 from clashkit.base.errors import CardFileError, DeckError, InputError, OptionError, RunFolderError
@@ -18,7 +18,6 @@ from clashkit.base.levels import parse_level
 from clashkit.base.limits import card_name
 from clashkit.base.rng import Rng
 from clashkit.base.rules import Rules, parse_settings
-from clashkit.cli import main
 from clashkit.engine.actions import parse_action, parse_place
 from clashkit.engine.solo_setup import deck_format, split_cards
 from clashkit.policies import get_policy, parse_policies
@@ -32,20 +31,6 @@ HEADER = "name,deck,kind,cost,attack,health,abilities,aura,effect,target,notes\n
 #: Digits that are not ASCII: Arabic-Indic one, fullwidth five, superscript two (``isdigit()``
 #: but not ``int()``), Devanagari three.
 OTHER_DIGITS = ["١", "５", "²", "३"]
-
-
-def one_line_exit_2(result, *pieces: str) -> str:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("clashkit: error: "), lines
-    for piece in pieces:
-        assert piece in lines[0], lines[0]
-    return lines[0]
-
-
-def cli(*args: str):
-    return CliRunner().invoke(main, list(args))
 
 
 # --- Repeated keys ---------------------------------------------------------------------------
