@@ -421,10 +421,10 @@ def test_a_kill_at_every_step_of_the_commit_leaves_a_readable_run(tmp_path):
 
 
 def test_a_reader_that_a_commit_overtakes_reads_the_new_run_whole(tmp_path, monkeypatch):
-    import clashkit.runs.output as output
+    import clashkit.runs.run_folder as run_folder
 
     simulate_to(tmp_path, 4, "1", "2", "random", seed=3)
-    real = output._run_state
+    real = run_folder._run_state
     calls = []
 
     def overtaken(directory):
@@ -434,7 +434,7 @@ def test_a_reader_that_a_commit_overtakes_reads_the_new_run_whole(tmp_path, monk
             simulate_to(tmp_path, 7, "1", "2", "random", seed=5, record_events=False)
         return state
 
-    monkeypatch.setattr(output, "_run_state", overtaken)
+    monkeypatch.setattr(run_folder, "_run_state", overtaken)
     back = Trace.read_parquet(tmp_path)
     assert back.games.height == 7 and back.events.height == 0
 

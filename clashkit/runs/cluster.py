@@ -41,7 +41,7 @@ from typing import Any
 
 from ..base.errors import ClusterError, OptionError
 from ..base.limits import LIMITS, shown, whole_number
-from .workers import signals_blocked
+from .startup import signals_blocked
 
 #: Where a local cluster listens: this machine only.
 LOCAL_HOST = "127.0.0.1"

@@ -19,7 +19,7 @@ import polars as pl
 from ..base.cards import CardSet
 from ..base.errors import RunFolderError
 from ..base.rules import FRAMES_VERSION
-from .trace import (
+from .schemas import (
     DEAL_COLUMNS,
     GAMES_SCHEMA,
     RAW_TURNS_SCHEMA,

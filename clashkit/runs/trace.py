@@ -1,6 +1,7 @@
 """Traces as polars frames: events, turns, games.
 
-The schemas are declared here, once.  Closed vocabularies are ``pl.Enum``;
+The schemas are declared once, in :mod:`clashkit.runs.schemas` (this module gives
+them too).  Closed vocabularies are ``pl.Enum``;
 card names are a ``pl.Enum`` of the card set's names plus the keep's
 (``BASTION``, ``FORT``), so the events frame's card columns depend on its card
 set — :func:`events_schema` takes it.
@@ -57,123 +58,32 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..base.cards import KEEP_NAMES, CardSet
-from ..base.limits import TURN_COUNTS, Limit
+from ..base.cards import CardSet
 from ..base.rules import FRAMES_VERSION
-from ..base.vocab import LANES, PLAYERS, Keep, Mode
 from ..engine.events import EVENT_FIELDS, EVENT_KINDS, FIELDS, WIDTH
-from ..engine.records import TERMINATIONS, GameRecords
-from ..engine.state import PHASES
+from ..engine.records import GameRecords
 from ..engine.turn import TURN_FIELDS, TURN_WIDTH
-
-# FRAMES_VERSION (clashkit.base.rules, beside RULES_VERSION) is raised whenever a schema below changes.
-
-PLAYER = pl.Enum([p.value for p in PLAYERS])
-LANE = pl.Enum([lane.value for lane in LANES])
-PHASE = pl.Enum([p.value for p in PHASES])
-KIND = pl.Enum([k.value for k in EVENT_KINDS])
-KEEP_SIDE = pl.Enum([k.value for k in Keep])
-MODE = pl.Enum([m.value for m in Mode])
-FORMATS = ("preconstructed", "draft", "constructed", "custom")
-FORMAT = pl.Enum(list(FORMATS))
-#: The engines that play games (the reference engine, and clashkit.fast).
-ENGINES = ("reference", "fast")
-ENGINE = pl.Enum(list(ENGINES))
-
-
-def card_enum(cards: CardSet) -> pl.Enum:
-    """The card-name dtype of a card set: its names, then ``BASTION`` and ``FORT``."""
-    return pl.Enum([*cards.names, *KEEP_NAMES])
-
-
-def events_schema(cards: CardSet) -> pl.Schema:
-    card = card_enum(cards)
-    return pl.Schema(
-        {  # type: ignore[arg-type]  # mypy joins the dtype classes and pl.Enum values to object
-            "game": pl.UInt32,
-            "step": pl.UInt32,
-            "turn": pl.UInt16,
-            "player": PLAYER,
-            "phase": PHASE,
-            "kind": KIND,
-            "card": card,
-            "lane": LANE,
-            "position": pl.Int8,
-            "target_player": PLAYER,
-            "target_card": card,
-            "amount": pl.Int32,
-            "mana_left": pl.Int8,
-            "hand_health_a": pl.Int8,
-            "hand_health_b": pl.Int8,
-            "keep_a": KEEP_SIDE,
-            "keep_b": KEEP_SIDE,
-        }
-    )
-
-
-_NUMPY: dict[type[pl.DataType], type[np.integer]] = {
-    pl.UInt16: np.uint16,
-    pl.UInt32: np.uint32,
-    pl.UInt64: np.uint64,
-    pl.Int8: np.int8,
-    pl.Int16: np.int16,
-    pl.Int32: np.int32,
-}
-
-
-def _narrowest(limit: Limit) -> type[pl.DataType]:
-    """The narrowest signed integer type that holds ``limit``'s range."""
-    for dtype in (pl.Int8, pl.Int16, pl.Int32):
-        info = np.iinfo(_NUMPY[dtype])
-        if info.min <= limit.low and limit.high <= info.max:
-            return dtype
-    raise ValueError(f"no integer column holds {limit.low}…{limit.high}")
-
-
-#: The turns frame's columns that are not counts; each count is as narrow as its range in
-#: ``clashkit.base.limits.TURN_COUNTS`` allows.
-_TURN_CODES: dict[str, pl.DataType | type[pl.DataType]] = {"turn": pl.UInt16, "player": PLAYER, "keep_end": KEEP_SIDE}
-
-
-def _turn_column(name: str) -> pl.DataType | type[pl.DataType]:
-    return _TURN_CODES[name] if name in _TURN_CODES else _narrowest(TURN_COUNTS[name])
-
-
-#: The turns frame's columns the engines write, one turn row each (:func:`turns_from_buffer`).
-RAW_TURNS_SCHEMA = pl.Schema({"game": pl.UInt32, **{name: _turn_column(name) for name in TURN_FIELDS}})
-#: Whether the turn's player moved first (R2.3) or second.
-SEAT = pl.Enum(["first", "second"])
-#: The columns :func:`turn_context` adds from the games frame: what an explorer groups turns by.
-TURN_CONTEXT_SCHEMA = pl.Schema(
-    {"own_turn": pl.UInt16, "seat": SEAT, "deck": pl.Int8}  # type: ignore[arg-type]  # mypy joins dtype classes and values to object
-)
-TURNS_SCHEMA = pl.Schema({**RAW_TURNS_SCHEMA, **TURN_CONTEXT_SCHEMA})
-
-#: R3.8, R4.9, R8.7, R10.1: how each game ended (``clashkit.engine.outcome.Termination``); null while running.
-TERMINATION = pl.Enum([t.value for t in TERMINATIONS])
-
-GAMES_SCHEMA = pl.Schema(
-    {  # type: ignore[arg-type]  # mypy joins the dtype classes and pl.Enum values to object
-        "game": pl.UInt32,
-        "seed": pl.UInt64,
-        "mode": MODE,
-        "format": FORMAT,
-        "deck_a": pl.List(pl.String),
-        "deck_b": pl.List(pl.String),
-        "hand_a": pl.List(pl.String),
-        "hand_b": pl.List(pl.String),
-        "policy_a": pl.String,
-        "policy_b": pl.String,
-        "first_player": PLAYER,
-        "winner": PLAYER,
-        "turns": pl.UInt16,
-        "finished": pl.Boolean,
-        "termination": TERMINATION,
-        "rules_version": pl.UInt16,
-        "rules": pl.String,
-        "level": pl.Int8,
-        "engine": ENGINE,
-    }
+from .schemas import (
+    DEAL_COLUMNS,
+    ENGINE,
+    FORMAT,
+    GAMES_SCHEMA,
+    KEEP_SIDE,
+    KIND,
+    LANE,
+    MODE,
+    NUMPY_TYPES,
+    PHASE,
+    PLAYER,
+    RAW_TURNS_SCHEMA,
+    SEAT,
+    TERMINATION,
+    TURN_CONTEXT_SCHEMA,
+    TURNS_SCHEMA,
+    card_enum,
+    events_schema,
+    starter_numbers,
+    turn_context,
 )
 
 _F = {name: i for i, name in enumerate(FIELDS)}
@@ -218,7 +128,7 @@ def _code_column(name: str, codes: np.ndarray, dtype: pl.Enum) -> _Column:
 
 def _checked(name: str, values: np.ndarray, dtype, *, nullable: bool = False) -> np.ndarray:
     """``values`` in ``dtype``'s numpy type, refusing (not wrapping) values outside its range."""
-    target = _NUMPY[dtype]
+    target = NUMPY_TYPES[dtype]
     if len(values):
         info = np.iinfo(target)
         low, high = int(values.min()), int(values.max())
@@ -433,10 +343,6 @@ class Trace:
         return cls(*read_frames(directory, cards, verify=verify))
 
 
-#: The games frame's columns of the deal (R2.2, R8.1): each hand as dealt, the solo AI's pile.
-DEAL_COLUMNS = ("hand_a", "hand_b")
-
-
 def build_trace(records: GameRecords, cards: CardSet) -> Trace:
     """The three frames of every game in ``records``, in the order they were added (both
     engines' records: the reference engine's and :mod:`clashkit.runs.fast_games`')."""
@@ -475,50 +381,6 @@ def _with_context(turns: pl.DataFrame, records: GameRecords, counts: np.ndarray,
             _code_column("seat", (~is_first).astype(np.int8), SEAT),
             _int_column("deck", deck, pl.Int8, nullable=True),
         ]
-    )
-
-
-def starter_numbers(cards: CardSet) -> dict[tuple[str, ...], int]:
-    """Each starter deck's number (R7.1) by its card names, sorted: the one test of whether a
-    player's cards are a starter deck, by names alone, whatever the cards' values (a designer's
-    deck 3 with a dearer card is still deck 3) and whatever the format the game was set up in
-    (a deck given by its number, as a list of its names, or dealt by a draft)."""
-    return {tuple(sorted(names)): number for number, names in cards.decks.items()}
-
-
-def turn_context(turns: pl.DataFrame, games: pl.DataFrame, cards: CardSet) -> pl.DataFrame:
-    """The turns frame with what it says about each turn's player, from the games frame:
-
-    * ``own_turn``: the player's own turn number, from 1 (turns alternate, R1.6, and turn 1
-      is the first player's, R2.3: the first player's turn ``t`` is their ``(t + 1) // 2``-th,
-      the second player's their ``t // 2``-th);
-    * ``seat``: ``first`` or ``second`` (R2.3);
-    * ``deck``: the number of the starter deck (R7.1) whose cards the player plays
-      (:func:`starter_numbers`), in any format; null for any other cards and for the solo AI.
-
-    The one place both engines' turns frames get these columns (:func:`build_trace`), and
-    where a run folder of an older frames version gets them when it is read."""
-    starter = starter_numbers(cards)
-
-    def deck_of(column: str) -> pl.Expr:
-        listed = pl.col(column).list.sort().list.join("\x1f")
-        mapping = {"\x1f".join(k): v for k, v in starter.items()}
-        return listed.replace_strict(mapping, default=None, return_dtype=pl.Int8).alias(column)
-
-    sides = games.select("game", "first_player", deck_of("deck_a"), deck_of("deck_b")).with_columns(
-        pl.col("game").cast(pl.UInt32)
-    )
-    first = pl.col("player") == pl.col("first_player")
-    turn = pl.col("turn").cast(pl.Int32)
-    return (
-        turns.select(list(RAW_TURNS_SCHEMA))
-        .join(sides, on="game", how="left", maintain_order="left")
-        .with_columns(
-            pl.when(first).then((turn + 1) // 2).otherwise(turn // 2).cast(pl.UInt16).alias("own_turn"),
-            pl.when(first).then(pl.lit("first")).otherwise(pl.lit("second")).cast(SEAT).alias("seat"),
-            pl.when(pl.col("player") == "A").then(pl.col("deck_a")).otherwise(pl.col("deck_b")).alias("deck"),
-        )
-        .select(list(TURNS_SCHEMA))
     )
 
 
