@@ -12,23 +12,10 @@ import uuid
 from pathlib import Path
 
 import pytest
+from run_processes import processes_marked, simulate_command
 
 from clashkit.runs.output import MANIFEST, STAGING
 from clashkit.runs.trace import Trace
-
-
-def _processes_marked(mark: str) -> list[int]:
-    """Processes whose environment carries ``mark`` (the run and everything it started)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if mark.encode() in (entry / "environ").read_bytes():
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 def _parts_written(out: Path) -> bool:
@@ -55,25 +42,7 @@ def _ended(process: subprocess.Popen) -> str:
 
 def _run(mark: str, out: Path, *extra: str) -> subprocess.Popen:
     env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
-    command = [
-        sys.executable,
-        "-m",
-        "clashkit",
-        "simulate",
-        "-n",
-        "200000",
-        "--jobs",
-        "2",
-        "--engine",
-        "reference",
-        "--policy-a",
-        "random",
-        "--no-events",
-        "--no-progress",
-        "--out",
-        str(out),
-        *extra,
-    ]
+    command = simulate_command(out, 200000, "--jobs", "2", *extra)
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -82,15 +51,15 @@ def test_no_process_of_the_run_outlives_a_sigkill_of_the_parent_by_5_s(tmp_path)
     mark = f"CLASHKIT_TEST_RUN={uuid.uuid4().hex}"
     process = _run(mark, tmp_path / "run")
     try:
-        if not _wait_for(lambda: len(_processes_marked(mark)) >= 4, process, 300):
+        if not _wait_for(lambda: len(processes_marked(mark)) >= 4, process, 300):
             pytest.fail(f"the run never started its workers: {_ended(process)}")
-        children = [pid for pid in _processes_marked(mark) if pid != process.pid]
+        children = [pid for pid in processes_marked(mark) if pid != process.pid]
         process.kill()
         process.wait(timeout=60)
         killed = time.monotonic()
-        while _processes_marked(mark) and time.monotonic() - killed < 5:
+        while processes_marked(mark) and time.monotonic() - killed < 5:
             time.sleep(0.05)
-        left = _processes_marked(mark)
+        left = processes_marked(mark)
         assert left == [], f"{len(left)} of {len(children)} processes of the run alive 5 s after the kill"
         # Nothing holds the caller's output open: both pipes reach their end (the resource
         # tracker may note on stderr the semaphores the killed run left).
@@ -99,7 +68,7 @@ def test_no_process_of_the_run_outlives_a_sigkill_of_the_parent_by_5_s(tmp_path)
     finally:
         if process.poll() is None:
             process.kill()
-        for pid in _processes_marked(mark):
+        for pid in processes_marked(mark):
             os.kill(pid, signal.SIGKILL)
 
 
@@ -123,7 +92,7 @@ def test_sigterm_stops_every_process_of_the_run_and_keeps_finished_games(tmp_pat
     process = _run(mark, out)
     try:
         # Wait until workers are playing and a part is written (a busy machine may take minutes).
-        if not _wait_for(lambda: _parts_written(out) and len(_processes_marked(mark)) >= 3, process, 300):
+        if not _wait_for(lambda: _parts_written(out) and len(processes_marked(mark)) >= 3, process, 300):
             pytest.fail(f"the run never started its workers: {_ended(process)}")
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=30)
@@ -133,9 +102,9 @@ def test_sigterm_stops_every_process_of_the_run_and_keeps_finished_games(tmp_pat
     assert process.returncode == 143, stderr
     assert stderr.strip().splitlines()[-1].startswith("clashkit: SIGTERM: stopped; the finished games are kept")
     deadline = time.monotonic() + 60
-    while _processes_marked(mark) and time.monotonic() < deadline:
+    while processes_marked(mark) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _processes_marked(mark) == []
+    assert processes_marked(mark) == []
     assert not (out / MANIFEST).exists() and list((out / STAGING).glob("part-*.games.parquet"))
     assert not list((out / STAGING).glob("*.tmp")) and not (out / ".clashkit.lock").exists()
     with pytest.raises(ValueError, match="no manifest.json"):
@@ -199,7 +168,7 @@ def test_ctrl_c_while_a_result_is_half_sent_stops_the_run(tmp_path):
     finally:
         if process.poll() is None:
             process.kill()
-        for pid in _processes_marked(mark):
+        for pid in processes_marked(mark):
             os.kill(pid, signal.SIGKILL)
     assert (tmp_path / "ready").read_text() == "sent"
-    assert _processes_marked(mark) == []
+    assert processes_marked(mark) == []

@@ -12,13 +12,13 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import polars as pl
 import pytest
 from run_folders import cli, one_line_exit_2
+from run_processes import simulate_command
 
 from clashkit.base.cards import load_cards
 from clashkit.base.errors import InputError, OptionError
@@ -48,32 +48,15 @@ def _workers_of(run: int) -> list[int]:
     return sorted(pid for pid in pids if _parent_of(pid) in children)
 
 
-def _simulate(out: Path, *extra: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "clashkit",
-        "simulate",
-        "-n",
-        "6000",
-        "--seed",
-        "41",
-        "--engine",
-        "reference",
-        "--policy-a",
-        "random",
-        "--no-events",
-        "--no-progress",
-        "--out",
-        str(out),
-        *extra,
-    ]
-
-
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 def test_a_worker_killed_by_sigkill_ends_the_run_in_one_line_and_resume_finishes_it(tmp_path):
     out = tmp_path / "run"
-    process = subprocess.Popen(_simulate(out, "--jobs", "2"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        simulate_command(out, 6000, "--seed", "41", "--jobs", "2"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 300
         workers: list[int] = []
@@ -98,10 +81,17 @@ def test_a_worker_killed_by_sigkill_ends_the_run_in_one_line_and_resume_finishes
     ), line
     assert list((out / STAGING).glob("part-*.games.parquet")) and not (out / ".clashkit.lock").exists()
     # Nothing lost: --resume finishes the run, and it is the run a single uninterrupted one writes.
-    resumed = subprocess.run(_simulate(out, "--jobs", "2", "--resume"), capture_output=True, text=True, timeout=600)
+    resumed = subprocess.run(
+        simulate_command(out, 6000, "--seed", "41", "--jobs", "2", "--resume"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert resumed.returncode == 0, resumed.stderr
     whole = tmp_path / "whole"
-    fresh = subprocess.run(_simulate(whole, "--jobs", "2"), capture_output=True, text=True, timeout=600)
+    fresh = subprocess.run(
+        simulate_command(whole, 6000, "--seed", "41", "--jobs", "2"), capture_output=True, text=True, timeout=600
+    )
     assert fresh.returncode == 0, fresh.stderr
     a, b = Trace.read_parquet(out), Trace.read_parquet(whole)
     assert a.games.height == 6000 and a.games["game"].to_list() == list(range(6000))

@@ -16,12 +16,12 @@ import os
 import selectors
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
+from run_processes import processes_marked, simulate_command
 
 from clashkit.cli import STARTED_LINE, STARTED_VARIABLE
 
@@ -32,42 +32,17 @@ AFTER_START = (0.0, 0.1, 0.5, 1.5, 4.0)
 LIMIT = 300
 
 
-def _processes_marked(mark: str) -> list[int]:
-    """Processes whose environment carries ``mark`` (the run and everything it started)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if mark.encode() in (entry / "environ").read_bytes():
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
 def _start(out: Path, mark: str, *extra: str) -> subprocess.Popen:
     env = {**os.environ, STARTED_VARIABLE: "1", "CLASHKIT_TEST_RUN": mark}
-    command = [
-        sys.executable,
-        "-m",
-        "clashkit",
-        "simulate",
-        "-n",
-        "200000",
-        "--engine",
-        "reference",
-        "--policy-a",
-        "random",
-        "--no-events",
-        "--no-progress",
-        "--out",
-        str(out),
-        *extra,
-    ]
     # A session of its own, so that a signal can go to the run's whole process group as a
     # terminal's Ctrl-C does (the helpers receive it too), and to nothing else.
-    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    return subprocess.Popen(
+        simulate_command(out, 200000, *extra),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
 
 
 def _first_line(process: subprocess.Popen, limit: float) -> bytes:
@@ -102,17 +77,34 @@ def _finish(process: subprocess.Popen, limit: float) -> tuple[str, str]:
 
 def _nothing_left(mark: str) -> list[int]:
     deadline = time.monotonic() + 60
-    while _processes_marked(mark) and time.monotonic() < deadline:
+    while processes_marked(mark) and time.monotonic() < deadline:
         time.sleep(0.1)
-    return _processes_marked(mark)
+    return processes_marked(mark)
 
 
 def _kill_all(process: subprocess.Popen, mark: str) -> None:
     if process.poll() is None:
         process.kill()
         process.wait()
-    for pid in _processes_marked(mark):
+    for pid in processes_marked(mark):
         os.kill(pid, signal.SIGKILL)
+
+
+def _signalled_after_start(out: Path, signum: int, delay: float, *extra: str) -> tuple[subprocess.Popen, str, str]:
+    """Start a run, wait for its started line, send ``signum`` to its process group ``delay``
+    seconds later; the ended process, its stdout and stderr (nothing of it is left running)."""
+    mark = uuid.uuid4().hex
+    process = _start(out, mark, *extra)
+    try:
+        started = _first_line(process, LIMIT)
+        assert started == (STARTED_LINE + "\n").encode(), (delay, started, process.poll())
+        time.sleep(delay)
+        os.killpg(process.pid, signum)
+        stdout, stderr = _finish(process, LIMIT)
+    finally:
+        _kill_all(process, mark)
+    assert _nothing_left(mark) == [], delay
+    return process, stdout, stderr
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
@@ -124,16 +116,7 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason=
 def test_a_signal_at_any_moment_after_start_up_ends_the_run_in_one_line(tmp_path, signum, jobs):
     for delay in AFTER_START:
         out = tmp_path / f"run-{delay}"
-        mark = uuid.uuid4().hex
-        process = _start(out, mark, "--jobs", jobs)
-        try:
-            started = _first_line(process, LIMIT)
-            assert started == (STARTED_LINE + "\n").encode(), (delay, started, process.poll())
-            time.sleep(delay)
-            os.killpg(process.pid, signum)
-            stdout, stderr = _finish(process, LIMIT)
-        finally:
-            _kill_all(process, mark)
+        process, stdout, stderr = _signalled_after_start(out, signum, delay, "--jobs", jobs)
         assert "Traceback" not in stderr, (delay, stderr)
         lines = stderr.strip().splitlines()
         # clashkit's own ending: 130 or 143 with one line; SIGTERM before a command installs its
@@ -146,7 +129,6 @@ def test_a_signal_at_any_moment_after_start_up_ends_the_run_in_one_line(tmp_path
             assert len(lines) <= 1 and all(line.startswith("clashkit: ") for line in lines), (delay, stderr)
         assert stdout == ""
         assert not (out / ".clashkit.lock").exists()
-        assert _nothing_left(mark) == [], delay
 
 
 @needs_proc
@@ -185,18 +167,9 @@ def test_a_signal_while_a_local_dask_cluster_starts_ends_the_run_in_one_line(tmp
     pytest.importorskip("cryptography")
     for delay in (0.5, 2.0, 5.0):
         out = tmp_path / f"run-{delay}"
-        mark = uuid.uuid4().hex
-        process = _start(out, mark, "--cluster", "local:2")
-        try:
-            assert _first_line(process, LIMIT) == (STARTED_LINE + "\n").encode(), delay
-            time.sleep(delay)
-            os.killpg(process.pid, signum)
-            stdout, stderr = _finish(process, LIMIT)
-        finally:
-            _kill_all(process, mark)
+        process, stdout, stderr = _signalled_after_start(out, signum, delay, "--cluster", "local:2")
         assert "Traceback" not in stderr, (delay, stderr)
         lines = stderr.strip().splitlines()
         code = 130 if signum == signal.SIGINT else 143
         assert process.returncode == code and len(lines) == 1 and lines[0].startswith("clashkit: "), (delay, stderr)
         assert stdout == "" and not (out / ".clashkit.lock").exists()
-        assert _nothing_left(mark) == [], delay
