@@ -18,7 +18,8 @@ import clashkit.runs.simulate as sim
 from clashkit.base.errors import OptionError, OutputError
 from clashkit.cli import main
 from clashkit.runs.cluster import connect, parse_cluster
-from clashkit.runs.output import RunWriter, read_manifest
+from clashkit.runs.output import RunWriter
+from clashkit.runs.run_folder import read_manifest
 from clashkit.runs.simulate import simulate, simulate_to
 from clashkit.studies.design import sweep
 

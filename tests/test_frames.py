@@ -202,7 +202,8 @@ def test_the_fast_engine_plays_the_next_part_while_one_is_handed_on_and_stops_wi
 
 
 def test_a_fast_run_is_written_in_parts_of_its_own_size_and_equals_simulate(tmp_path, monkeypatch):
-    from clashkit.runs.output import STAGING, RunWriter
+    from clashkit.runs.output import RunWriter
+    from clashkit.runs.run_folder import STAGING
     from clashkit.runs.trace import Trace
 
     monkeypatch.setattr(sim, "FAST_PART_GAMES", 400)
@@ -287,7 +288,8 @@ def test_an_interrupted_run_of_the_old_turns_schema_is_not_resumed_into_the_new(
     import json
 
     from clashkit.base.errors import OutputError
-    from clashkit.runs.output import STAGING, RunWriter
+    from clashkit.runs.output import RunWriter
+    from clashkit.runs.run_folder import STAGING
 
     monkeypatch.setattr(sim, "FAST_PART_GAMES", 50)
     original = RunWriter.write_part

@@ -27,7 +27,8 @@ from clashkit.base.limits import MAX_NAME, card_name, fraction, whole_number
 from clashkit.cli import main
 from clashkit.engine.scenario import parse_scenario
 from clashkit.policies import get_policy
-from clashkit.runs.output import MANIFEST, STAGING, _sha256, read_manifest
+from clashkit.runs.output import _sha256
+from clashkit.runs.run_folder import MANIFEST, STAGING, read_manifest
 from clashkit.runs.simulate import simulate_to
 from clashkit.runs.trace import Trace
 

@@ -20,7 +20,8 @@ from click.testing import CliRunner
 import clashkit.runs.simulate as sim
 from clashkit.base.errors import OutputError, RunFolderError
 from clashkit.cli import main
-from clashkit.runs.output import LOCK, MANIFEST, STAGING, RunLock, RunWriter, _signals_held, read_manifest
+from clashkit.runs.output import RunLock, RunWriter, _signals_held
+from clashkit.runs.run_folder import LOCK, MANIFEST, STAGING, read_manifest
 from clashkit.runs.simulate import play_parts, pool_seed_array, pool_seeds, seed_pool, simulate, simulate_to
 from clashkit.runs.trace import Trace
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from run_processes import processes_marked, simulate_command
 
-from clashkit.runs.output import MANIFEST, STAGING
+from clashkit.runs.run_folder import MANIFEST, STAGING
 from clashkit.runs.trace import Trace
 
 

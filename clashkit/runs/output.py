@@ -70,17 +70,11 @@ from .run_folder import (
     FORMAT,
     LOCK,
     MANIFEST,
-    MAX_MANIFEST_BYTES,
-    RUN_FILE,
     RUN_FILES,
     STAGING,
-    check_versions,
     file_kind,
     not_regular,
-    open_regular,
-    open_run,
     parse_manifest,
-    read_manifest,
     read_record,
     run_file_name,
     staging_of,
@@ -710,22 +704,4 @@ def _signals_held() -> Iterator[None]:
             signal.raise_signal(signum)
 
 
-__all__ = [
-    "COMMIT",
-    "LOCK",
-    "MANIFEST",
-    "MAX_MANIFEST_BYTES",
-    "RUN_FILE",
-    "RUN_FILES",
-    "STAGING",
-    "RunLock",
-    "RunWriter",
-    "check_versions",
-    "open_regular",
-    "open_run",
-    "read_manifest",
-    "read_record",
-    "run_file_name",
-    "staging_of",
-    "versions",
-]
+__all__ = ["RunLock", "RunWriter", "versions"]

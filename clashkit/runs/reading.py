@@ -36,7 +36,7 @@ def read_frames(
     """The events, turns and games frames of the run folder ``directory`` (see
     :meth:`~clashkit.runs.trace.Trace.read_parquet`)."""
     from ..base.cards import starter_set
-    from .output import open_run
+    from .run_folder import open_run
 
     directory = Path(directory)
     cards = cards if cards is not None else starter_set()

@@ -618,7 +618,7 @@ def _played_to(
 def _finished_already(out: str | os.PathLike, run: Mapping[str, Any]) -> bool:
     """Whether ``out`` already holds this very run, complete (``resume`` then has nothing to do)."""
     from ..base.errors import RunFolderError
-    from .output import STAGING, read_manifest
+    from .run_folder import STAGING, read_manifest
 
     if os.path.lexists(Path(out) / STAGING):
         return False

@@ -22,7 +22,7 @@ from run_processes import simulate_command
 
 from clashkit.base.cards import load_cards
 from clashkit.base.errors import InputError, OptionError
-from clashkit.runs.output import STAGING
+from clashkit.runs.run_folder import STAGING
 from clashkit.runs.trace import Trace
 
 HEADER = "name,deck,kind,cost,attack,health,abilities,aura,effect,target,notes\n"

@@ -24,8 +24,9 @@ import pytest
 from run_folders import ROOT, cli, one_line_exit_2, small_run, small_trace, snapshot
 
 import clashkit.runs.output as output
+import clashkit.runs.run_folder as run_folder
 from clashkit.base.errors import OutputError
-from clashkit.runs.output import LOCK
+from clashkit.runs.run_folder import LOCK
 from clashkit.runs.trace import Trace
 
 SIMULATE = ("simulate", "--policy-a", "random", "-n", "2", "--no-progress")
@@ -141,7 +142,7 @@ def test_solo_levels_writes_its_calibration_as_a_run_folder(tmp_path):
     result = cli(*SOLO, "--out", str(out))
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == ["calibration.parquet", "manifest.json"]
-    manifest = output.read_manifest(out)
+    manifest = run_folder.read_manifest(out)
     assert manifest["run"] == {"command": "solo-levels", "n": 2, "policy": "greedy", "deck": "draft", "seed": 0}
     assert manifest["files"]["calibration.parquet"]["rows"] == pl.read_parquet(out / "calibration.parquet").height
 

@@ -18,7 +18,8 @@ import pytest
 from run_folders import ROOT, cli, one_line_exit_2, small_run, small_trace, snapshot
 
 from clashkit.base.errors import OutputError
-from clashkit.runs.output import MANIFEST, RunWriter
+from clashkit.runs.output import RunWriter
+from clashkit.runs.run_folder import MANIFEST
 from clashkit.runs.simulate import DEFAULT_RUNS
 from clashkit.runs.trace import Trace
 

@@ -21,7 +21,8 @@ import pytest
 from run_folders import cli, one_line_exit_2, python, small_run, small_trace, snapshot
 
 from clashkit.base.errors import OutputError, RunFolderError
-from clashkit.runs.output import COMMIT, LOCK, MANIFEST, STAGING, RunLock, read_manifest
+from clashkit.runs.output import RunLock
+from clashkit.runs.run_folder import COMMIT, LOCK, MANIFEST, STAGING, read_manifest
 from clashkit.runs.simulate import simulate_to
 from clashkit.runs.trace import Trace
 
@@ -166,7 +167,7 @@ _PROBE = """
 import signal, sys
 from pathlib import Path
 from clashkit.base.errors import ClashkitError
-from clashkit.runs.output import read_manifest
+from clashkit.runs.run_folder import read_manifest
 from clashkit.runs.simulate import simulate_to
 from clashkit.runs.trace import Trace
 

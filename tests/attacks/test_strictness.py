@@ -22,7 +22,7 @@ from clashkit.engine.actions import parse_action, parse_place
 from clashkit.engine.solo_setup import deck_format, split_cards
 from clashkit.policies import get_policy, parse_policies
 from clashkit.runs.cluster import parse_cluster
-from clashkit.runs.output import MANIFEST
+from clashkit.runs.run_folder import MANIFEST
 from clashkit.runs.simulate import simulate_to
 from clashkit.runs.trace import Trace
 

@@ -17,7 +17,7 @@ import pytest
 from run_folders import cli, one_line_exit_2, small_run, small_trace, snapshot
 
 from clashkit.base.errors import RunFolderError
-from clashkit.runs.output import COMMIT, MANIFEST, STAGING, read_manifest, run_file_name
+from clashkit.runs.run_folder import COMMIT, MANIFEST, STAGING, read_manifest, run_file_name
 from clashkit.runs.simulate import simulate_to
 from clashkit.runs.trace import Trace
 
