@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from clashkit.base.cards import starter_set
 from clashkit.cli import main
-from clashkit.runs.trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
+from clashkit.runs.schemas import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
 
 
 def run(*args: str):

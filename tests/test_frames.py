@@ -19,9 +19,10 @@ from clashkit.base.rules import POINTS
 from clashkit.engine.records import GameRecords
 from clashkit.engine.solo import PLAYER_FIRST_MANA
 from clashkit.engine.turn import TURN_FIELDS, TURN_WIDTH
+from clashkit.runs.schemas import TURNS_SCHEMA
 from clashkit.runs.simulate import play_parts, seed_pool, simulate
 from clashkit.runs.spec import Matchup
-from clashkit.runs.trace import TURNS_SCHEMA, build_trace, turns_from_buffer
+from clashkit.runs.trace import build_trace, turns_from_buffer
 
 CARDS = starter_set()
 COUNTS = [name for name in TURN_FIELDS if name in TURN_COUNTS]
@@ -239,7 +240,7 @@ def _documented(section: str) -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("section", ["turns", "games", "events"])
 def test_the_format_page_lists_every_column_with_its_type(section):
-    from clashkit.runs.trace import GAMES_SCHEMA, events_schema
+    from clashkit.runs.schemas import GAMES_SCHEMA, events_schema
 
     schema = {"turns": TURNS_SCHEMA, "games": GAMES_SCHEMA, "events": events_schema(CARDS)}[section]
     rows = _documented(section)

@@ -24,8 +24,9 @@ from clashkit.engine.events import ATTACK, FIELDS, WIDTH, record
 from clashkit.engine.formats import parse_deck
 from clashkit.engine.scenario import load_scenario, parse_scenario
 from clashkit.runs.game import new_game
+from clashkit.runs.schemas import TURNS_SCHEMA, events_schema
 from clashkit.runs.simulate import simulate
-from clashkit.runs.trace import TURNS_SCHEMA, events_from_buffer, events_schema, game_frames
+from clashkit.runs.trace import events_from_buffer, game_frames
 
 HEADER = "name,deck,kind,cost,attack,health,abilities,aura,effect,target,notes\n"
 ABILITIES = ["", "splash", "pierce", "rage", "protection", "indestructible", "bloodlust", "sprint"]

@@ -9,8 +9,9 @@ import polars as pl
 import pytest
 
 from clashkit.runs import trace as trace_module
+from clashkit.runs.schemas import RAW_TURNS_SCHEMA, TURNS_SCHEMA, turn_context
 from clashkit.runs.simulate import simulate
-from clashkit.runs.trace import RAW_TURNS_SCHEMA, TURNS_SCHEMA, Trace, turn_context, turns_from_buffer
+from clashkit.runs.trace import Trace, turns_from_buffer
 
 
 @pytest.mark.parametrize("engine", ["reference", "fast"])

@@ -586,7 +586,8 @@ def _played_to(
 ) -> list[Path]:
     """The body of :func:`play_matchup_to`: the games played part by part into ``out``."""
     from .output import RunWriter
-    from .trace import GAMES_SCHEMA, TURNS_SCHEMA, build_trace, events_schema
+    from .schemas import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
+    from .trace import build_trace
 
     record_events = matchup.record_events
     card_set = matchup.card_set

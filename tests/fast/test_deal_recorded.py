@@ -132,7 +132,8 @@ def test_a_run_folder_from_before_the_deal_reads_with_null_hands(tmp_path, monke
     """Frames version 4 had no hand_a / hand_b: such a run reads with them null, the rest as written."""
     from clashkit.runs import output
     from clashkit.runs.reading import DEAL_VERSION
-    from clashkit.runs.trace import DEAL_COLUMNS, FRAMES_VERSION, Trace
+    from clashkit.runs.schemas import DEAL_COLUMNS
+    from clashkit.runs.trace import FRAMES_VERSION, Trace
 
     trace = simulate(4, "1", "2", "greedy", seed=2, engine="reference", record_events=False)
     old = Trace(trace.events, trace.turns, trace.games.drop(DEAL_COLUMNS))

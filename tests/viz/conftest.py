@@ -8,7 +8,7 @@ import pytest
 
 from clashkit.base.cards import starter_decks, starter_set
 from clashkit.base.rules import RULES_VERSION
-from clashkit.runs.trace import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
+from clashkit.runs.schemas import GAMES_SCHEMA, TURNS_SCHEMA, events_schema
 
 D1, D2 = starter_decks()[1], starter_decks()[2]
 
