@@ -123,6 +123,8 @@ def test_a_game_s_cost_is_the_mean_over_several_deck_pairings(monkeypatch):
 
 
 def test_the_workers_probe_starts_real_workers_and_sees_their_share():
+    """Real worker processes of the run's own kind start, load, meet at the barrier (shared with
+    them as a run's workers share their setting) and come back with a share of a core each."""
     probe = design.Job(1, 2, 0, 1, starter_set(), design.Settings("greedy", engine="reference"))
     start, share = jobs._parallel_probe([probe], 2)
     assert start >= 0.0 and 0.0 < share <= 1.0

@@ -274,10 +274,11 @@ def _worker_probe(barrier, probes: Sequence[Job]) -> float:
 
 
 def _parallel_probe(probes: Sequence[Job], workers: int) -> tuple[float, float]:
-    """Start ``workers`` processes as a run does (:func:`play_local`), each loading the engine and
-    then, all at once, playing ``probes`` beside the others (:func:`_worker_probe`): the seconds the
-    start took (all of it but the playing), and the mean share of a core each worker had while all
-    played (workers that play one after the other would each see the machine emptier than it is)."""
+    """Start ``workers`` processes as a run does (:func:`play_local`), each loading the engine with a
+    game of each of ``probes`` and then, all at once, keeping a core busy beside the others
+    (:func:`_worker_probe`): the seconds the start took (all of it but the busy time), and the mean
+    share of a core each worker had meanwhile (workers measured one after the other would each see
+    the machine emptier than it is)."""
     import time
 
     from ...runs.workers import pool_context
@@ -363,14 +364,20 @@ def estimate_seconds(jobs: Sequence[Job], *, workers: int | None = 1) -> float:
         return (a[0] + b[0]) / 2 + job.n * (a[1] + b[1]) / 2
 
     total = sum(seconds(job) for job in jobs)
-    workers = workers or os.cpu_count() or 1
-    if sum(job.n for job in jobs) < SMALL_BATCH:
-        workers = 1
-    workers = max(1, min(workers, len(jobs)))
+    workers = processes_for(jobs, workers)
     if workers == 1:
         return total / share
     start, each = _parallel_probe(probes, workers)
     return start + total / workers / each
+
+
+def processes_for(jobs: Sequence[Job], workers: int | None) -> int:
+    """How many processes :func:`play_local` plays ``jobs`` in, ``workers`` asked for (``None`` or
+    ``0``: one per core): never more than the jobs, and one for fewer than :data:`SMALL_BATCH`
+    games (starting worker processes would cost more than the games)."""
+    if sum(job.n for job in jobs) < SMALL_BATCH:
+        return 1
+    return max(1, min(workers or os.cpu_count() or 1, len(jobs)))
 
 
 def duration(seconds: float) -> str:
@@ -398,10 +405,8 @@ def play_local(
     the bar's own rate so far."""
     from tqdm.auto import tqdm
 
-    workers = workers or os.cpu_count() or 1
+    workers = processes_for(jobs, workers)
     total = sum(job.n for job in jobs)
-    if total < SMALL_BATCH:
-        workers = 1  # starting worker processes would cost more than the games
     results: list[JobResult | None] = [None] * len(jobs)
     with tqdm(total=total, unit="game", desc=desc, disable=not progress, file=sys.stderr) as bar:
         if progress and estimate is not None:
@@ -410,7 +415,7 @@ def play_local(
         if estimate is not None:
             bar.set_postfix_str(time_left(total, 0, None, estimate=estimate), refresh=True)
         tasks = ((i, (job,)) for i, job in enumerate(jobs))
-        for i, result in run_tasks(play_job, tasks, jobs=min(workers, len(jobs)), call="run_jobs"):
+        for i, result in run_tasks(play_job, tasks, jobs=workers, call="run_jobs"):
             results[i] = result
             bar.update(jobs[i].n)
             if estimate is not None:
