@@ -3,8 +3,8 @@
 A run writes ``games.parquet``, ``turns.parquet`` and (with events)
 ``events.parquet`` into its folder, and ``manifest.json`` **last**: the run's
 parameters (seed, n, engine, options, versions) and every file with its row
-count and SHA-256.  Readers (:func:`read_manifest`, ``Trace.read_parquet``)
-refuse a folder whose files do not match it, so a folder is either one
+count and SHA-256.  Readers (:mod:`clashkit.runs.run_folder`: ``read_manifest``,
+``open_run``; ``Trace.read_parquet``) refuse a folder whose files do not match it, so a folder is either one
 complete run or refused — never two runs mixed.
 
 While it runs, a :class:`RunWriter` holds ``.clashkit.lock`` (an ``fcntl``
@@ -33,9 +33,9 @@ parts for ``resume``.
 
 Nothing in a folder is trusted, since it may come from anyone (a shared data
 set, an unzipped archive).  Every name read from a manifest or a decided
-commit passes :func:`run_file_name` (readers and writer alike), so none leads
+commit passes ``run_folder.run_file_name`` (readers and writer alike), so none leads
 out of the folder; the lock, the records and the run files are opened only as
-regular files, never through a link (:func:`open_regular`, :func:`read_record`:
+regular files, never through a link (``run_folder.open_regular`` and ``read_record``:
 a FIFO, a device or a link loop is one line, never a hang); a file of a run's
 name that no manifest lists with its size is not clashkit's, and a writer
 refuses the folder unless ``force`` (:meth:`RunWriter._check_foreign`).  A
