@@ -19,12 +19,11 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
+from command_line import cli, one_line_exit_2
 
 from clashkit.base.cards import read_cards_csv
 from clashkit.base.errors import CardFileError, OptionError, RunFolderError, ScenarioError
 from clashkit.base.limits import MAX_NAME, card_name, fraction, whole_number
-from clashkit.cli import main
 from clashkit.engine.scenario import parse_scenario
 from clashkit.policies import get_policy
 from clashkit.runs.output import _sha256
@@ -33,20 +32,6 @@ from clashkit.runs.simulate import simulate_to
 from clashkit.runs.trace import Trace
 
 HEADER = "name,deck,kind,cost,attack,health,abilities,aura,effect,target,notes\n"
-
-
-def cli(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
-def one_line_exit_2(result, *pieces: str) -> str:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("clashkit: error: "), lines
-    for piece in pieces:
-        assert piece in lines[0], lines[0]
-    return lines[0]
 
 
 def simulate_cli(*args: str):

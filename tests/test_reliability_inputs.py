@@ -13,6 +13,7 @@ from array import array
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from command_line import cli, one_line_exit_2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,20 +32,6 @@ from clashkit.runs.trace import events_from_buffer, game_frames
 HEADER = "name,deck,kind,cost,attack,health,abilities,aura,effect,target,notes\n"
 ABILITIES = ["", "splash", "pierce", "rage", "protection", "indestructible", "bloodlust", "sprint"]
 EFFECTS = ["damage", "weaken", "empower"]
-
-
-def cli(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
-def one_line_exit_2(result, *pieces: str) -> str:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("clashkit: error: "), result.stderr
-    for piece in pieces:
-        assert piece in lines[0], lines[0]
-    return lines[0]
 
 
 # --- High 2: extreme legal values through a whole simulate --------------------------------------

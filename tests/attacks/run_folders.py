@@ -13,9 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from clashkit.cli import main
 from clashkit.runs.simulate import simulate
 from clashkit.runs.trace import Trace
 
@@ -31,23 +28,6 @@ def small_run(folder: Path, trace: Trace) -> Path:
     """``folder`` holding ``trace`` as a complete run (files and ``manifest.json``)."""
     trace.write_parquet(folder)
     return folder
-
-
-def cli(*args: str):
-    """``clashkit ARGS`` in this process (stdout and stderr apart)."""
-    return CliRunner().invoke(main, list(args))
-
-
-def one_line_exit_2(result, *pieces: str) -> str:
-    """The one ``clashkit: error:`` line of a refused command (exit 2, nothing on stdout),
-    holding every piece."""
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("clashkit: error: "), lines
-    for piece in pieces:
-        assert piece in lines[0], lines[0]
-    return lines[0]
 
 
 def snapshot(folder: Path) -> dict[str, str]:

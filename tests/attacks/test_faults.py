@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from run_folders import cli, one_line_exit_2
+from command_line import cli, one_line_exit_2
 from run_processes import simulate_command
 
 from clashkit.base.cards import load_cards

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from run_folders import ROOT, cli, one_line_exit_2, small_run, small_trace, snapshot
+from command_line import cli, one_line_exit_2
+from run_folders import ROOT, small_run, small_trace, snapshot
 
 import clashkit.runs.output as output
 import clashkit.runs.run_folder as run_folder

@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 
 import pytest
-from run_folders import ROOT, cli, one_line_exit_2, small_run, small_trace, snapshot
+from command_line import cli, one_line_exit_2
+from run_folders import ROOT, small_run, small_trace, snapshot
 
 from clashkit.base.errors import OutputError
 from clashkit.runs.output import RunWriter

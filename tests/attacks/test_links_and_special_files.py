@@ -18,7 +18,8 @@ import signal
 from pathlib import Path
 
 import pytest
-from run_folders import cli, one_line_exit_2, python, small_run, small_trace, snapshot
+from command_line import cli, one_line_exit_2
+from run_folders import python, small_run, small_trace, snapshot
 
 from clashkit.base.errors import OutputError, RunFolderError
 from clashkit.runs.output import RunLock

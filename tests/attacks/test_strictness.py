@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from run_folders import cli, one_line_exit_2
+from command_line import cli, one_line_exit_2
 
 from clashkit.base.cards import read_cards_csv, starter_set
 from clashkit.base.errors import CardFileError, DeckError, InputError, OptionError, RunFolderError

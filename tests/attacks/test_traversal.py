@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 
 import pytest
-from run_folders import cli, one_line_exit_2, small_run, small_trace, snapshot
+from command_line import cli, one_line_exit_2
+from run_folders import small_run, small_trace, snapshot
 
 from clashkit.base.errors import RunFolderError
 from clashkit.runs.run_folder import COMMIT, MANIFEST, STAGING, read_manifest, run_file_name
