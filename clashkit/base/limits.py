@@ -76,7 +76,8 @@ LIMITS: dict[str, Limit] = {
     "changes": Limit(0, 1_000, "tune: card changes proposed"),
     "step": Limit(1, 99, "tune: the size of a change (R1.3: a card's values have two digits)"),
     "beam": Limit(1, 1_000, "tune: the sets of changes a round goes on from"),
-    "evaluations": Limit(1, 10_000_000, "tune: candidate sets the search tries"),
+    "evaluations": Limit(1, 10_000_000, "tune, meta: candidates a search tries"),
+    "top": Limit(2, 200, "meta: the best decks found that the field and the equilibrium hold"),
     # Policy options (``search:budget=N,horizon=H``): a decision's work stays bounded.
     "budget": Limit(1, 100_000, "search: rollouts per decision"),
     "candidates": Limit(1, 100_000, "expert: candidates tried per decision"),
@@ -91,7 +92,7 @@ FRACTIONS: dict[str, tuple[float, float, str]] = {
     "noise": (0.0, 1.0, "search: the chance that a rollout player plays at random"),
     "pairing_weight": (0.0, 1.0, "tune: how much an ordered pairing's distance from 50% counts beside a deck's"),
     "first_weight": (0.0, 1.0, "tune: how much the first player's distance from 50% counts beside a deck's"),
-    "budget_seconds": (0.001, 604_800.0, "tune: seconds the search may take, at most a week"),
+    "budget_seconds": (0.001, 604_800.0, "tune, meta: seconds a search may take, at most a week"),
 }
 
 #: The longest card name (it is printed on the card, in every action and every event).

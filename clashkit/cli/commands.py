@@ -19,6 +19,7 @@ MODULES = (
     "ladder",
     "expert_train",
     "exploit",
+    "meta",
 )
 
 

@@ -259,13 +259,15 @@ def stream(
     size: Callable[[Any], int] = len,
 ) -> Iterator[tuple[Any, Any]]:
     """Run ``function(*args)`` for each ``(label, args)`` of ``tasks`` on the cluster; yield
-    ``(label, result)`` as each finishes.
+    ``(label, result)`` as each finishes; ``tasks`` may hold :data:`~clashkit.runs.workers.BARRIER`.
 
     At most :data:`WINDOW_PER_WORKER` tasks per worker thread are in flight,
     so results stream through rather than pile up.  ``bar`` (a tqdm bar) is
     moved on by ``size(result)`` games per finished task.  On any exception
     (Ctrl-C, a failed task) the tasks still pending are cancelled.
     """
+    from .workers import BARRIER
+
     distributed = _distributed()
     run = uuid.uuid4().hex[:12]
     window = worker_threads(client) * WINDOW_PER_WORKER
@@ -273,11 +275,15 @@ def stream(
     pending: dict[Any, Any] = {}
     finished = distributed.as_completed(loop=client.loop)
     count = 0
+    waiting = False
 
     def submit() -> bool:
-        nonlocal count
-        task = next(tasks, None)
+        nonlocal count, waiting
+        task = None if waiting else next(tasks, None)
         if task is None:
+            return False
+        if task is BARRIER:  # the tasks after it wait for every result before it
+            waiting = True
             return False
         label, args = task
         name = getattr(function, "__name__", "task").strip("_")
@@ -287,17 +293,28 @@ def stream(
         finished.add(future)
         return True
 
-    try:
+    def fill() -> None:
         while len(pending) < window and submit():
             pass
-        for future in finished:
-            label = pending.pop(future)
-            result = future.result()
-            future.release()
-            if bar is not None:
-                bar.update(size(result))
-            submit()
-            yield label, result
+
+    try:
+        while True:
+            fill()
+            if not pending:
+                if waiting:  # every result before the barrier has been yielded
+                    waiting = False
+                    continue
+                break
+            for future in finished:
+                label = pending.pop(future)
+                result = future.result()
+                future.release()
+                if bar is not None:
+                    bar.update(size(result))
+                submit()
+                yield label, result
+                if not pending:
+                    break
     except BaseException:
         with contextlib.suppress(Exception):
             client.cancel(list(pending))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Sequence
 from functools import cached_property
 from typing import NamedTuple
 
@@ -161,18 +162,59 @@ class Engine:
 
     def _fixed(self, first: int, seeds: list[int]) -> GameRecords:
         m, cards = self.matchup, self.cards
-        deck_a = np.array(cards.ids(m.deck_a.names), np.int64)
-        deck_b = np.array(cards.ids(m.deck_b.names), np.int64)
         fmt = formats.format_of(m.deck_a, m.deck_b, mirror=m.mirror)
         names = cards.names
-        sorted_a = tuple(names[c] for c in sorted(deck_a.tolist()))
-        sorted_b = tuple(names[c] for c in sorted(deck_b.tolist()))
+        sorted_a, sorted_b = (tuple(names[c] for c in sorted(cards.ids(spec.names))) for spec in (m.deck_a, m.deck_b))
+        records = GameRecords()
+        for start, played, b, rows, events, hands in self._fixed_batches(first, seeds):
+            _add_bulk(
+                records,
+                start,
+                played,
+                rows,
+                b.counts,
+                b.winner,
+                b.first,
+                b.turns,
+                events=events,
+                event_counts=b.events,
+                mode="duel",
+                fmt=fmt,
+                deck_a=sorted_a,
+                deck_b=sorted_b,
+                hands=hands,
+                labels=self.labels,
+                rules=self.rules_text,
+                level=-1,
+            )
+        return records
+
+    def outcomes(self, seeds, decks: tuple[Sequence[int], Sequence[int]] | None = None) -> np.ndarray:
+        """Who won each game of two fixed decks with these seeds, and nothing else: ``0`` (A), ``1``
+        (B) or ``-1`` (unfinished, R10.1), as ``int8`` — no frames are built, for studies that
+        play many short pairings (:mod:`clashkit.studies.meta`).  ``decks`` (two lists of card ids,
+        each eight different cards of the set) plays other decks with the matchup's policies,
+        rules and cards: the tables are built once."""
+        m = self.matchup
+        if self.solo or m.deck_a.format in (formats.DRAFT, formats.CONSTRUCTED):
+            raise OptionError("outcomes: two fixed decks of a duel (R7.1 or custom lists) only")
+        winners = np.empty(len(seeds), np.int8)
+        for start, _seeds, b, _rows, _events, _hands in self._fixed_batches(0, seeds, decks):
+            winners[start : start + len(b.winner)] = b.winner
+        return winners
+
+    def _fixed_batches(self, first: int, seeds, decks: tuple[Sequence[int], Sequence[int]] | None = None):
+        """The compiled batches of two fixed decks (the matchup's, or ``decks``' card ids):
+        ``(first game, its seeds, outcomes, turn rows, event rows, dealt hands)`` for each run of
+        games played."""
+        m, cards = self.matchup, self.cards
+        ids = (cards.ids(m.deck_a.names), cards.ids(m.deck_b.names)) if decks is None else decks
+        deck_a, deck_b = (np.array(deck, np.int64) for deck in ids)
         cap = len(cards) + 2
         limit = m.rules.turn_limit
         self._state = self.new_state(cap, limit)
         legal = legal_rows(cap)
         work = new_work(cap, limit, self.search)
-        records = GameRecords()
         dealt: dict[str, np.ndarray] = {}
 
         def call(s, chunk, b):
@@ -185,27 +227,9 @@ class Engine:
         for start in range(0, len(seeds), BATCH):
             chunk = np.array(seeds[start : start + BATCH], dtype=np.uint64)
             for done, b, rows, events in self.batches(self._state, first + start, chunk, limit, call):
-                _add_bulk(
-                    records,
-                    first + start + done,
-                    chunk[done : done + len(b.winner)],
-                    rows,
-                    b.counts,
-                    b.winner,
-                    b.first,
-                    b.turns,
-                    events=events,
-                    event_counts=b.events,
-                    mode="duel",
-                    fmt=fmt,
-                    deck_a=sorted_a,
-                    deck_b=sorted_b,
-                    hands=(dealt["ab"][: len(b.winner), 0], dealt["ab"][: len(b.winner), 1]),
-                    labels=self.labels,
-                    rules=self.rules_text,
-                    level=-1,
-                )
-        return records
+                played = len(b.winner)
+                hands = (dealt["ab"][:played, 0], dealt["ab"][:played, 1])
+                yield first + start + done, chunk[done : done + played], b, rows, events, hands
 
     # --- Drafts, constructed, solo: dealt and played compiled -----------------------------
 

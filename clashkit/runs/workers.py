@@ -21,7 +21,10 @@ pool, its start method, signals and the script guard live in one place:
   ``if __name__ == "__main__":``, is refused in one line before any worker
   starts (:func:`check_main_guard`): each worker would run it again;
 - a bounded number of tasks is in flight, so results stream through and memory
-  does not grow with the number of tasks.
+  does not grow with the number of tasks;
+- a task stream may hold :data:`BARRIER` between tasks: the tasks after it are made only
+  once every result before it has been yielded, so work that depends on earlier results
+  runs on the same workers.
 
 A cluster (a ``distributed.Client``, :mod:`clashkit.runs.cluster`) plays the same
 tasks on Dask instead.
@@ -51,6 +54,17 @@ WINDOW_PER_JOB = 4
 
 #: ``shared`` when there is none.
 _NOTHING = object()
+
+
+class _Barrier:
+    def __repr__(self) -> str:
+        return "BARRIER"
+
+
+#: Yielded by a task stream between tasks: no later task is taken until every earlier one has
+#: finished and its result has been yielded.  A search whose next tasks depend on the results
+#: so far (a generation of :mod:`clashkit.studies.meta`) runs as one stream, on one pool.
+BARRIER = _Barrier()
 
 # --- Signals --------------------------------------------------------------------------------
 
@@ -317,7 +331,7 @@ def run_tasks(
     here, in order; with more, in ``jobs`` worker processes, in the order they
     finish; with ``cluster`` (a ``distributed.Client``) on Dask.  ``function``
     must be importable by name (a module-level function).  ``call`` names the
-    API call in the script-guard message.  On any exception — Ctrl-C, SIGTERM
+    API call in the script-guard message.  ``tasks`` may hold :data:`BARRIER`.  On any exception — Ctrl-C, SIGTERM
     inside :func:`sigterm_as_interrupt`, a failed task — the workers are
     stopped before it goes on; a worker that dies raises :class:`~clashkit.base.errors.WorkerError`.
     """
@@ -329,7 +343,10 @@ def run_tasks(
         yield from stream(cluster, function, tasks)
         return
     if jobs <= 1:
-        for label, args in tasks:
+        for task in tasks:
+            if task is BARRIER:
+                continue
+            label, args = task
             yield label, (function(*args) if shared is _NOTHING else function(shared, *args))
         return
     check_main_guard(jobs, call)
@@ -344,19 +361,25 @@ def run_tasks(
             executor = ProcessPoolExecutor(jobs, context, initializer=_start_worker, initargs=(given, os.getpid()))
             pending: dict = {}
             window = jobs * WINDOW_PER_JOB
-            exhausted = False
+            exhausted = waiting = False
             _raise_noted(noted)
             try:
                 while pending or not exhausted:
-                    while not exhausted and len(pending) < window:
+                    while not exhausted and not waiting and len(pending) < window:
                         task = next(tasks, None)
                         if task is None:
                             exhausted = True
+                            break
+                        if task is BARRIER:
+                            waiting = True
                             break
                         label, args = task
                         pending[executor.submit(_in_worker, function, args)] = label
                     workers.update(getattr(executor, "_processes", None) or {})
                     if not pending:
+                        if waiting:  # every result before the barrier has been yielded
+                            waiting = False
+                            continue
                         break
                     finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
                     _raise_noted(noted)
@@ -375,6 +398,7 @@ def run_tasks(
 
 
 __all__ = [
+    "BARRIER",
     "STARTUP_SIGNALS",
     "WINDOW_PER_JOB",
     "Terminated",
