@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from ..base.errors import OptionError
+from ..base.files import file_to_write
 from ..base.limits import fraction
 from .design_options import emit, strengths, study_kwargs, study_options, study_output
 from .numbers import Whole
@@ -46,7 +47,15 @@ from .numbers import Whole
     show_default=True,
     help="The best decks found that play the field's round robin and the meta-game.",
 )
-def command(as_json, out, deck_format, budget_seconds, evaluations, value_games, top, **options) -> None:
+@click.option(
+    "--write-values",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Also write the card values as CSV (card, value, low, high, inclusion, …), the same bytes for the "
+    "same study; with --policies, the strongest's.",
+)
+def command(as_json, out, deck_format, budget_seconds, evaluations, value_games, top, write_values, **options) -> None:
     """Search the deck space and read its meta-game, under --policy or each of --policies.
 
     A MAP-Elites search tries decks of eight different cards, keeping the best
@@ -77,6 +86,8 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
     ctx = click.get_current_context()
     given_n = ctx.get_parameter_source("n") is not click.core.ParameterSource.DEFAULT
     budget = fraction(budget_seconds, "budget_seconds", "--budget-seconds", OptionError)
+    if write_values is not None:
+        file_to_write(write_values, "--write-values", OptionError)
     policies = strengths(options)
     kwargs = study_kwargs(**options)
     for key in ("policy", "mirror"):
@@ -90,6 +101,7 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
         "evaluations": evaluations,
         "value_games": value_games,
         "top": top,
+        "write_values": write_values,
     }
     files = ("decks", "cards", "starters", "matrix", "candidates")
     with study_output(out, "meta", asked, files) as save:
@@ -103,6 +115,11 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
             **kwargs,
         )
         save(_frames(results))
+        if write_values is not None:
+            from ..base.files import write_text_atomically
+            from ..studies.meta.values import values_csv
+
+            write_text_atomically(write_values, values_csv(results[policies[-1]].cards))
     text = "\n\n".join(str(r) for r in results.values())
     seconds = sum(r.seconds for r in results.values())
     if len(results) == 1:

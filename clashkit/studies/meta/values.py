@@ -1,14 +1,15 @@
 """What each card is worth in the meta: a deck's score with the card against its score without it.
 
 For each card and each of the study's best decks that holds it, the deck is played with the card
-**swapped out** for another card it lacks (drawn by the study's generator), against the whole
-field, on the same seeds as the deck itself (the values phase): the card's value is the mean paired
-difference, the deck's score with the card minus without.  A card that no best deck holds is
-valued the other way round: **swapped in** for a card of each best deck (drawn too), its value the
-deck's score with it minus without.  Either way the value says how much better a deck of the meta
-does holding the card than holding an ordinary other card, in points of score, with a 95% interval
-over the paired games (normal, from their spread).  The **inclusion** is the card's share of the
-meta: the equilibrium weight (:mod:`clashkit.studies.meta.equilibrium`) of the best decks holding it.
+**swapped out** for another card it lacks (drawn by the study's generator), against the whole field,
+on the same seeds as the deck itself (the values phase): the card's value is the mean paired
+difference, the deck's score with the card minus without. A card that no best deck holds is valued
+the other way round: **swapped in** for a card of each best deck (drawn too), its value the deck's
+score with it minus without. Either way the value says how much better a deck of the meta does
+holding the card than holding an ordinary other card, in points of score, with a 95% interval over
+the paired games (normal, from their spread; never narrower than 3 / games, the rule of three). The
+**inclusion** is the card's share of the meta: the equilibrium weight
+(:mod:`clashkit.studies.meta.equilibrium`) of the best decks holding it.
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ def card_values(
         differences = np.concatenate([scores[v.with_card] - scores[v.without] for v in mine])
         value = float(differences.mean())
         spread = float(differences.std(ddof=1)) if len(differences) > 1 else 1.0
-        half = Z95 * max(spread, 1.0 / len(differences)) / np.sqrt(len(differences))
+        # Never narrower than the rule of three: no differing game in N bounds their share by 3 / N.
+        half = max(Z95 * spread / np.sqrt(len(differences)), 3.0 / len(differences))
         rows.append(
             {
                 "card": space.cards[card].name,
@@ -101,4 +103,18 @@ def card_values(
     return pl.DataFrame(rows).sort(["value", "card"], descending=[True, False])
 
 
-__all__ = ["Variant", "card_values", "play_values", "variants"]
+#: The card values file's columns (:func:`values_csv`), and its numbers' decimals.
+VALUE_COLUMNS = ("card", "value", "low", "high", "inclusion", "measured", "decks", "games")
+VALUE_DECIMALS = 4
+
+
+def values_csv(cards: pl.DataFrame) -> str:
+    """A study's card values (:func:`card_values`' frame) as the text of a CSV file, the same bytes
+    on every machine for the same study: numbers rounded to :data:`VALUE_DECIMALS` places, cards in
+    the frame's order (most valuable first)."""
+    numbers = [c for c in ("value", "low", "high", "inclusion") if c in cards.columns]
+    rounded = cards.select(VALUE_COLUMNS).with_columns(pl.col(numbers).round(VALUE_DECIMALS))
+    return rounded.write_csv(float_precision=VALUE_DECIMALS, line_terminator="\n")
+
+
+__all__ = ["VALUE_COLUMNS", "Variant", "card_values", "play_values", "values_csv", "variants"]
