@@ -218,6 +218,17 @@ def test_sweep_equals_serial(client):
     assert spread.rows["games"].to_list() == [36] * 8  # 4 decks × 6 pairings of a deck × n
 
 
+def test_meta_equals_serial(client):
+    """The meta study's generations wait on one another (a barrier in the task stream): the same
+    decks searched and the same answers on the cluster as in one process."""
+    from clashkit.studies.meta import meta
+
+    sizes = dict(evaluations=40, n=2, value_games=1, top=3, search_games=2, seed=6)
+    serial = meta("greedy", jobs=1, **sizes).to_dict()
+    spread = meta("greedy", cluster=client, **sizes).to_dict()
+    assert {k: v for k, v in spread.items() if k != "seconds"} == {k: v for k, v in serial.items() if k != "seconds"}
+
+
 def test_cli_simulate_on_a_cluster_writes_the_serial_run(tmp_path):
     result = CliRunner().invoke(
         main, ["simulate", "-n", "60", "--seed", "4", "--cluster", "local:2", "--out", str(tmp_path), "--no-progress"]

@@ -41,6 +41,7 @@ from typing import Any
 
 from ..base.errors import ClusterError, OptionError
 from ..base.limits import LIMITS, shown, whole_number
+from .barrier import BARRIER
 from .startup import signals_blocked
 
 #: Where a local cluster listens: this machine only.
@@ -259,15 +260,13 @@ def stream(
     size: Callable[[Any], int] = len,
 ) -> Iterator[tuple[Any, Any]]:
     """Run ``function(*args)`` for each ``(label, args)`` of ``tasks`` on the cluster; yield
-    ``(label, result)`` as each finishes; ``tasks`` may hold :data:`~clashkit.runs.workers.BARRIER`.
+    ``(label, result)`` as each finishes; ``tasks`` may hold :data:`~clashkit.runs.barrier.BARRIER`.
 
     At most :data:`WINDOW_PER_WORKER` tasks per worker thread are in flight,
     so results stream through rather than pile up.  ``bar`` (a tqdm bar) is
     moved on by ``size(result)`` games per finished task.  On any exception
     (Ctrl-C, a failed task) the tasks still pending are cancelled.
     """
-    from .workers import BARRIER
-
     distributed = _distributed()
     run = uuid.uuid4().hex[:12]
     window = worker_threads(client) * WINDOW_PER_WORKER

@@ -47,6 +47,7 @@ from types import FrameType
 from typing import Any
 
 from ..base.errors import WorkerError, WorkerStartError
+from .barrier import BARRIER
 from .startup import STARTUP_SIGNALS, signals_blocked
 
 #: Tasks in flight per worker process.
@@ -54,17 +55,6 @@ WINDOW_PER_JOB = 4
 
 #: ``shared`` when there is none.
 _NOTHING = object()
-
-
-class _Barrier:
-    def __repr__(self) -> str:
-        return "BARRIER"
-
-
-#: Yielded by a task stream between tasks: no later task is taken until every earlier one has
-#: finished and its result has been yielded.  A search whose next tasks depend on the results
-#: so far (a generation of :mod:`clashkit.studies.meta`) runs as one stream, on one pool.
-BARRIER = _Barrier()
 
 # --- Signals --------------------------------------------------------------------------------
 
@@ -339,14 +329,14 @@ def run_tasks(
         from .cluster import stream
 
         if shared is not _NOTHING:
-            tasks = ((label, (shared, *args)) for label, args in tasks)
+            tasks = (task if task is BARRIER else (task[0], (shared, *task[1])) for task in tasks)
         yield from stream(cluster, function, tasks)
         return
     if jobs <= 1:
-        for task in tasks:
-            if task is BARRIER:
+        for here in tasks:
+            if here is BARRIER:
                 continue
-            label, args = task
+            label, args = here
             yield label, (function(*args) if shared is _NOTHING else function(shared, *args))
         return
     check_main_guard(jobs, call)

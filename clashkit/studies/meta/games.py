@@ -10,7 +10,7 @@ plays the same seeds of a phase (:func:`phase_seeds`): differences between decks
 
 A study is a generator (:data:`Plan`) that yields lists of matches and is sent back their scores;
 :meth:`Arena.run` plays each list on one pool of workers (or a Dask cluster) kept for the whole
-study, with a barrier between lists (:data:`~clashkit.runs.workers.BARRIER`), so the search's next
+study, with a barrier between lists (:data:`~clashkit.runs.barrier.BARRIER`), so the search's next
 generation is drawn from the results of the last on the same workers.
 """
 
@@ -25,10 +25,11 @@ import numpy as np
 
 from ...base.cards import CardSet
 from ...base.rules import Rules
+from ...runs.barrier import BARRIER
 from ...runs.outcomes import A_WON, B_WON, Pairings
 from ...runs.simulate import pool_seed_array, seed_pool
 from ...runs.spec import Matchup
-from ...runs.workers import BARRIER, run_tasks
+from ...runs.workers import run_tasks
 from .space import Deck
 
 #: The phases of a study, each with its own seeds: the search, the field's round robin (fresh

@@ -308,10 +308,10 @@ class Meta:
             lines.append(f"  deck {row['starter']}: {_pct(row['rate'], row['low'], row['high'])}")
         lines += ["", "Cards by value in the best decks (points of score with the card minus without; inclusion):"]
         rows = list(self.cards.iter_rows(named=True))
-        shown = rows if len(rows) <= 10 else rows[:5] + [None] + rows[-5:]
-        for row in shown:
-            if row is None:
-                lines.append("  …")
+        for k, row in enumerate(rows):
+            if 5 <= k < len(rows) - 5:  # the five most and the five least valuable
+                if k == 5:
+                    lines.append("  …")
                 continue
             lines.append(
                 f"  {row['card']:<14} {100 * row['value']:+5.1f} [{100 * row['low']:+5.1f}, {100 * row['high']:+5.1f}]"
