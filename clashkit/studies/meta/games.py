@@ -120,6 +120,8 @@ class Arena:
         self.progress = progress
         self.desc = desc
         self._seeds: dict[tuple[int, int], np.ndarray] = {}
+        #: Games played so far.
+        self.games = 0
 
     def seeds(self, phase: int, n: int) -> np.ndarray:
         key = (phase, n)
@@ -153,6 +155,7 @@ class Arena:
                 play_pairings, tasks(), jobs=self.jobs, shared=self.shared, cluster=self.cluster, call="meta"
             ):
                 results[label] = rows
+                self.games += rows.size
                 bar.update(rows.size)
         return returned[0]
 

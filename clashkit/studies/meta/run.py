@@ -135,6 +135,7 @@ def meta(
         played = arena.run(plan(space, sizes, seed), planned_games(space, sizes))
     result = read(str(policy), space, sizes, seed, played)
     result.seconds = time.perf_counter() - started
+    result.games = arena.games
     return result
 
 

@@ -103,6 +103,8 @@ class Meta:
     value: float
     cards: pl.DataFrame
     seconds: float = 0.0
+    #: Games played (both seatings of every match).
+    games: int = 0
 
     # --- Frames ---------------------------------------------------------------------------
 
@@ -276,15 +278,17 @@ class Meta:
                 "cells": len(self.played.archive.elites),
             },
             "seed": self.seed,
+            "games": self.games,
             "seconds": self.seconds,
         }
 
     def __str__(self) -> str:
         decks = self.decks()
         lines = [
-            f"{self.policy}: {len(self.played.archive.tried):,} decks searched ({len(self.played.archive.elites)} "
-            f"cells of mean cost × creatures), the best {len(self.played.best)} and the starter decks measured "
-            f"again on fresh seeds, {self.sizes.n:,} games a pairing in each seat",
+            f"{self.policy}: {self.games:,} games; {len(self.played.archive.tried):,} decks searched "
+            f"({len(self.played.archive.elites)} cells of mean cost × creatures), the best "
+            f"{len(self.played.best)} and the starter decks measured again on fresh seeds, "
+            f"{self.sizes.n:,} games a pairing in each seat",
             "",
             "Best decks (score against the field and against the starter decks; ½ for an unfinished game):",
         ]
