@@ -7,12 +7,22 @@ import click
 
 from ..base.errors import OptionError
 from ..base.files import file_to_write
-from ..base.limits import fraction
-from .design_options import emit, strengths, study_kwargs, study_options, study_output
+from ..base.limits import LIMITS, fraction
+from .design_options import (
+    asked_check,
+    check_options,
+    emit,
+    strengths,
+    study_kwargs,
+    study_options,
+    study_output,
+    with_check,
+)
 from .numbers import Whole
 
 
 @click.command("meta")
+@check_options
 @study_options(default_n=200)
 @click.option(
     "--format",
@@ -55,7 +65,20 @@ from .numbers import Whole
     help="Also write the card values as CSV (card, value, low, high, inclusion, …), the same bytes for the "
     "same study; with --policies, the strongest's.",
 )
-def command(as_json, out, deck_format, budget_seconds, evaluations, value_games, top, write_values, **options) -> None:
+def command(
+    as_json,
+    out,
+    deck_format,
+    budget_seconds,
+    evaluations,
+    value_games,
+    top,
+    write_values,
+    check_strength,
+    check_policy,
+    check_n,
+    **options,
+) -> None:
     """Search the deck space and read its meta-game, under --policy or each of --policies.
 
     A MAP-Elites search tries decks of eight different cards, keeping the best
@@ -68,6 +91,11 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
     each starter deck's score against that mixture.  Each card's value is the
     paired change in a best deck's score with the card and without it.  A win
     scores 1, an unfinished game 1/2.
+
+    With --check-strength the best decks' scores against the starter decks
+    are played again by the arbiter (deep, or --check-policy) on the first
+    --check-n of the same field games, under the strongest policy, and each is
+    said to agree or not (JSON: "check").
 
     --budget-seconds sets the sizes by a timing probe and prints them; give
     --evaluations, -n and --value-games to repeat a study exactly on any
@@ -86,6 +114,8 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
     ctx = click.get_current_context()
     given_n = ctx.get_parameter_source("n") is not click.core.ParameterSource.DEFAULT
     budget = fraction(budget_seconds, "budget_seconds", "--budget-seconds", OptionError)
+    # -n is known only after the probe when it is not given: --check-n is held to it then.
+    ask = asked_check(check_strength, check_policy, check_n, options["n"] if given_n else LIMITS["games"].high)
     if write_values is not None:
         file_to_write(write_values, "--write-values", OptionError)
     policies = strengths(options)
@@ -103,7 +133,9 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
         "top": top,
         "write_values": write_values,
     }
-    files = ("decks", "cards", "starters", "matrix", "candidates")
+    if ask is not None:
+        asked["check"] = {"policy": ask.policy, "n": check_n}
+    files = ("decks", "cards", "starters", "matrix", "candidates", *(("check",) if ask else ()))
     with study_output(out, "meta", asked, files) as save:
         results = metas(
             policies,
@@ -114,7 +146,26 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
             format=deck_format,
             **kwargs,
         )
-        save(_frames(results))
+        check = None
+        if ask is not None:
+            from ..studies.design.check import check_games
+            from ..studies.meta.check import check_meta
+
+            strongest = results[policies[-1]]
+            check = check_meta(
+                strongest,
+                check_games(strongest.sizes.n, check_n),
+                policy=ask.policy,
+                jobs=kwargs["jobs"],
+                cluster=kwargs["cluster"],
+                progress=kwargs["progress"],
+            )
+        frames = _frames(results)
+        if check is not None:
+            import polars as pl
+
+            frames["check"] = pl.DataFrame(check.rows)
+        save(frames)
         if write_values is not None:
             from ..base.files import write_text_atomically
             from ..studies.meta.values import values_csv
@@ -127,6 +178,7 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
         data = {**result.to_dict(), "seconds": seconds}
     else:
         data = {"policies": {p: r.to_dict() for p, r in results.items()}, "seconds": seconds}
+    data, text = with_check(data, text, check)
     emit(data, f"{text}\n\n({seconds:.1f} s)", as_json=as_json)
 
 

@@ -77,3 +77,22 @@ def test_sizes_from_a_budget():
     assert seconds_for(sizes, cost, workers=2, cards=32, gauntlet=4) == pytest.approx(100 * 0.8, rel=0.02)
     assert sizes.options() == f"--evaluations {sizes.evaluations} -n {sizes.n} --value-games {sizes.value_games}"
     assert Sizes(1, 1, 1).top == 16
+
+
+def test_the_strength_check_is_paired_with_the_study_game_by_game(tmp_path):
+    """Checked by the study's own policy, the check replays the very same games: no difference."""
+    out = tmp_path / "run"
+    args = ("meta", *TINY, "-n", "4", "--check-strength", "--check-policy", "greedy", "--check-n", "3", "--json")
+    done = cli(*args, "--out", str(out))
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    check = data["check"]
+    assert check["policy"] == "greedy" and check["n"] == 3 and sorted(check["decks"]) == ["0", "1", "2"]
+    for row in check["decks"].values():
+        assert row["difference"] == 0.0 and row["agree"] is True
+        assert row["rate"] == row["study"] and row["games"] == 4 * 2 * 3
+    assert pl.read_parquet(out / "check.parquet").height == 3
+
+
+def test_a_check_option_without_the_check_is_refused():
+    one_line_exit_2(cli("meta", *TINY, "--check-n", "3"), "--check-n is an option of the strength check")

@@ -136,6 +136,7 @@ def meta(
     result = read(str(policy), space, sizes, seed, played)
     result.seconds = time.perf_counter() - started
     result.games = arena.games
+    result.rules = rules
     return result
 
 

@@ -27,6 +27,7 @@ import numpy as np
 import polars as pl
 
 from ...base.rng import Rng
+from ...base.rules import Rules
 from ...base.stats import Z95
 from .budget import Sizes
 from .equilibrium import bootstrap, counts_of, equilibrium
@@ -105,6 +106,8 @@ class Meta:
     seconds: float = 0.0
     #: Games played (both seatings of every match).
     games: int = 0
+    #: The rules options the games were played with (R10.3; ``None``: the rulebook's).
+    rules: Rules | None = None
 
     # --- Frames ---------------------------------------------------------------------------
 
