@@ -64,8 +64,9 @@ def _sizes(
     if progress:
         expected = seconds_for(sizes, cost, workers=workers, cards=len(space.cards), gauntlet=gauntlet)
         notice(
-            f"meta {shared[1]}: about {duration(expected)} by a probe, {planned_games(space, sizes):,} games at most "
-            f"(repeat exactly with {sizes.options()})"
+            f"meta {shared[1]}: about {duration(expected)} on {workers} core{'s' if workers > 1 else ''} by a CPU "
+            f"probe (longer while the machine is busy), {planned_games(space, sizes):,} games at most; "
+            f"repeat exactly with --seed {seed} {sizes.options()}"
         )
     return sizes
 
