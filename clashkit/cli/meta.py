@@ -27,10 +27,12 @@ from .numbers import Whole
 @click.option(
     "--format",
     "deck_format",
-    type=click.Choice(["duel"]),
+    type=click.Choice(["duel", "constructed"]),
     default="duel",
     show_default=True,
-    help="The decks searched: the duel's decks of eight different cards of the set (custom lists).",
+    help="The decks searched: duel, eight different cards of the set against the starter decks (R7.1); "
+    "constructed, the ten a player brings (R7.3), two banned by the opponent's policy before each game, "
+    "against the tens the policy itself builds.",
 )
 @click.option(
     "--budget-seconds",

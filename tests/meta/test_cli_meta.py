@@ -43,7 +43,10 @@ def test_the_text_report_says_how_to_repeat_it():
     done = cli("meta", *TINY, "--seed", "4")
     assert done.exit_code == 0, done.output
     assert "Repeat exactly: --seed 4 --evaluations 12 -n 2 --value-games 1" in done.stdout
-    assert "Equilibrium of the 3 best" in done.stdout and "Starter decks against the equilibrium mixture" in done.stdout
+    assert (
+        "Equilibrium of the 3 best" in done.stdout
+        and "The starter decks against the equilibrium mixture" in done.stdout
+    )
 
 
 @pytest.mark.parametrize(
@@ -54,7 +57,7 @@ def test_the_text_report_says_how_to_repeat_it():
         (("--mirror",), "--mirror: meta plays every pair"),
         (("--top", "1"), "--top"),
         (("--evaluations", "0"), "--evaluations"),
-        (("--format", "constructed"), "--format"),
+        (("--format", "sealed"), "--format"),
         (("--policy", "grredy"), "grredy"),
         (("--rules", "turn_limit=0"), "turn_limit"),
     ],

@@ -84,7 +84,7 @@ def test_the_same_answers_on_the_reference_engine():
         (dict(evaluations=5, n=2, value_games=1, top=1), "meta: top: must be a whole number 2…200"),
         (dict(evaluations=5, n=2), "give budget_seconds, or every size (value_games missing)"),
         (dict(budget_seconds=-1), "meta: budget_seconds: must be a number 0.001…604800"),
-        (dict(evaluations=5, n=2, value_games=1, format="constructed"), "meta: format 'constructed'"),
+        (dict(evaluations=5, n=2, value_games=1, format="sealed"), "meta: format .sealed.: one of duel, constructed"),
         (dict(evaluations=5, n=2, value_games=1, policy="grredy"), "grredy"),
     ],
 )

@@ -9,7 +9,8 @@ The modules, in the order a study uses them: :mod:`~.space` (the decks and their
 
 from __future__ import annotations
 
-from .run import FORMATS, meta, metas
+from .formats import FORMATS
+from .run import meta, metas
 from .study import Meta
 
 __all__ = ["FORMATS", "Meta", "meta", "metas"]

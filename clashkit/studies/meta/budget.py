@@ -13,6 +13,7 @@ machine, so the sizes it chose are printed, and giving them back (``--evaluation
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +22,7 @@ from ...base.errors import OptionError
 from ...base.limits import check, shown
 from ...base.rng import Rng
 from .games import SEARCH, phase_seeds, play_pairings
-from .space import DeckSpace
+from .space import Deck, DeckSpace
 
 #: Decks of the field besides the starter decks: the search's best, the equilibrium's candidates.
 TOP = 16
@@ -73,11 +74,13 @@ class Probe:
         return pairings * self.start + games * self.game
 
 
-def probe(space: DeckSpace, shared: tuple, seed: int) -> Probe:
-    """Time random decks against the starter decks here, on 4 and then 32 seeds a pairing."""
+def probe(space: DeckSpace, shared: tuple, seed: int, gauntlet: Sequence[Deck], dealt=None) -> Probe:
+    """Time random decks against the ``gauntlet`` here, on 4 and then 32 seeds a pairing (``dealt``:
+    the format's dealer, :meth:`clashkit.studies.meta.games.Arena.dealt`)."""
     rng = Rng(seed)
-    starters = list(space.starters().values())
-    pairings = tuple((space.random_deck(rng), starter) for starter in starters)
+    pairings = tuple((space.random_deck(rng), deck) for deck in gauntlet)
+    if dealt is not None:
+        pairings = tuple(dealt(a, b) for a, b in pairings)
     play_pairings(shared, pairings[:1], phase_seeds(seed, SEARCH, 1))  # loads the engine
     times = []
     for games in (4, 32):

@@ -17,7 +17,7 @@ generation is drawn from the results of the last on the same workers.
 from __future__ import annotations
 
 import sys
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,8 +112,11 @@ class Arena:
         cluster: Any = None,
         progress: bool = False,
         desc: str = "meta",
+        dealer: Callable[[Deck, Deck], tuple[Deck, Deck]] | None = None,
     ) -> None:
         self.shared = (cards, policy, rules, engine)
+        self.dealer = dealer
+        self._dealt: dict[tuple[Deck, Deck], tuple[Deck, Deck]] = {}
         self.seed = seed
         self.jobs = jobs
         self.cluster = cluster
@@ -142,7 +145,7 @@ class Arena:
                 while True:
                     blocks = list(self._blocks(matches))
                     for label, (_phase, pairings, seeds) in enumerate(blocks):
-                        yield label, (pairings, seeds)
+                        yield label, (tuple(self.dealt(*pairing) for pairing in pairings), seeds)
                     yield BARRIER
                     scores = self._scores(matches, blocks, results)
                     results.clear()
@@ -158,6 +161,15 @@ class Arena:
                 self.games += rows.size
                 bar.update(rows.size)
         return returned[0]
+
+    def dealt(self, a: Deck, b: Deck) -> tuple[Deck, Deck]:
+        """The decks that play when ``a`` (seat A) meets ``b``: themselves, or what the format's
+        dealer makes of them (the constructed format's bans, :mod:`clashkit.studies.meta.formats`)."""
+        if self.dealer is None:
+            return a, b
+        if (a, b) not in self._dealt:
+            self._dealt[(a, b)] = self.dealer(a, b)
+        return self._dealt[(a, b)]
 
     def _blocks(self, matches: Sequence[Match]) -> Iterator[tuple[int, tuple[tuple[Deck, Deck], ...], np.ndarray]]:
         """The ordered pairings of ``matches`` in tasks of about :data:`TASK_GAMES` games, grouped

@@ -16,11 +16,10 @@ from ...runs.simulate import usable_jobs
 from ..design.jobs import duration, notice
 from ..design.matrix import card_set_of
 from .budget import SEARCH_GAMES, TOP, Sizes, from_budget, probe, seconds_for
+from .formats import FORMATS, meta_format
+from .games import Arena
 from .space import DeckSpace
 from .study import Meta, plan, planned_games, read
-
-#: The formats a meta study searches: the duel's eight-card decks (R2.1, custom lists).
-FORMATS = ("duel",)
 
 
 def _rules(rules: Rules | Mapping[str, Any] | None) -> Rules | None:
@@ -32,6 +31,8 @@ def _rules(rules: Rules | Mapping[str, Any] | None) -> Rules | None:
 def _sizes(
     space: DeckSpace,
     shared: tuple,
+    gauntlet: dict,
+    arena,
     *,
     seed: int,
     workers: int,
@@ -44,7 +45,6 @@ def _sizes(
     progress: bool,
 ) -> Sizes:
     """The study's sizes: as given, the rest from ``budget_seconds`` by a timing probe."""
-    gauntlet = len(space.cards.decks)
     given = {"evaluations": evaluations, "n": n, "value_games": value_games}
     if all(value is not None for value in given.values()):
         return Sizes(evaluations, n, value_games, search_games, top)  # type: ignore[arg-type]
@@ -52,8 +52,10 @@ def _sizes(
         missing = ", ".join(name for name, value in given.items() if value is None)
         raise OptionError(f"meta: give budget_seconds, or every size ({missing} missing)")
     budget_seconds = fraction(budget_seconds, "budget_seconds", "meta: budget_seconds", OptionError)
-    cost = probe(space, shared, seed)
-    planned = from_budget(budget_seconds, cost, workers=workers, cards=len(space.cards), gauntlet=gauntlet, top=top)
+    cost = probe(space, shared, seed, list(gauntlet.values()), arena.dealt)
+    planned = from_budget(
+        budget_seconds, cost, workers=workers, cards=len(space.cards), gauntlet=len(gauntlet), top=top
+    )
     sizes = Sizes(
         planned.evaluations if evaluations is None else evaluations,
         planned.n if n is None else n,
@@ -62,10 +64,10 @@ def _sizes(
         top,
     )
     if progress:
-        expected = seconds_for(sizes, cost, workers=workers, cards=len(space.cards), gauntlet=gauntlet)
+        expected = seconds_for(sizes, cost, workers=workers, cards=len(space.cards), gauntlet=len(gauntlet))
         notice(
             f"meta {shared[1]}: about {duration(expected)} on {workers} core{'s' if workers > 1 else ''} by a CPU "
-            f"probe (longer while the machine is busy), {planned_games(space, sizes):,} games at most; "
+            f"probe (longer while the machine is busy), {planned_games(space, sizes, len(gauntlet)):,} games at most; "
             f"repeat exactly with --seed {seed} {sizes.options()}"
         )
     return sizes
@@ -96,32 +98,14 @@ def meta(
     answers on any machine, with any ``jobs`` or ``cluster``."""
     from ...policies import get_policy
 
-    if format not in FORMATS:
-        raise OptionError(f"meta: format {format!r}: one of {', '.join(FORMATS)}")
+    kind = meta_format(format)
     get_policy(policy)  # an unknown policy is refused before any game
-    space = DeckSpace(card_set_of(cards))
-    if len(space.cards.decks) < 2:
-        raise OptionError("meta: the card set needs its starter decks (R7.1): the search measures decks against them")
+    space = kind.space(card_set_of(cards))
     rules = _rules(rules)
     workers = usable_jobs(jobs)
-    shared = (space.cards, str(policy), rules, engine)
-    sizes = _sizes(
-        space,
-        shared,
-        seed=seed,
-        workers=workers,
-        budget_seconds=budget_seconds,
-        evaluations=evaluations,
-        n=n,
-        value_games=value_games,
-        top=top,
-        search_games=search_games,
-        progress=progress,
-    )
+    gauntlet = kind.gauntlet(space, str(policy), seed)
     started = time.perf_counter()
     with _client(cluster) as client:
-        from .games import Arena
-
         arena = Arena(
             space.cards,
             str(policy),
@@ -132,12 +116,29 @@ def meta(
             cluster=client,
             progress=progress,
             desc=f"meta {policy}",
+            dealer=kind.dealer(space, str(policy), seed),
         )
-        played = arena.run(plan(space, sizes, seed), planned_games(space, sizes))
+        sizes = _sizes(
+            space,
+            arena.shared,
+            gauntlet,
+            arena,
+            seed=seed,
+            workers=workers,
+            budget_seconds=budget_seconds,
+            evaluations=evaluations,
+            n=n,
+            value_games=value_games,
+            top=top,
+            search_games=search_games,
+            progress=progress,
+        )
+        played = arena.run(plan(space, sizes, seed, gauntlet), planned_games(space, sizes, len(gauntlet)))
     result = read(str(policy), space, sizes, seed, played)
     result.seconds = time.perf_counter() - started
     result.games = arena.games
     result.rules = rules
+    result.format = kind
     return result
 
 

@@ -19,6 +19,7 @@ A score counts a win 1 and an unfinished game (R10.1) ½, so it is a zero-sum ga
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,7 @@ from ...base.rules import Rules
 from ...base.stats import Z95
 from .budget import Sizes
 from .equilibrium import bootstrap, counts_of, equilibrium
+from .formats import MetaFormat, meta_format
 from .games import FIELD, Match, Plan
 from .search import Archive, search
 from .space import Deck, DeckSpace
@@ -47,12 +49,15 @@ class Played:
     scores: dict[tuple[int, int], np.ndarray]  # (i, j), i < j: deck i's scores against deck j
     variants: list[Variant]
     value_scores: dict[Deck, np.ndarray]
+    #: The decks every searched deck met, by number: the starter decks (R7.1), or in the
+    #: constructed format the tens the policy builds (:mod:`clashkit.studies.meta.formats`).
+    gauntlet: dict[int, Deck]
 
 
-def plan(space: DeckSpace, sizes: Sizes, seed: int) -> Plan:
+def plan(space: DeckSpace, sizes: Sizes, seed: int, gauntlet: dict[int, Deck]) -> Plan:
     """The study as a :data:`~clashkit.studies.meta.games.Plan`: search, field, values."""
     rng = Rng(seed)
-    starters = list(space.starters().values())
+    starters = list(gauntlet.values())
     archive = yield from search(space, starters, sizes.evaluations, sizes.search_games, rng)
     best = [t.deck for t in archive.best(sizes.top)]
     field = best + [deck for deck in starters if deck not in best]
@@ -60,12 +65,12 @@ def plan(space: DeckSpace, sizes: Sizes, seed: int) -> Plan:
     measured = yield [Match(field[i], field[j], FIELD, sizes.n) for i, j in pairs]
     found = variants(space, best, rng)
     value_scores = yield from play_values(found, field, best, sizes.value_games)
-    return Played(archive, best, field, dict(zip(pairs, measured, strict=True)), found, value_scores)
+    return Played(archive, best, field, dict(zip(pairs, measured, strict=True)), found, value_scores, gauntlet)
 
 
-def planned_games(space: DeckSpace, sizes: Sizes) -> int:
-    """About how many games :func:`plan` plays (the card values' decks are counted at most)."""
-    gauntlet = len(space.cards.decks)
+def planned_games(space: DeckSpace, sizes: Sizes, gauntlet: int) -> int:
+    """About how many games :func:`plan` plays against a gauntlet of ``gauntlet`` decks (the card
+    values' decks are counted at most)."""
     decks = sizes.top + gauntlet
     search = sizes.evaluations * gauntlet * 2 * sizes.search_games
     field = decks * (decks - 1) * sizes.n
@@ -108,6 +113,8 @@ class Meta:
     games: int = 0
     #: The rules options the games were played with (R10.3; ``None``: the rulebook's).
     rules: Rules | None = None
+    #: The format searched (:mod:`clashkit.studies.meta.formats`).
+    format: MetaFormat = dataclasses.field(default_factory=lambda: meta_format("duel"))
 
     # --- Frames ---------------------------------------------------------------------------
 
@@ -118,8 +125,8 @@ class Meta:
 
     @property
     def starter_numbers(self) -> dict[int, int]:
-        """Field index → starter deck number (R7.1)."""
-        numbers = {deck: number for number, deck in self.space.starters().items()}
+        """Field index → the number of a gauntlet deck (a starter deck's, R7.1)."""
+        numbers = {deck: number for number, deck in self.played.gauntlet.items()}
         return {i: numbers[deck] for i, deck in enumerate(self.played.field) if deck in numbers}
 
     def decks(self) -> pl.DataFrame:
@@ -170,6 +177,7 @@ class Meta:
             rows.append(
                 {
                     "starter": number,
+                    "cards": list(self.space.names(self.played.field[i])),
                     "rate": rate,
                     "low": max(0.0, rate - half),
                     "high": min(1.0, rate + half),
@@ -200,7 +208,8 @@ class Meta:
     def labels(self) -> list[str]:
         """Field decks' labels: ``deck 0`` … for the decks found, ``starter 1`` … for R7.1's."""
         numbers = self.starter_numbers
-        return [f"starter {numbers[i]}" if i in numbers else f"deck {i}" for i in range(len(self.played.field))]
+        word = self.format.gauntlet_word
+        return [f"{word} {numbers[i]}" if i in numbers else f"deck {i}" for i in range(len(self.played.field))]
 
     def candidates(self) -> pl.DataFrame:
         """Every deck the search tried: ``cards``, ``fitness``, ``mean_cost``, ``creatures``,
@@ -268,7 +277,7 @@ class Meta:
             "value": self.value,
             "cards": self.cards.to_dicts(),
             "starters": {
-                str(row["starter"]): {k: row[k] for k in ("rate", "low", "high", "field_rate")}
+                str(row["starter"]): {k: row[k] for k in ("rate", "low", "high", "field_rate", "cards")}
                 for row in self.starters().iter_rows(named=True)
             },
             "sizes": {
@@ -280,6 +289,7 @@ class Meta:
                 "top": self.sizes.top,
                 "cells": len(self.played.archive.elites),
             },
+            "format": self.format.name,
             "seed": self.seed,
             "games": self.games,
             "seconds": self.seconds,
@@ -290,16 +300,16 @@ class Meta:
         lines = [
             f"{self.policy}: {self.games:,} games; {len(self.played.archive.tried):,} decks searched "
             f"({len(self.played.archive.elites)} cells of mean cost × creatures), the best "
-            f"{len(self.played.best)} and the starter decks measured again on fresh seeds, "
+            f"{len(self.played.best)} and {self.format.gauntlet_text} measured again on fresh seeds, "
             f"{self.sizes.n:,} games a pairing in each seat",
             "",
-            "Best decks (score against the field and against the starter decks; ½ for an unfinished game):",
+            f"Best decks (score against the field and against {self.format.gauntlet_text}; ½ for an unfinished game):",
         ]
         for rank, row in enumerate(decks.head(8).iter_rows(named=True), 1):
+            versus = _pct(row["vs_starters"], row["vs_starters_low"], row["vs_starters_high"])
             lines.append(
-                f"  {rank}. {_pct(row['rate'], row['low'], row['high'])} field, "
-                f"{_pct(row['vs_starters'], row['vs_starters_low'], row['vs_starters_high'])} starters, "
-                f"weight {row['weight']:.2f}: {', '.join(row['cards'])}"
+                f"  {rank}. {_pct(row['rate'], row['low'], row['high'])} field, {versus} "
+                f"{self.format.gauntlet_word} decks, weight {row['weight']:.2f}: {', '.join(row['cards'])}"
             )
         played = [row for row in decks.iter_rows(named=True) if row["weight"] > 0]
         lines += ["", f"Equilibrium of the {len(self.played.best)} best (weight, 95% bootstrap interval):"]
@@ -310,9 +320,13 @@ class Meta:
         unplayed = len(decks) - len(played)
         if unplayed:
             lines.append(f"  ({unplayed} of the best decks have weight 0: no equilibrium of this game needs them)")
-        lines += ["", "Starter decks against the equilibrium mixture:"]
+        lines += [
+            "",
+            f"{self.format.gauntlet_text[0].upper()}{self.format.gauntlet_text[1:]} against the equilibrium mixture:",
+        ]
         for row in self.starters().iter_rows(named=True):
-            lines.append(f"  deck {row['starter']}: {_pct(row['rate'], row['low'], row['high'])}")
+            shown = _pct(row["rate"], row["low"], row["high"])
+            lines.append(f"  {self.format.gauntlet_word} {row['starter']}: {shown}")
         lines += ["", "Cards by value in the best decks (points of score with the card minus without; inclusion):"]
         rows = list(self.cards.iter_rows(named=True))
         for k, row in enumerate(rows):
@@ -325,7 +339,8 @@ class Meta:
                 f"  inclusion {row['inclusion']:.2f} ({'out of' if row['measured'] == 'out' else 'into'} "
                 f"{row['decks']} deck{'s' if row['decks'] != 1 else ''})"
             )
-        lines += ["", f"Repeat exactly: --seed {self.seed} {self.sizes.options()}"]
+        again = "" if self.format.name == "duel" else f" --format {self.format.name}"
+        lines += ["", f"Repeat exactly:{again} --seed {self.seed} {self.sizes.options()}"]
         return "\n".join(lines)
 
 
