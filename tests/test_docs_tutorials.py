@@ -16,8 +16,8 @@ def cells(path):
     return [(cell["cell_type"], "".join(cell["source"])) for cell in json.loads(path.read_text("utf-8"))["cells"]]
 
 
-def test_there_are_six_tutorials_one_a_notebook():
-    assert len(NOTEBOOKS) == 6
+def test_there_are_seven_tutorials_one_a_notebook():
+    assert len(NOTEBOOKS) == 7
     assert sorted(p.name for p in (ROOT / "docs/tutorials").glob("*.ipynb")) == [p.name for p in NOTEBOOKS]
 
 

@@ -35,8 +35,8 @@ def committed_text(path) -> str:
     return _git("cat-file", "blob", blob.stdout.decode().strip()).stdout.decode("utf-8")
 
 
-def test_the_six_notebooks_are_there():
-    assert [p.name[:3] for p in NOTEBOOKS] == ["01_", "02_", "03_", "04_", "05_", "06_"]
+def test_the_seven_notebooks_are_there():
+    assert [p.name[:3] for p in NOTEBOOKS] == ["01_", "02_", "03_", "04_", "05_", "06_", "07_"]
 
 
 def test_git_runs_notebooks_through_nbstripout():

@@ -23,6 +23,9 @@ What it holds, loaded on first use:
   a progress bar;
 - :mod:`~clashkit.viz.skill` — balance by skill: ``play_skill``, ``chart_skill_matrices``,
   ``chart_skill`` (each deck's rate over the strengths' Elo), ``skill_table``, ``skill_strengths``;
+- :mod:`~clashkit.viz.meta` — the deck space of a meta study: ``deck_map`` (the search's map),
+  ``equilibrium_chart``, ``card_values_chart``, ``starters_chart``, ``meta_report`` (all four),
+  ``top_decks_table``, ``card_change_table`` (a new card's place in the meta);
 - :func:`~clashkit.viz.tables.table` — a frame shown whole, or its first rows and
   how to see the rest;
 - :func:`~clashkit.viz.rules.rule` — a rule's text (``viz.rule("R6.7")``).
@@ -100,6 +103,15 @@ _EXPORTS = {
         "skill_matrices",
         "skill_strengths",
         "skill_table",
+    ),
+    "meta": (
+        "card_change_table",
+        "card_values_chart",
+        "deck_map",
+        "equilibrium_chart",
+        "meta_report",
+        "starters_chart",
+        "top_decks_table",
     ),
     "tables": ("table",),
     "rules": ("rule", "rules_matching"),

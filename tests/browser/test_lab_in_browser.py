@@ -2,7 +2,8 @@
 playwright, every request that leaves the machine blocked and recorded.  The siege lab
 (notebook 03) is stepped, cast, saved and loaded; notebook 06 (sweeps, card-stats, tuning)
 runs whole; the card designer of notebook 05 plays a change when its apply button is clicked;
-notebook 04's per-deck views show a panel for each of the four starter decks.
+notebook 04's per-deck views show a panel for each of the four starter decks; notebook 07 (the deck
+space) runs whole and draws its charts.
 
 The notebook runs in a temporary copy (JupyterLab saves outputs into the file it
 runs).  A screenshot goes to ``$CLASHKIT_ARTIFACTS`` (default
@@ -33,6 +34,7 @@ NOTEBOOK = "03_siege_lab.ipynb"
 DESIGNER = "05_matchups_and_card_balance.ipynb"
 SWEEPS = "06_card_sweeps_and_tuning.ipynb"
 CURVES = "04_mana_curves_and_hand_health.ipynb"
+DECK_SPACE = "07_deck_space.ipynb"
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL = {"127.0.0.1", "localhost"}
 #: How long JupyterLab may take to answer, and how much longer than on a quiet machine any
@@ -46,7 +48,7 @@ def runs_whole() -> tuple[str, ...]:
     """The notebooks these tests run whole in JupyterLab, failing on any cell that raised
     (:func:`ran_whole`), where they can run: ``tests/conftest.py`` then leaves them out of
     nbmake's run, so a notebook is played once, not twice."""
-    return (NOTEBOOK, CURVES, DESIGNER, SWEEPS) if Path(CHROMIUM).exists() else ()
+    return (NOTEBOOK, CURVES, DESIGNER, SWEEPS, DECK_SPACE) if Path(CHROMIUM).exists() else ()
 
 
 def places(board: str) -> list[str]:
@@ -74,7 +76,7 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     root.mkdir()
-    for name in (NOTEBOOK, CURVES, DESIGNER, SWEEPS):
+    for name in (NOTEBOOK, CURVES, DESIGNER, SWEEPS, DECK_SPACE):
         shutil.copy(ROOT / "notebooks" / name, root / name)
     port, token = free_port(), secrets.token_hex(16)
     env = {
@@ -469,6 +471,64 @@ def test_mana_curves_notebook_shows_a_panel_for_each_starter_deck(lab, browser):
         view.locator("svg.marks").wait_for(timeout=PATIENCE * 30_000)
         texts = view.locator("svg.marks text").all_text_contents()
         assert sorted({t for t in texts if t.startswith("deck ") or t == "other"}) == DECK_PANELS, texts
+    context.close()
+    shut_kernels(url, token)
+    assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
+
+
+#: Notebook 07's charts, in order: the search's map, the equilibrium, the card values, the starter
+#: decks' standing, then the study with WARG in one chart.
+DECK_SPACE_CHARTS = [
+    "The deck space: the best deck of each cell",
+    "The meta-game's equilibrium among the best decks",
+    "What each card is worth in the best decks",
+    "The starter decks against the meta",
+    "Meta study under greedy",
+]
+
+
+def test_deck_space_notebook_runs_whole_and_draws_its_charts(lab, browser):
+    """Notebook 07 runs whole in JupyterLab: two small meta studies (the starter set, then WARG in
+    the pool; R2.1, R7.1) with their text report, the best decks' table and WARG's before-and-after
+    table; its five charts, Vega compiled in the kernel, are drawn by JupyterLab's own Vega, the
+    map with a number for each of the eight best decks; nothing leaves 127.0.0.1."""
+    url, token, _root = lab
+    context, page, blocked, _seen = offline_page(browser, url, token, DECK_SPACE)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    ran_whole(page, seconds=200)
+    page_has(page, "Repeat exactly: --seed 1 --evaluations 1500 -n 200 --value-games 32", 10)
+    page_has(page, "The best decks, measured again against the field", 10)
+    page_has(page, "WARG in the meta: before and after it joined the pool", 10)
+    page_has(page, "best decks holding WARG", 10)
+    # The charts' titles and the map's ranks, from the notebook's model (the Vega specs sent).
+    specs = page.evaluate(
+        """() => {
+        const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+        const found = [];
+        for (let i = 0; i < cells.length; i++) {
+            const cell = cells.get(i);
+            if (cell.type !== 'code') continue;
+            for (let j = 0; j < cell.outputs.length; j++) {
+                const spec = (cell.outputs.get(j).toJSON().data || {})['application/vnd.vega.v5+json'];
+                if (!spec) continue;
+                const rows = (spec.data || []).flatMap(d => d.values || []);
+                const ranks = rows.filter(r => 'rank' in r && 'cost_low' in r && r.rank !== null).map(r => r.rank);
+                found.push({title: (spec.title || {}).text, ranks: ranks.sort((a, b) => a - b)});
+            }
+        }
+        return found;
+    }"""
+    )
+    assert [s["title"] for s in specs] == DECK_SPACE_CHARTS, specs
+    assert specs[0]["ranks"] == list(range(1, 9)), specs[0]  # TOP = 8 best decks, each an elite of the map
+    views = page.locator(".jp-RenderedVega5")
+    assert views.count() == len(DECK_SPACE_CHARTS)
+    for k in range(views.count()):
+        view = views.nth(k)
+        view.scroll_into_view_if_needed()
+        view.locator("svg.marks").wait_for(timeout=PATIENCE * 30_000)
+    body = page.text_content("body") or ""
+    assert "Traceback" not in body and "Error loading script" not in body
     context.close()
     shut_kernels(url, token)
     assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
