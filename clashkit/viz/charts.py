@@ -37,6 +37,9 @@ rendering.on_altair_loaded()
 KEEP_COLOURS = {"bastion": "#d4a017", "fort": "#5f646b"}
 KIND_COLOURS = {"creature": "#2f6db5", "incantation": "#8e5bb5"}
 MEASURE_COLOURS = {"gained": "#3b7dd8", "spent": "#e67e22"}
+#: An interval chart's rule and its estimate's point.
+INTERVAL_COLOUR = "#555"
+ESTIMATE_COLOUR = "#2f6db5"
 PERCENT = ".0%"
 #: A reference line (:func:`reference_line`): its colour and dash.
 REFERENCE_COLOUR = "#999"
@@ -267,7 +270,7 @@ def _interval_chart(
 ) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(data, width=width).encode(y=alt.Y(f"{y}:N", title=y_title, sort=sort))
     even = reference_line(0.5, channel="x")
-    bars = base.mark_rule(strokeWidth=2, color="#555").encode(
+    bars = base.mark_rule(strokeWidth=2, color=INTERVAL_COLOUR).encode(
         x=alt.X(
             "low:Q",
             title="win rate (95% interval)",
@@ -276,7 +279,7 @@ def _interval_chart(
         ),
         x2="high:Q",
     )
-    points = base.mark_point(filled=True, size=70, color="#2f6db5").encode(
+    points = base.mark_point(filled=True, size=70, color=ESTIMATE_COLOUR).encode(
         x="win_rate:Q",
         tooltip=[
             f"{y}:N",
@@ -315,10 +318,10 @@ def chart_ladder(ratings: pl.DataFrame, *, width: int = 320) -> alt.LayerChart |
     order = ratings.sort("rating", descending=True)["policy"].to_list()
     base = alt.Chart(ratings, width=width).encode(y=alt.Y("policy:N", title=None, sort=order))
     mean = reference_line(MEAN, channel="x")
-    bars = base.mark_rule(strokeWidth=2, color="#555").encode(
+    bars = base.mark_rule(strokeWidth=2, color=INTERVAL_COLOUR).encode(
         x=alt.X("low:Q", title="rating, Elo scale (95% interval)", scale=alt.Scale(zero=False)), x2="high:Q"
     )
-    points = base.mark_point(filled=True, size=70, color="#2f6db5").encode(
+    points = base.mark_point(filled=True, size=70, color=ESTIMATE_COLOUR).encode(
         x="rating:Q",
         tooltip=[
             "policy:N",

@@ -36,13 +36,10 @@ from ..base.points import change_text, percent_text, points_expr
 from ..studies.meta import Meta
 from ..studies.meta.space import COST_STEP
 from . import rendering
-from .charts import PERCENT, reference_line
+from .charts import ESTIMATE_COLOUR, INTERVAL_COLOUR, PERCENT, reference_line
 
 rendering.on_altair_loaded()
 
-#: An interval's rule and its estimate's point: the colours of the other interval charts.
-INTERVAL_COLOUR = "#555"
-ESTIMATE_COLOUR = "#2f6db5"
 #: Cards named in a best deck's short label (its rarest among the best decks); the rest in its tooltip.
 LABEL_CARDS = 3
 #: A rate's colour scale, red below an even score, blue above: the matchup matrix's.

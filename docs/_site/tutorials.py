@@ -1,6 +1,6 @@
 """Regenerate the site's tutorials: each notebook of ``notebooks/`` run whole, outputs kept.
 
-    make tutorials                         # all six (a few minutes on two cores)
+    make tutorials                         # all seven (a few minutes on two cores)
     python docs/_site/tutorials.py 03      # the notebooks whose names start with 03
 
 ``notebooks/*.ipynb`` are committed clean (no outputs); the site shows them with their

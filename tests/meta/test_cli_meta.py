@@ -42,7 +42,7 @@ def test_several_policies_nest_by_policy():
 def test_the_text_report_says_how_to_repeat_it():
     done = cli("meta", *TINY, "--seed", "4")
     assert done.exit_code == 0, done.output
-    assert "Repeat exactly: --seed 4 --evaluations 12 -n 2 --value-games 1" in done.stdout
+    assert "Repeat exactly: --seed 4 --evaluations 12 -n 2 --value-games 1 --top 3" in done.stdout
     assert (
         "Equilibrium of the 3 best" in done.stdout
         and "The starter decks against the equilibrium mixture" in done.stdout
@@ -78,7 +78,9 @@ def test_sizes_from_a_budget():
     assert sizes.n == int((0.2 * 160 / (20 * 19) - 0.001) / 0.0001)
     assert sizes.value_games == int((0.25 * 160 / (33 * 16 * 19 * 2) - 0.001) / 0.0001)
     assert seconds_for(sizes, cost, workers=2, cards=32, gauntlet=4) == pytest.approx(100 * 0.8, rel=0.02)
-    assert sizes.options() == f"--evaluations {sizes.evaluations} -n {sizes.n} --value-games {sizes.value_games}"
+    assert (
+        sizes.options() == f"--evaluations {sizes.evaluations} -n {sizes.n} --value-games {sizes.value_games} --top 16"
+    )
     assert Sizes(1, 1, 1).top == 16
 
 

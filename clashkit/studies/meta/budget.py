@@ -60,7 +60,7 @@ class Sizes:
 
     def options(self) -> str:
         """The command-line options that repeat this size."""
-        return f"--evaluations {self.evaluations} -n {self.n} --value-games {self.value_games}"
+        return f"--evaluations {self.evaluations} -n {self.n} --value-games {self.value_games} --top {self.top}"
 
 
 @dataclass(frozen=True, slots=True)
