@@ -119,7 +119,8 @@ def command(as_json, out, deck_format, budget_seconds, evaluations, value_games,
             from ..base.files import write_text_atomically
             from ..studies.meta.values import values_csv
 
-            write_text_atomically(write_values, values_csv(results[policies[-1]].cards))
+            strongest = results[policies[-1]]
+            write_text_atomically(write_values, values_csv(strongest.cards, strongest.space.cards))
     text = "\n\n".join(str(r) for r in results.values())
     seconds = sum(r.seconds for r in results.values())
     if len(results) == 1:
