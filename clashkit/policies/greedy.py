@@ -33,25 +33,34 @@ it comes back on the right, which heals 1 (R5.2).  It casts at most six a
 turn: an incantation that costs nothing would otherwise come back for ever
 (R5.3).
 
-**Format choices** rank cards by a fixed value (stats and abilities for the
-cost): draft picks (R7.2) keep at most three incantations, the constructed
-ten (R7.3) are the ten best with at most three incantations (more only when the
-kit has too few creatures to fill ten), a ban removes
-the opponent's best card, and creatures destroyed together return best first
-(R4.6).
+**Format choices** go by each card's *choice value*: on the card set they were
+fitted on, the card values of ``data/card-values.csv`` (a meta study's, under
+``expert``: how much a strong deck scores more with the card than with an
+ordinary other one; :mod:`clashkit.policies.card_values`); on any other set
+(an edited or random card file), a fixed formula of stats and abilities for
+the cost (:func:`card_value`).  A draft pick (R7.2) takes the offered card of
+highest value, keeping at most three incantations; the constructed ten (R7.3)
+are *drawn* from the kit with the game's generator, each card with a weight
+that grows with its value (:func:`draw_ten`), at most three incantations
+while creatures last — so the decks vary from game to game but lean to the
+strong cards; a ban (R7.3) removes the opponent's card of highest value.
+Creatures destroyed together return best first by the formula (R4.6).
 
 Everything is read straight from the state and the legal cards the game loop
 hands it (:mod:`clashkit.engine.legality`), with small integer computations — no
-copies, no look-ahead.  It draws no random number, except to leave a
+copies, no look-ahead.  In play it draws no random number, except to leave a
 loop: a position that begins one of its turns for the second time gets a
 play drawn from the game's generator (R10.2).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..base.cards import CardSet
+from ..base.rng import Rng
 from ..base.vocab import (
     BEHIND,
     BLOODLUST,
@@ -79,12 +88,13 @@ from ..base.vocab import (
 from ..engine.abilities import abilities
 from ..engine.actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, play
 from ..engine.destruction import protection_cancels
-from ..engine.formats import kit
+from ..engine.formats import CONSTRUCTED_CHOICE, kit
 from ..engine.hand import playable_indices
 from ..engine.legality import legal_actions, legal_cards, summons
 from ..engine.siege import coming_attack_damage, next_in_order
 from ..engine.state import SUMMON, GameState
 from .base import Policy
+from .card_values import fitted_values
 
 #: What an ability adds to a creature's worth (picks, bans, order of returns).
 ABILITY_VALUE = {
@@ -128,8 +138,67 @@ def card_value(cards: CardSet, card: int) -> float:
     return v - COST_WEIGHT * cards.cost[card]
 
 
+#: R7.2, R7.3: the incantations greedy's draft hand and its constructed ten hold at most while
+#: creatures are left to take.
+INCANTATIONS_KEPT = 3
+#: How far the constructed ten lean to valuable cards: a card whose choice value is one standard
+#: deviation (of the set's choice values) above another's is drawn ``e ** (1 / DRAW_TEMPERATURE)``
+#: times as often (about 7 times).
+DRAW_TEMPERATURE = 0.5
+#: The draw weight of the set's most valuable card; the others' in proportion, at least 1.
+DRAW_SCALE = 1 << 20
+
+
+def draw_weights(values: Sequence[float]) -> tuple[int, ...]:
+    """Each card's whole-number weight in the draw of the constructed ten (:func:`draw_ten`), from
+    its choice value standardized over the set: ``DRAW_SCALE`` × e^((value − best) / (sd ×
+    DRAW_TEMPERATURE)), rounded, at least 1.  Whole numbers, so that both engines draw the same
+    cards from the same numbers (R10.2); all equal when the values are."""
+    mean = sum(values) / len(values) if values else 0.0
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) if values else 0.0
+    if sd == 0.0:
+        return tuple(DRAW_SCALE for _ in values)
+    best = max(values)
+    return tuple(max(1, round(DRAW_SCALE * math.exp((v - best) / (sd * DRAW_TEMPERATURE)))) for v in values)
+
+
+def draw_ten(pool: Sequence[int], is_creature: Sequence[bool], weight: Sequence[int], rng: Rng) -> list[int]:
+    """R7.3: ten different cards of ``pool`` (the kit), drawn one by one without replacement from
+    the game's generator, each with chance in proportion to its ``weight`` among the cards still
+    open.  Incantations are open while fewer than ``INCANTATIONS_KEPT`` are drawn, or once no
+    creature is left (a kit short of creatures).  One ``rng.randrange(total weight open)`` a card,
+    the cards counted in pool order; the compiled draw (:func:`clashkit.fast.setup.choose_ten`)
+    is the same."""
+    left = list(pool)
+    creatures = sum(1 for c in left if is_creature[c])
+    spells = 0
+    chosen: list[int] = []
+    while len(chosen) < CONSTRUCTED_CHOICE:
+        spells_open = spells < INCANTATIONS_KEPT or not creatures
+        drawn_from = [c for c in left if spells_open or is_creature[c]]
+        r = rng.randrange(sum(weight[c] for c in drawn_from))
+        for c in drawn_from:
+            if r < weight[c]:
+                break
+            r -= weight[c]
+        left.remove(c)
+        chosen.append(c)
+        if is_creature[c]:
+            creatures -= 1
+        else:
+            spells += 1
+    return chosen
+
+
 class Tables:
-    """The per-card numbers the greedy player reads, made once per card set."""
+    """The per-card numbers the greedy player reads, made once per card set.
+
+    ``value`` is :func:`card_value`'s formula (the summon phase's worth, R4.6's order of returns);
+    ``choice_value`` ranks cards for the formats' choices: the fitted values of
+    ``data/card-values.csv`` where they were fitted on this very card set (``fitted``,
+    :func:`~clashkit.policies.card_values.fitted_values`), else ``value``; ``draw_weight`` is
+    :func:`draw_weights` of ``choice_value``.
+    """
 
     __slots__ = (
         "cards",
@@ -146,6 +215,9 @@ class Tables:
         "grant",
         "enemy_side",
         "value",
+        "fitted",
+        "choice_value",
+        "draw_weight",
         "sheets",
     )
 
@@ -164,6 +236,10 @@ class Tables:
         self.grant = cards.grant_mask
         self.enemy_side = tuple(t is not TargetSide.ALLY for t in cards.target)
         self.value = tuple(card_value(cards, i) for i in range(len(cards)))
+        fitted = fitted_values(cards)
+        self.fitted = fitted is not None
+        self.choice_value = fitted if fitted is not None else self.value
+        self.draw_weight = draw_weights(self.choice_value)
         #: Rows a policy derives from these with its own weights, by policy and weights.
         self.sheets: dict[tuple, tuple] = {}
 
@@ -223,10 +299,11 @@ class SummonRow(NamedTuple):
 class GreedyPolicy(Policy):
     """The documented heuristic of this module.
 
-    Deterministic, except that it leaves a loop: a position that begins one of
+    Deterministic in play, except that it leaves a loop: a position that begins one of
     its turns a second time (from turn ``loop_watch`` on) gets a play drawn
     from the game's generator instead, since two deterministic players would
-    go round the same loop until the turn limit (R10.1).
+    go round the same loop until the turn limit (R10.1).  Its constructed ten
+    are drawn from the game's generator too (:meth:`choose_ten`, R7.3).
     """
 
     name = "greedy"
@@ -693,26 +770,24 @@ class GreedyPolicy(Policy):
         return sorted(cards, key=lambda c: -value[c])
 
     def pick(self, cards, offered, mine, rng):
-        """R7.2: the best card, keeping at most three incantations in the hand."""
+        """R7.2: the card of highest choice value (the first of equal ones), keeping at most
+        ``INCANTATIONS_KEPT`` incantations in the hand while a creature is offered."""
         t = tables(cards)
         incantations = sum(1 for c in mine if not t.is_creature[c])
-        ranked = sorted(offered, key=lambda c: -t.value[c])
+        ranked = sorted(offered, key=lambda c: -t.choice_value[c])
         for c in ranked:
-            if t.is_creature[c] or incantations < 3:
+            if t.is_creature[c] or incantations < INCANTATIONS_KEPT:
                 return c
         return ranked[0]
 
     def choose_ten(self, cards, rng) -> list[int]:
-        """R7.3: the ten best cards of the kit, at most three incantations while creatures
-        last; a kit short of creatures fills the ten with its best other incantations."""
+        """R7.3: ten cards of the kit drawn by their choice values (:func:`draw_ten`): the decks
+        vary from game to game but lean to the strong cards; at most ``INCANTATIONS_KEPT``
+        incantations while creatures last."""
         t = tables(cards)
-        ranked = sorted(kit(cards), key=lambda c: -t.value[c])
-        spells = [c for c in ranked if not t.is_creature[c]]
-        preferred = {c for c in ranked if t.is_creature[c]} | set(spells[:3])
-        chosen = [c for c in ranked if c in preferred][:10]
-        return chosen + spells[3:][: 10 - len(chosen)]
+        return draw_ten(kit(cards), t.is_creature, t.draw_weight, rng)
 
     def ban(self, cards, theirs, mine, rng):
-        """R7.3: remove the opponent's best card."""
-        value = tables(cards).value
+        """R7.3: remove the opponent's card of highest choice value (the first of equal ones)."""
+        value = tables(cards).choice_value
         return max(theirs, key=lambda c: value[c])
