@@ -22,8 +22,8 @@ from clashkit.fast import setup
 from clashkit.fast.state import new_state
 from clashkit.fast.tables import card_tables
 from clashkit.policies import ExpertPolicy, GreedyPolicy
-from clashkit.policies.card_values import SHIPPED_VALUES, fitted_values, read_values
-from clashkit.policies.greedy import DRAW_SCALE, card_value, draw_weights, tables
+from clashkit.policies.card_values import DRAW_SCALE, SHIPPED_VALUES, draw_weights, fitted_values, read_values
+from clashkit.policies.greedy import card_value, tables
 from clashkit.runs.simulate import simulate
 from clashkit.runs.spec import Matchup
 

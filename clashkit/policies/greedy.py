@@ -41,9 +41,10 @@ ordinary other one; :mod:`clashkit.policies.card_values`); on any other set
 the cost (:func:`card_value`).  A draft pick (R7.2) takes the offered card of
 highest value, keeping at most three incantations; the constructed ten (R7.3)
 are *drawn* from the kit with the game's generator, each card with a weight
-that grows with its value (:func:`draw_ten`), at most three incantations
-while creatures last — so the decks vary from game to game but lean to the
-strong cards; a ban (R7.3) removes the opponent's card of highest value.
+that grows with its value (:func:`~clashkit.policies.card_values.draw_ten`),
+at most three incantations while creatures last — so the decks vary from
+game to game but lean to the strong cards; a ban (R7.3) removes the
+opponent's card of highest value.
 Creatures destroyed together return best first by the formula (R4.6).
 
 Everything is read straight from the state and the legal cards the game loop
@@ -55,12 +56,9 @@ play drawn from the game's generator (R10.2).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..base.cards import CardSet
-from ..base.rng import Rng
 from ..base.vocab import (
     BEHIND,
     BLOODLUST,
@@ -88,13 +86,13 @@ from ..base.vocab import (
 from ..engine.abilities import abilities
 from ..engine.actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, play
 from ..engine.destruction import protection_cancels
-from ..engine.formats import CONSTRUCTED_CHOICE, kit
+from ..engine.formats import kit
 from ..engine.hand import playable_indices
 from ..engine.legality import legal_actions, legal_cards, summons
 from ..engine.siege import coming_attack_damage, next_in_order
 from ..engine.state import SUMMON, GameState
 from .base import Policy
-from .card_values import fitted_values
+from .card_values import INCANTATIONS_KEPT, draw_ten, draw_weights, fitted_values
 
 #: What an ability adds to a creature's worth (picks, bans, order of returns).
 ABILITY_VALUE = {
@@ -138,58 +136,6 @@ def card_value(cards: CardSet, card: int) -> float:
     return v - COST_WEIGHT * cards.cost[card]
 
 
-#: R7.2, R7.3: the incantations greedy's draft hand and its constructed ten hold at most while
-#: creatures are left to take.
-INCANTATIONS_KEPT = 3
-#: How far the constructed ten lean to valuable cards: a card whose choice value is one standard
-#: deviation (of the set's choice values) above another's is drawn ``e ** (1 / DRAW_TEMPERATURE)``
-#: times as often (about 7 times).
-DRAW_TEMPERATURE = 0.5
-#: The draw weight of the set's most valuable card; the others' in proportion, at least 1.
-DRAW_SCALE = 1 << 20
-
-
-def draw_weights(values: Sequence[float]) -> tuple[int, ...]:
-    """Each card's whole-number weight in the draw of the constructed ten (:func:`draw_ten`), from
-    its choice value standardized over the set: ``DRAW_SCALE`` × e^((value − best) / (sd ×
-    DRAW_TEMPERATURE)), rounded, at least 1.  Whole numbers, so that both engines draw the same
-    cards from the same numbers (R10.2); all equal when the values are."""
-    mean = sum(values) / len(values) if values else 0.0
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) if values else 0.0
-    if sd == 0.0:
-        return tuple(DRAW_SCALE for _ in values)
-    best = max(values)
-    return tuple(max(1, round(DRAW_SCALE * math.exp((v - best) / (sd * DRAW_TEMPERATURE)))) for v in values)
-
-
-def draw_ten(pool: Sequence[int], is_creature: Sequence[bool], weight: Sequence[int], rng: Rng) -> list[int]:
-    """R7.3: ten different cards of ``pool`` (the kit), drawn one by one without replacement from
-    the game's generator, each with chance in proportion to its ``weight`` among the cards still
-    open.  Incantations are open while fewer than ``INCANTATIONS_KEPT`` are drawn, or once no
-    creature is left (a kit short of creatures).  One ``rng.randrange(total weight open)`` a card,
-    the cards counted in pool order; the compiled draw (:func:`clashkit.fast.setup.choose_ten`)
-    is the same."""
-    left = list(pool)
-    creatures = sum(1 for c in left if is_creature[c])
-    spells = 0
-    chosen: list[int] = []
-    while len(chosen) < CONSTRUCTED_CHOICE:
-        spells_open = spells < INCANTATIONS_KEPT or not creatures
-        drawn_from = [c for c in left if spells_open or is_creature[c]]
-        r = rng.randrange(sum(weight[c] for c in drawn_from))
-        for c in drawn_from:
-            if r < weight[c]:
-                break
-            r -= weight[c]
-        left.remove(c)
-        chosen.append(c)
-        if is_creature[c]:
-            creatures -= 1
-        else:
-            spells += 1
-    return chosen
-
-
 class Tables:
     """The per-card numbers the greedy player reads, made once per card set.
 
@@ -197,7 +143,7 @@ class Tables:
     ``choice_value`` ranks cards for the formats' choices: the fitted values of
     ``data/card-values.csv`` where they were fitted on this very card set (``fitted``,
     :func:`~clashkit.policies.card_values.fitted_values`), else ``value``; ``draw_weight`` is
-    :func:`draw_weights` of ``choice_value``.
+    :func:`~clashkit.policies.card_values.draw_weights` of ``choice_value``.
     """
 
     __slots__ = (
@@ -781,9 +727,9 @@ class GreedyPolicy(Policy):
         return ranked[0]
 
     def choose_ten(self, cards, rng) -> list[int]:
-        """R7.3: ten cards of the kit drawn by their choice values (:func:`draw_ten`): the decks
-        vary from game to game but lean to the strong cards; at most ``INCANTATIONS_KEPT``
-        incantations while creatures last."""
+        """R7.3: ten cards of the kit drawn by their choice values from the game's generator
+        (:func:`~clashkit.policies.card_values.draw_ten`): the decks vary from game to game but
+        lean to the strong cards; at most ``INCANTATIONS_KEPT`` incantations while creatures last."""
         t = tables(cards)
         return draw_ten(kit(cards), t.is_creature, t.draw_weight, rng)
 
