@@ -52,8 +52,9 @@ from .numbers import Whole
     type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Also write the card values as CSV (card, value, low, high, inclusion, …), the same bytes for the "
-    "same study; with --policies, the strongest's.",
+    help="Also write the card values as CSV (card, value, low, high, inclusion, …, card_set: the card set's "
+    "digest, which the bots check before building decks by them), the same bytes for the same study; with "
+    "--policies, the strongest's.",
 )
 def command(as_json, out, deck_format, budget_seconds, evaluations, value_games, top, write_values, **options) -> None:
     """Search the deck space and read its meta-game, under --policy or each of --policies.
