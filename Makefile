@@ -21,7 +21,7 @@ WARM := $(VENV)/.fast-warm
 LAB_STAMP := $(VENV)/.lab-stamp
 UV_SYNC := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv sync --frozen --compile-bytecode
 
-.PHONY: venv lab test test-long bench figures screenshots lint strip clean docs docs-serve tutorials expert
+.PHONY: venv lab test test-long bench figures screenshots lint strip clean docs docs-serve tutorials expert card-values
 
 # Notebooks are committed clean whatever a lab session saved: .gitattributes runs them through
 # the git filter "nbstripout" (configured here, in this repository's git config) when they are
@@ -113,6 +113,15 @@ figures: venv
 # checks its hash).
 expert: venv
 	$(VENV)/bin/clashkit expert-train --out data/expert.json
+
+# The card values the bots build their decks by (data/card-values.csv; clashkit/policies/card_values.py):
+# a meta study under expert on the shipped card set, these sizes and seed (the same file, byte for byte,
+# with any number of workers; a few minutes on two cores).  Every row names the card set by its digest:
+# after a change of data/cards.csv the bots go back to the formula's values until this is run again
+# (tests/test_deck_building.py checks the file's hash and its card set).
+card-values: venv
+	$(VENV)/bin/clashkit meta --policy expert --evaluations 800 -n 200 --value-games 20 --seed 1 \
+		--no-progress --write-values data/card-values.csv
 
 # The documentation site (mkdocs.yml, docs/) into site/: strict (a broken link or reference
 # fails), offline (no web font, no CDN; docs/_site/hooks.py fails the build on any src or

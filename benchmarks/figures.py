@@ -79,6 +79,7 @@ FIGURES: dict[str, Figure] = {
     ),
     "policy-speed": Figure(("benchmarks/policy_speed.py",), True, "about 2 min"),
     "expert": Figure(("benchmarks/expert.py",), True, "about 2 min"),
+    "deck-building": Figure(("benchmarks/deck_building.py", "-n", "1000"), True, "about 15 s"),
     "ladder-unseen": Figure(("benchmarks/unseen_sets.py", "-n", "10"), True, "about 40 s"),
     "agreement": Figure(
         ("benchmarks/agreement.py", "-n", "400", "--sets", "3", "--beside", "deep:leaf=plain", "--beside-n", "100"),

@@ -12,7 +12,9 @@ the reason, and nothing is half-loaded.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -190,6 +192,13 @@ class CardSet:
         extra = list(extra)
         replaced = {c.name for c in extra}
         return CardSet([c for c in self.cards if c.name not in replaced] + extra)
+
+    def digest(self) -> str:
+        """Which cards these are, for files fitted on one card set (``data/card-values.csv``): 16 hex
+        digits of the sha256 of every card's row of a card file but its notes, in set order.  Two
+        sets with the same digest play the same games; an edited number, ability or deck changes it."""
+        rows = [[value for column, value in card_row(card).items() if column != "notes"] for card in self.cards]
+        return hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:16]
 
     def to_csv(self, path: str | Path) -> Path:
         """Write the set as a card file (``docs/cards.md``) that :func:`load_cards` reads back."""

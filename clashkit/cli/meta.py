@@ -64,8 +64,9 @@ from .numbers import Whole
     type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Also write the card values as CSV (card, value, low, high, inclusion, …), the same bytes for the "
-    "same study; with --policies, the strongest's.",
+    help="Also write the card values as CSV (card, value, low, high, inclusion, …, card_set: the card set's "
+    "digest, which the bots check before building decks by them), the same bytes for the same study; with "
+    "--policies, the strongest's.",
 )
 def command(
     as_json,
@@ -172,7 +173,8 @@ def command(
             from ..base.files import write_text_atomically
             from ..studies.meta.values import values_csv
 
-            write_text_atomically(write_values, values_csv(results[policies[-1]].cards))
+            strongest = results[policies[-1]]
+            write_text_atomically(write_values, values_csv(strongest.cards, strongest.space.cards))
     text = "\n\n".join(str(r) for r in results.values())
     seconds = sum(r.seconds for r in results.values())
     if len(results) == 1:

@@ -6,8 +6,8 @@ R7.3 :func:`~clashkit.engine.formats.constructed`), :mod:`clashkit.engine.solo_s
 choices made by their policies' ``pick``, ``choose_ten`` and ``ban``.  Here the
 same steps draw the same numbers from the game's generator in the same order
 (R10.2), and the choices of ``random`` (:class:`~clashkit.policies.RandomPolicy`)
-and ``greedy`` (:class:`~clashkit.policies.GreedyPolicy`, whose ranking by card
-value ``search`` inherits) are compiled, so a seed gives the same hands, the same
+and ``greedy`` (:class:`~clashkit.policies.GreedyPolicy`, whose choices by card
+choice value ``search``, ``expert`` and ``deep`` inherit) are compiled, so a seed gives the same hands, the same
 AI pile and the same first player in both engines.
 
 :func:`compiled_deal` is the one place that decides whether a matchup's games are
@@ -30,6 +30,7 @@ from ..base.vocab import Mode
 from ..engine import formats
 from ..engine.solo_setup import AI_CARDS, PLAYER_CARDS, REVEALED, split_cards, starter_pool
 from ..policies import GreedyPolicy, RandomPolicy, get_policy
+from ..policies.greedy import INCANTATIONS_KEPT
 from . import rng as R
 from .game import begin, deal_hand, play, record_deal, reset
 from .jit import batch, compiled, step
@@ -51,8 +52,8 @@ D_FORMAT, D_CHOICE_A, D_CHOICE_B, D_LAST_DRAFTER, D_AI_FORT, D_CARDS = range(6)
 D_WIDTH = 6
 
 # rows of ``Deal.work``: scratch space, so that no deal step allocates
-W_DECK, W_SAMPLE, W_HAND_A, W_HAND_B, W_OFFERED, W_RANKED, W_IN_KIT, W_COUNT = range(8)
-W_ROWS = 8
+W_DECK, W_SAMPLE, W_HAND_A, W_HAND_B, W_OFFERED, W_IN_KIT, W_COUNT = range(7)
+W_ROWS = 7
 
 #: ``status[0]`` after :func:`play_dealt_batch`: every game played, a game the arrays cannot
 #: hold, a deal the reference refuses (a choice it does not accept); ``status[1]`` is the game.
@@ -176,8 +177,8 @@ def _plan(code: int, choices, last_drafter: bool, ai_fort: bool, n_cards: int) -
 def pick(s, t, choice, offered, n, mine, m):
     """R7.2, R8.1: the index in ``offered[:n]`` of the card picked for a hand holding ``mine[:m]``.
 
-    random: uniform.  greedy: the card of highest value (the first of equal ones), keeping
-    at most three incantations (``GreedyPolicy.pick``)."""
+    random: uniform.  greedy: the card of highest choice value (the first of equal ones), keeping
+    at most ``INCANTATIONS_KEPT`` incantations (``GreedyPolicy.pick``)."""
     if choice == RANDOM_CHOICES:
         return R.randrange(s.rng, n)
     incantations = 0
@@ -187,83 +188,78 @@ def pick(s, t, choice, offered, n, mine, m):
     best = -1
     best_creature = -1
     for i in range(n):
-        value = t.card[offered[i]].value
-        if best < 0 or value > t.card[offered[best]].value:
+        value = t.card[offered[i]].choice_value
+        if best < 0 or value > t.card[offered[best]].choice_value:
             best = i
-        if t.card[offered[i]].is_creature and (best_creature < 0 or value > t.card[offered[best_creature]].value):
+        if t.card[offered[i]].is_creature and (
+            best_creature < 0 or value > t.card[offered[best_creature]].choice_value
+        ):
             best_creature = i
-    if incantations < 3 or best_creature < 0:
+    if incantations < INCANTATIONS_KEPT or best_creature < 0:
         return best
     return best_creature
 
 
 @compiled
-def choose_ten(s, t, choice, pool, ranked, n_kit, sample, out):
-    """R7.3: ten card ids into ``out``; returns how many were chosen.
+def choose_ten(s, t, choice, pool, n_kit, left, out):
+    """R7.3: ten card ids into ``out``; returns how many were chosen (``left``: scratch).
 
     random: a sample of ten of the kit ``pool`` (``rng.sample(kit(cards), 10)``).
-    greedy: the best of the kit (``ranked[:n_kit]``, by value), at most three incantations
-    while creatures last; a kit short of creatures fills the ten with its best other
-    incantations (``GreedyPolicy.choose_ten``)."""
+    greedy: ten drawn one by one, each with chance in proportion to its draw weight among the
+    cards still open, incantations open while fewer than ``INCANTATIONS_KEPT`` are drawn or no
+    creature is left (``clashkit.policies.greedy.draw_ten``: the same numbers drawn)."""
+    for i in range(n_kit):
+        left[i] = pool[i]
     if choice == RANDOM_CHOICES:
-        for i in range(n_kit):
-            sample[i] = pool[i]
-        R.sample_into(s.rng, sample, n_kit, 10)
+        R.sample_into(s.rng, left, n_kit, 10)
         for i in range(10):
-            out[i] = sample[i]
+            out[i] = left[i]
         return 10
-    count = 0
-    incantations = 0
+    creatures = 0
     for i in range(n_kit):
-        c = ranked[i]
-        if not t.card[c].is_creature:
-            if incantations >= 3:
-                continue
-            incantations += 1
+        if t.card[left[i]].is_creature:
+            creatures += 1
+    spells = 0
+    n = n_kit
+    for count in range(10):
+        spells_open = spells < INCANTATIONS_KEPT or creatures == 0
+        total = 0
+        for i in range(n):
+            if spells_open or t.card[left[i]].is_creature:
+                total += t.card[left[i]].draw_weight
+        r = R.randrange(s.rng, total)
+        at = -1
+        for i in range(n):
+            c = left[i]
+            if spells_open or t.card[c].is_creature:
+                w = t.card[c].draw_weight
+                if r < w:
+                    at = i
+                    break
+                r -= w
+        c = left[at]
         out[count] = c
-        count += 1
-        if count == 10:
-            return count
-    # Too few creatures: the incantations passed over, best first.
-    skipped = 0
-    for i in range(n_kit):
-        c = ranked[i]
+        remove_at(left, n, at)
+        n -= 1
         if t.card[c].is_creature:
-            continue
-        skipped += 1
-        if skipped <= 3:
-            continue  # chosen above
-        out[count] = c
-        count += 1
-        if count == 10:
-            break
-    return count
+            creatures -= 1
+        else:
+            spells += 1
+    return 10
 
 
 @compiled
 def ban(s, t, choice, theirs, n):
     """R7.3: the index in ``theirs[:n]`` of the opponent's revealed card to remove.
 
-    random: uniform.  greedy: the card of highest value, the first of equal ones."""
+    random: uniform.  greedy: the card of highest choice value, the first of equal ones."""
     if choice == RANDOM_CHOICES:
         return R.randrange(s.rng, n)
     best = 0
     for i in range(1, n):
-        if t.card[theirs[i]].value > t.card[theirs[best]].value:
+        if t.card[theirs[i]].choice_value > t.card[theirs[best]].choice_value:
             best = i
     return best
-
-
-@compiled
-def rank_by_value(t, pool, n, ranked):
-    """``ranked[:n]``: ``pool[:n]`` by value, highest first, equal values in pool order (a stable sort)."""
-    for i in range(n):
-        c = pool[i]
-        j = i
-        while j > 0 and t.card[ranked[j - 1]].value < t.card[c].value:
-            ranked[j] = ranked[j - 1]
-            j -= 1
-        ranked[j] = c
 
 
 @compiled
@@ -327,7 +323,7 @@ def constructed(s, t, plan, pool, work):
     in_kit = work[W_IN_KIT]
     for p in range(2):
         hand = work[W_HAND_A + p]
-        count = choose_ten(s, t, plan[D_CHOICE_A + p], pool, work[W_RANKED], n_kit, work[W_SAMPLE], hand)
+        count = choose_ten(s, t, plan[D_CHOICE_A + p], pool, n_kit, work[W_SAMPLE], hand)
         if count != 10:
             return False
         for i in range(10):
@@ -428,7 +424,6 @@ def play_dealt_batch(
     fmt = plan[D_FORMAT]
     n_pool = pool.shape[0]
     if fmt == CONSTRUCTED:
-        rank_by_value(t, pool, n_pool, work[W_RANKED])
         in_kit = work[W_IN_KIT]
         for c in range(plan[D_CARDS]):
             in_kit[c] = 0

@@ -40,6 +40,9 @@ CARD = np.dtype(
         ("target", np.int64),
         ("enemy_side", np.bool_),
         ("value", np.float64),
+        # the formats' choices (R7.2, R7.3): Tables.choice_value and Tables.draw_weight
+        ("choice_value", np.float64),
+        ("draw_weight", np.int64),
         # greedy's summon rows (GreedyPolicy._summon_row)
         ("reserve_cost", np.int64),
         ("base", np.float64),
@@ -91,6 +94,8 @@ def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
     card["target"] = [_TARGETS[s] if s is not None else -1 for s in cards.target]
     card["enemy_side"] = t.enemy_side
     card["value"] = t.value
+    card["choice_value"] = t.choice_value
+    card["draw_weight"] = t.draw_weight
     card["reserve_cost"] = [r.cost if not r.creature else 0 for r in rows]
     card["base"] = [r.worth if r.creature else 0.0 for r in rows]
     card["hits"] = [r.as_hitter if r.creature else 0.0 for r in rows]

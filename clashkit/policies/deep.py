@@ -88,7 +88,8 @@ class DeepPolicy(SearchPolicy):
 
     ``budget``: determinizations a decision; ``leaf``: ``expert`` or ``plain``; ``model``:
     ``expert`` or ``greedy``; ``weights``: expert's weights for the leaf and the model (the
-    shipped ones by default)."""
+    shipped ones by default).  Its format choices (R7.2, R7.3) are greedy's, by the fitted card
+    values (:mod:`clashkit.policies.card_values`)."""
 
     name = "deep"
     code_only_options = ("weights",)

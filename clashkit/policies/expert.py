@@ -182,7 +182,10 @@ class ExpertPolicy(SearchPolicy):
 
     ``budget``: the candidates tried at most (every one, by default); ``weights``: the
     evaluation's weights (the shipped ones by default; for fitting); ``fair=False``: it reads
-    the whole state (``deep``'s model of its opponent, which plays on a guessed state)."""
+    the whole state (``deep``'s model of its opponent, which plays on a guessed state).
+
+    Its draft picks (R7.2), constructed ten and bans (R7.3) are greedy's, by the card values a
+    meta study under ``expert`` fitted (:mod:`clashkit.policies.card_values`)."""
 
     name = "expert"
     code_only_options = ("weights", "fair")

@@ -33,16 +33,23 @@ it comes back on the right, which heals 1 (R5.2).  It casts at most six a
 turn: an incantation that costs nothing would otherwise come back for ever
 (R5.3).
 
-**Format choices** rank cards by a fixed value (stats and abilities for the
-cost): draft picks (R7.2) keep at most three incantations, the constructed
-ten (R7.3) are the ten best with at most three incantations (more only when the
-kit has too few creatures to fill ten), a ban removes
-the opponent's best card, and creatures destroyed together return best first
-(R4.6).
+**Format choices** go by each card's *choice value*: on the card set they were
+fitted on, the card values of ``data/card-values.csv`` (a meta study's, under
+``expert``: how much a strong deck scores more with the card than with an
+ordinary other one; :mod:`clashkit.policies.card_values`); on any other set
+(an edited or random card file), a fixed formula of stats and abilities for
+the cost (:func:`card_value`).  A draft pick (R7.2) takes the offered card of
+highest value, keeping at most three incantations; the constructed ten (R7.3)
+are *drawn* from the kit with the game's generator, each card with a weight
+that grows with its value (:func:`~clashkit.policies.card_values.draw_ten`),
+at most three incantations while creatures last — so the decks vary from
+game to game but lean to the strong cards; a ban (R7.3) removes the
+opponent's card of highest value.
+Creatures destroyed together return best first by the formula (R4.6).
 
 Everything is read straight from the state and the legal cards the game loop
 hands it (:mod:`clashkit.engine.legality`), with small integer computations — no
-copies, no look-ahead.  It draws no random number, except to leave a
+copies, no look-ahead.  In play it draws no random number, except to leave a
 loop: a position that begins one of its turns for the second time gets a
 play drawn from the game's generator (R10.2).
 """
@@ -85,6 +92,7 @@ from ..engine.legality import legal_actions, legal_cards, summons
 from ..engine.siege import coming_attack_damage, next_in_order
 from ..engine.state import SUMMON, GameState
 from .base import Policy
+from .card_values import INCANTATIONS_KEPT, draw_ten, draw_weights, fitted_values
 
 #: What an ability adds to a creature's worth (picks, bans, order of returns).
 ABILITY_VALUE = {
@@ -129,7 +137,14 @@ def card_value(cards: CardSet, card: int) -> float:
 
 
 class Tables:
-    """The per-card numbers the greedy player reads, made once per card set."""
+    """The per-card numbers the greedy player reads, made once per card set.
+
+    ``value`` is :func:`card_value`'s formula (the summon phase's worth, R4.6's order of returns);
+    ``choice_value`` ranks cards for the formats' choices: the fitted values of
+    ``data/card-values.csv`` where they were fitted on this very card set (``fitted``,
+    :func:`~clashkit.policies.card_values.fitted_values`), else ``value``; ``draw_weight`` is
+    :func:`~clashkit.policies.card_values.draw_weights` of ``choice_value``.
+    """
 
     __slots__ = (
         "cards",
@@ -146,6 +161,9 @@ class Tables:
         "grant",
         "enemy_side",
         "value",
+        "fitted",
+        "choice_value",
+        "draw_weight",
         "sheets",
     )
 
@@ -164,6 +182,10 @@ class Tables:
         self.grant = cards.grant_mask
         self.enemy_side = tuple(t is not TargetSide.ALLY for t in cards.target)
         self.value = tuple(card_value(cards, i) for i in range(len(cards)))
+        fitted = fitted_values(cards)
+        self.fitted = fitted is not None
+        self.choice_value = fitted if fitted is not None else self.value
+        self.draw_weight = draw_weights(self.choice_value)
         #: Rows a policy derives from these with its own weights, by policy and weights.
         self.sheets: dict[tuple, tuple] = {}
 
@@ -223,10 +245,11 @@ class SummonRow(NamedTuple):
 class GreedyPolicy(Policy):
     """The documented heuristic of this module.
 
-    Deterministic, except that it leaves a loop: a position that begins one of
+    Deterministic in play, except that it leaves a loop: a position that begins one of
     its turns a second time (from turn ``loop_watch`` on) gets a play drawn
     from the game's generator instead, since two deterministic players would
-    go round the same loop until the turn limit (R10.1).
+    go round the same loop until the turn limit (R10.1).  Its constructed ten
+    are drawn from the game's generator too (:meth:`choose_ten`, R7.3).
     """
 
     name = "greedy"
@@ -693,26 +716,24 @@ class GreedyPolicy(Policy):
         return sorted(cards, key=lambda c: -value[c])
 
     def pick(self, cards, offered, mine, rng):
-        """R7.2: the best card, keeping at most three incantations in the hand."""
+        """R7.2: the card of highest choice value (the first of equal ones), keeping at most
+        ``INCANTATIONS_KEPT`` incantations in the hand while a creature is offered."""
         t = tables(cards)
         incantations = sum(1 for c in mine if not t.is_creature[c])
-        ranked = sorted(offered, key=lambda c: -t.value[c])
+        ranked = sorted(offered, key=lambda c: -t.choice_value[c])
         for c in ranked:
-            if t.is_creature[c] or incantations < 3:
+            if t.is_creature[c] or incantations < INCANTATIONS_KEPT:
                 return c
         return ranked[0]
 
     def choose_ten(self, cards, rng) -> list[int]:
-        """R7.3: the ten best cards of the kit, at most three incantations while creatures
-        last; a kit short of creatures fills the ten with its best other incantations."""
+        """R7.3: ten cards of the kit drawn by their choice values from the game's generator
+        (:func:`~clashkit.policies.card_values.draw_ten`): the decks vary from game to game but
+        lean to the strong cards; at most ``INCANTATIONS_KEPT`` incantations while creatures last."""
         t = tables(cards)
-        ranked = sorted(kit(cards), key=lambda c: -t.value[c])
-        spells = [c for c in ranked if not t.is_creature[c]]
-        preferred = {c for c in ranked if t.is_creature[c]} | set(spells[:3])
-        chosen = [c for c in ranked if c in preferred][:10]
-        return chosen + spells[3:][: 10 - len(chosen)]
+        return draw_ten(kit(cards), t.is_creature, t.draw_weight, rng)
 
     def ban(self, cards, theirs, mine, rng):
-        """R7.3: remove the opponent's best card."""
-        value = tables(cards).value
+        """R7.3: remove the opponent's card of highest choice value (the first of equal ones)."""
+        value = tables(cards).choice_value
         return max(theirs, key=lambda c: value[c])

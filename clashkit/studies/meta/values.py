@@ -20,8 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from ...base.cards import CardSet
 from ...base.rng import Rng
 from ...base.stats import Z95
+from ...policies.card_values import CARD_SET
 from .games import VALUES, Match
 from .space import Deck, DeckSpace
 
@@ -103,17 +105,21 @@ def card_values(
     return pl.DataFrame(rows).sort(["value", "card"], descending=[True, False])
 
 
-#: The card values file's columns (:func:`values_csv`), and its numbers' decimals.
-VALUE_COLUMNS = ("card", "value", "low", "high", "inclusion", "measured", "decks", "games")
+#: The card values file's columns (:func:`values_csv`; the last, the digest of the card set, is
+#: :mod:`clashkit.policies.card_values`' to read), and its numbers' decimals.
+VALUE_COLUMNS = ("card", "value", "low", "high", "inclusion", "measured", "decks", "games", CARD_SET)
 VALUE_DECIMALS = 4
 
 
-def values_csv(cards: pl.DataFrame) -> str:
+def values_csv(cards: pl.DataFrame, card_set: CardSet) -> str:
     """A study's card values (:func:`card_values`' frame) as the text of a CSV file, the same bytes
     on every machine for the same study: numbers rounded to :data:`VALUE_DECIMALS` places, cards in
-    the frame's order (most valuable first)."""
+    the frame's order (most valuable first), each row naming the card set studied by its digest
+    (:meth:`~clashkit.base.cards.CardSet.digest`), so that the bots use the values on that set only
+    (:func:`clashkit.policies.card_values.fitted_values`)."""
     numbers = [c for c in ("value", "low", "high", "inclusion") if c in cards.columns]
-    rounded = cards.select(VALUE_COLUMNS).with_columns(pl.col(numbers).round(VALUE_DECIMALS))
+    named = cards.with_columns(pl.lit(card_set.digest()).alias(CARD_SET))
+    rounded = named.select(VALUE_COLUMNS).with_columns(pl.col(numbers).round(VALUE_DECIMALS))
     return rounded.write_csv(float_precision=VALUE_DECIMALS, line_terminator="\n")
 
 
