@@ -52,7 +52,7 @@ def test_values_are_paired_differences_against_the_field_but_the_base():
     inclusion = [0.0] * len(SPACE.cards)
     inclusion[baron] = 1.0
     table = card_values(SPACE, found, scores, inclusion)
-    assert table.columns == list(VALUE_COLUMNS)
+    assert [*table.columns, "card_set"] == list(VALUE_COLUMNS)
     row = table.row(by_predicate=pl.col("card") == "BARON", named=True)
     # BARON is in deck 1 only: swapped out of it, 3 opponents (the field but deck 1) x 2 seats x 5 games.
     assert (row["value"], row["measured"], row["decks"], row["games"], row["inclusion"]) == (
@@ -66,6 +66,6 @@ def test_values_are_paired_differences_against_the_field_but_the_base():
     other = table.row(by_predicate=pl.col("card") == "OGRE", named=True)
     assert other["value"] == 0.0 and other["measured"] == "out"
     assert table["card"][0] == "BARON"
-    text = values_csv(table)
+    text = values_csv(table, SPACE.cards)
     assert text.splitlines()[0] == ",".join(VALUE_COLUMNS)
-    assert text.splitlines()[1] == "BARON,0.2000,0.1000,0.3000,1.0000,out,1,30"
+    assert text.splitlines()[1] == f"BARON,0.2000,0.1000,0.3000,1.0000,out,1,30,{SPACE.cards.digest()}"
