@@ -214,6 +214,7 @@ FIGURES: dict[str, Figure] = {
         False,
         "about 1 min",
     ),
+    "draft-limit": Figure(("benchmarks/draft_limit.py", "-n", "5000"), True, "about 5 s"),
     "exploit": Figure(
         ("-m", "clashkit", "exploit", "--policies", "greedy,expert", "-n", "100", "--no-progress"),
         False,
