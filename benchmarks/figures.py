@@ -220,6 +220,9 @@ FIGURES: dict[str, Figure] = {
         False,
         "about 4 min",
     ),
+    "meta-scale": Figure(
+        ("benchmarks/meta_scale.py", "--policies", "greedy,expert", "--budgets", "30,120,300"), True, "about 15 min"
+    ),
     "meta-greedy": Figure(
         (
             "-m",
