@@ -265,20 +265,20 @@ def chart_matchups(
     return alt.layer(cells, text).properties(title="Win rate of the row deck against the column deck")
 
 
+def interval_rule(base: alt.Chart, title: str) -> alt.Chart:
+    """Each row's 95% interval (``low`` to ``high``) as a rule across a 0–100% axis titled ``title``."""
+    return base.mark_rule(strokeWidth=2, color=INTERVAL_COLOUR).encode(
+        x=alt.X("low:Q", title=title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=PERCENT)),
+        x2="high:Q",
+    )
+
+
 def _interval_chart(
     data: pl.DataFrame, *, y: str, title: str, y_title: str | None, width: int, sort=None
 ) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(data, width=width).encode(y=alt.Y(f"{y}:N", title=y_title, sort=sort))
     even = reference_line(0.5, channel="x")
-    bars = base.mark_rule(strokeWidth=2, color=INTERVAL_COLOUR).encode(
-        x=alt.X(
-            "low:Q",
-            title="win rate (95% interval)",
-            scale=alt.Scale(domain=[0, 1]),
-            axis=alt.Axis(format=PERCENT),
-        ),
-        x2="high:Q",
-    )
+    bars = interval_rule(base, "win rate (95% interval)")
     points = base.mark_point(filled=True, size=70, color=ESTIMATE_COLOUR).encode(
         x="win_rate:Q",
         tooltip=[

@@ -36,7 +36,7 @@ from ..base.points import change_text, percent_text, points_expr
 from ..studies.meta import Meta
 from ..studies.meta.space import COST_STEP
 from . import rendering
-from .charts import ESTIMATE_COLOUR, INTERVAL_COLOUR, PERCENT, reference_line
+from .charts import ESTIMATE_COLOUR, INTERVAL_COLOUR, PERCENT, interval_rule, reference_line
 
 rendering.on_altair_loaded()
 
@@ -292,15 +292,7 @@ def starters_chart(meta: Meta, *, width: int = 320) -> alt.LayerChart | alt.Face
     data = starters_frame(meta)
     order = data["deck"].to_list()
     base = alt.Chart(data, width=width).encode(y=alt.Y("deck:N", title=None, sort=order))
-    bars = base.mark_rule(strokeWidth=2, color=INTERVAL_COLOUR).encode(
-        x=alt.X(
-            "low:Q",
-            title="score against the equilibrium (95% interval)",
-            scale=alt.Scale(domain=[0, 1]),
-            axis=alt.Axis(format=PERCENT),
-        ),
-        x2="high:Q",
-    )
+    bars = interval_rule(base, "score against the equilibrium (95% interval)")
     tooltip = [
         "deck:N",
         alt.Tooltip("rate:Q", format=".1%", title="vs the equilibrium"),
