@@ -18,6 +18,7 @@ from clashkit.base.cards import CardSet, starter_set
 from clashkit.base.rng import Rng
 from clashkit.base.shipped import shipped_file
 from clashkit.engine import formats
+from clashkit.engine.solo_setup import draft_against_ai
 from clashkit.fast import setup
 from clashkit.fast.state import new_state
 from clashkit.fast.tables import card_tables
@@ -197,3 +198,45 @@ def test_meta_writes_values_that_name_their_card_set(tmp_path):
     values = fitted_values(CARDS, one)
     assert values is not None and len(values) == len(CARDS)
     assert fitted_values(CardSet(CARDS.cards[:-1]), one) is None
+
+
+# --- The solo draft -------------------------------------------------------------------------
+
+
+class FittedSoloPicks(GreedyPolicy):
+    """greedy, with the solo draft picked by the fitted values as a duel's draft is."""
+
+    name = "fitted-solo-picks"
+    pick_solo = GreedyPolicy.pick
+
+
+class FormulaPicks:
+    """A player object with only a ``pick``: greedy's rule by the formula's values."""
+
+    name = "formula-picks"
+
+    def pick(self, cards, offered, mine, rng):
+        t = tables(cards)
+        incantations = sum(1 for c in mine if not t.is_creature[c])
+        ranked = sorted(offered, key=lambda c: -t.value[c])  # the formula (greedy.card_value)
+        return next((c for c in ranked if t.is_creature[c] or incantations < 3), ranked[0])
+
+
+def test_r8_1_the_solo_draft_picks_by_the_formula_not_the_fitted_values():
+    """The fitted values measure a card in a duel deck against another (R2.1); the solo draft (R8.1)
+    builds a hand against the AI's pile, and the solo levels (R8.9) were calibrated with the
+    formula's picks: greedy keeps them there, and only there."""
+    changed = 0
+    for seed in range(40):
+        by_formula = draft_against_ai(CARDS, FormulaPicks(), Rng(seed))
+        assert draft_against_ai(CARDS, GreedyPolicy(), Rng(seed)) == by_formula
+        changed += draft_against_ai(CARDS, FittedSoloPicks(), Rng(seed)) != by_formula
+    assert changed > 10  # the fitted values would pick otherwise: the test can tell
+
+
+@pytest.mark.parametrize("policy", ["greedy", "expert"])
+def test_the_solo_draft_is_the_same_in_both_engines(policy):
+    kw = dict(mode="solo", seed=11, record_events=False, progress=False)
+    games = [simulate(30, "draft", None, policy, engine=engine, **kw).games for engine in ("reference", "fast")]
+    assert games[0]["hand_a"].to_list() == games[1]["hand_a"].to_list()
+    assert games[0]["hand_b"].to_list() == games[1]["hand_b"].to_list()

@@ -91,7 +91,7 @@ def draft_against_ai(cards: CardSet, policy, rng) -> tuple[list[int], list[int]]
     ai: list[int] = []
     while pool:
         offered, pool = pool[:REVEALED], pool[REVEALED:]
-        picked = policy.pick(cards, list(offered), list(mine), rng)
+        picked = getattr(policy, "pick_solo", policy.pick)(cards, list(offered), list(mine), rng)
         if picked not in offered:
             raise DeckError(f"draft: {policy.name} picked card {picked!r}, not one of the 4 revealed (R8.1)")
         mine.append(picked)

@@ -45,7 +45,7 @@ DRAFT, CONSTRUCTED, SOLO_FIXED, SOLO_DRAFT = range(4)
 #: The format choices compiled here: those of ``random`` and of ``greedy``.
 RANDOM_CHOICES, GREEDY_CHOICES = 0, 1
 #: The policy methods that make the format choices (R7.2, R7.3, R8.1).
-CHOICES = ("pick", "choose_ten", "ban")
+CHOICES = ("pick", "pick_solo", "choose_ten", "ban")
 
 # ``Deal.plan``: the format, each player's choices, the first-player rule, the AI keep, the cards
 D_FORMAT, D_CHOICE_A, D_CHOICE_B, D_LAST_DRAFTER, D_AI_FORT, D_CARDS = range(6)
@@ -174,11 +174,12 @@ def _plan(code: int, choices, last_drafter: bool, ai_fort: bool, n_cards: int) -
 
 
 @compiled
-def pick(s, t, choice, offered, n, mine, m):
+def pick(s, t, choice, offered, n, mine, m, solo):
     """R7.2, R8.1: the index in ``offered[:n]`` of the card picked for a hand holding ``mine[:m]``.
 
-    random: uniform.  greedy: the card of highest choice value (the first of equal ones), keeping
-    at most ``INCANTATIONS_KEPT`` incantations (``GreedyPolicy.pick``)."""
+    random: uniform.  greedy: the card of highest choice value (``solo``, R8.1: of highest formula
+    value, ``GreedyPolicy.pick_solo``), the first of equal ones, keeping at most
+    ``INCANTATIONS_KEPT`` incantations (``GreedyPolicy.pick``)."""
     if choice == RANDOM_CHOICES:
         return R.randrange(s.rng, n)
     incantations = 0
@@ -187,14 +188,17 @@ def pick(s, t, choice, offered, n, mine, m):
             incantations += 1
     best = -1
     best_creature = -1
+    best_value = 0.0
+    creature_value = 0.0
     for i in range(n):
-        value = t.card[offered[i]].choice_value
-        if best < 0 or value > t.card[offered[best]].choice_value:
+        card = t.card[offered[i]]
+        value = card.value if solo else card.choice_value
+        if best < 0 or value > best_value:
             best = i
-        if t.card[offered[i]].is_creature and (
-            best_creature < 0 or value > t.card[offered[best_creature]].choice_value
-        ):
+            best_value = value
+        if card.is_creature and (best_creature < 0 or value > creature_value):
             best_creature = i
+            creature_value = value
     if incantations < INCANTATIONS_KEPT or best_creature < 0:
         return best
     return best_creature
@@ -307,7 +311,7 @@ def draft(s, t, plan, pool, work):
 
 @step
 def _take(s, t, choice, offered, left, mine, held, p):
-    i = pick(s, t, choice, offered, left, mine, held[p])
+    i = pick(s, t, choice, offered, left, mine, held[p], False)
     mine[held[p]] = offered[i]
     held[p] += 1
     remove_at(offered, left, i)
@@ -359,7 +363,7 @@ def draft_against_ai(s, t, plan, pool, work):
     for start in range(0, n, REVEALED):
         for i in range(REVEALED):
             offered[i] = deck[start + i]
-        picked = pick(s, t, plan[D_CHOICE_A], offered, REVEALED, mine, m)
+        picked = pick(s, t, plan[D_CHOICE_A], offered, REVEALED, mine, m, True)
         mine[m] = offered[picked]
         m += 1
         for i in range(REVEALED):

@@ -50,6 +50,11 @@ class Policy:
         """R7.2, R8.1: pick one card id from ``offered`` for a hand holding ``mine``."""
         return offered[0]
 
+    def pick_solo(self, cards: CardSet, offered: Sequence[int], mine: Sequence[int], rng: Rng) -> int:
+        """R8.1: pick one card id from ``offered`` in the solo draft (the AI gets the rest); by
+        default as in a duel's draft (:meth:`pick`)."""
+        return self.pick(cards, offered, mine, rng)
+
     def choose_ten(self, cards: CardSet, rng: Rng) -> list[int]:
         """R7.3: ten different card ids from a full kit."""
         return list(range(10))

@@ -193,6 +193,18 @@ class Tables:
 _TABLES: dict[int, Tables] = {}
 
 
+def _best_offered(cards: CardSet, offered, mine, values) -> int:
+    """The offered card of highest ``values`` (the first of equal ones), keeping at most
+    ``INCANTATIONS_KEPT`` incantations in the hand while a creature is offered (R7.2, R8.1)."""
+    t = tables(cards)
+    incantations = sum(1 for c in mine if not t.is_creature[c])
+    ranked = sorted(offered, key=lambda c: -values[c])
+    for c in ranked:
+        if t.is_creature[c] or incantations < INCANTATIONS_KEPT:
+            return c
+    return ranked[0]
+
+
 def tables(cards: CardSet) -> Tables:
     """The :class:`Tables` of a card set (made once, kept for the next games)."""
     t = _TABLES.get(id(cards))
@@ -718,13 +730,13 @@ class GreedyPolicy(Policy):
     def pick(self, cards, offered, mine, rng):
         """R7.2: the card of highest choice value (the first of equal ones), keeping at most
         ``INCANTATIONS_KEPT`` incantations in the hand while a creature is offered."""
-        t = tables(cards)
-        incantations = sum(1 for c in mine if not t.is_creature[c])
-        ranked = sorted(offered, key=lambda c: -t.choice_value[c])
-        for c in ranked:
-            if t.is_creature[c] or incantations < INCANTATIONS_KEPT:
-                return c
-        return ranked[0]
+        return _best_offered(cards, offered, mine, tables(cards).choice_value)
+
+    def pick_solo(self, cards, offered, mine, rng):
+        """R8.1: as :meth:`pick`, by the formula's values (:func:`card_value`), not the fitted
+        ones: those measure a card in a duel deck against another (R2.1), not against the AI's
+        pile of the other cards, and the solo levels (R8.9) were calibrated with these picks."""
+        return _best_offered(cards, offered, mine, tables(cards).value)
 
     def choose_ten(self, cards, rng) -> list[int]:
         """R7.3: ten cards of the kit drawn by their choice values from the game's generator
