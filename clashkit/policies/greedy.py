@@ -733,9 +733,8 @@ class GreedyPolicy(Policy):
         return _best_offered(cards, offered, mine, tables(cards).choice_value)
 
     def pick_solo(self, cards, offered, mine, rng):
-        """R8.1: as :meth:`pick`, by the formula's values (:func:`card_value`), not the fitted
-        ones: those measure a card in a duel deck against another (R2.1), not against the AI's
-        pile of the other cards, and the solo levels (R8.9) were calibrated with these picks."""
+        """R8.1: as :meth:`pick`, by the formula (:func:`card_value`): the fitted values measure a card
+        in a duel deck (R2.1), not against the AI's pile, and R8.9's levels were calibrated so."""
         return _best_offered(cards, offered, mine, tables(cards).value)
 
     def choose_ten(self, cards, rng) -> list[int]:

@@ -174,7 +174,7 @@ def test_an_unreachable_scheduler_leaves_no_out_folder(tmp_path, monkeypatch):
 def test_a_search_budget_out_of_range_is_one_line(tmp_path, budget):
     one_line_exit_2(
         cli("tune", "-n", "2", "--no-progress", "--budget-seconds", budget, "--out", str(tmp_path / "t")),
-        "--budget-seconds: must be a number 0.001…604800 (tune: seconds the search may take, at most a week)",
+        "--budget-seconds: must be a number 0.001…604800 (tune, meta: seconds a search may take, at most a week)",
     )
     assert not (tmp_path / "t").exists()
 
