@@ -496,7 +496,7 @@ def test_deck_space_notebook_runs_whole_and_draws_its_charts(lab, browser):
     context, page, blocked, _seen = offline_page(browser, url, token, DECK_SPACE)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     ran_whole(page, seconds=200)
-    page_has(page, "Repeat exactly: --seed 1 --evaluations 1500 -n 200 --value-games 32", 10)
+    page_has(page, "Repeat exactly: --seed 1 --evaluations 800 -n 100 --value-games 16 --top 8", 10)
     page_has(page, "The best decks, measured again against the field", 10)
     page_has(page, "WARG in the meta: before and after it joined the pool", 10)
     page_has(page, "best decks holding WARG", 10)
