@@ -23,7 +23,7 @@ from ...base.stats import Z95
 from ...runs.simulate import usable_jobs
 from ..design.check import agrees, sentence
 from .games import FIELD, Arena, Match
-from .study import Meta
+from .study import Meta, mean_interval
 
 #: The best decks the check plays again.
 CHECK_DECKS = 4
@@ -101,16 +101,16 @@ def check_meta(
             [np.concatenate([result.against(i, j)[:n], result.against(i, j)[full : full + n]]) for j in starters]
         )
         difference = mine - theirs
-        rate, gap = float(mine.mean()), float(difference.mean())
-        half = Z95 * float(mine.std(ddof=1)) / math.sqrt(len(mine)) if len(mine) > 1 else 1.0
+        rate, rate_low, rate_high = mean_interval(mine)
+        gap = float(difference.mean())
         gap_half = Z95 * float(difference.std(ddof=1)) / math.sqrt(len(difference)) if len(difference) > 1 else 1.0
         low, high = gap - gap_half, gap + gap_half
         rows.append(
             {
                 "deck": order.index(i),
                 "rate": rate,
-                "low": max(0.0, rate - half),
-                "high": min(1.0, rate + half),
+                "low": rate_low,
+                "high": rate_high,
                 "study": float(theirs.mean()),
                 "difference": gap,
                 "difference_low": low,

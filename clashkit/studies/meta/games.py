@@ -196,11 +196,6 @@ class Arena:
         ]
 
 
-def match_games(matches: Sequence[Match]) -> int:
-    """The games ``matches`` play (both seatings)."""
-    return sum(2 * m.n for m in matches)
-
-
 __all__ = [
     "FIELD",
     "PHASES",

@@ -30,9 +30,8 @@ def _rules(rules: Rules | Mapping[str, Any] | None) -> Rules | None:
 
 def _sizes(
     space: DeckSpace,
-    shared: tuple,
     gauntlet: dict,
-    arena,
+    arena: Arena,
     *,
     seed: int,
     workers: int,
@@ -52,7 +51,7 @@ def _sizes(
         missing = ", ".join(name for name, value in given.items() if value is None)
         raise OptionError(f"meta: give budget_seconds, or every size ({missing} missing)")
     budget_seconds = fraction(budget_seconds, "budget_seconds", "meta: budget_seconds", OptionError)
-    cost = probe(space, shared, seed, list(gauntlet.values()), arena.dealt)
+    cost = probe(space, arena.shared, seed, list(gauntlet.values()), arena.dealt)
     planned = from_budget(
         budget_seconds, cost, workers=workers, cards=len(space.cards), gauntlet=len(gauntlet), top=top
     )
@@ -66,8 +65,9 @@ def _sizes(
     if progress:
         expected = seconds_for(sizes, cost, workers=workers, cards=len(space.cards), gauntlet=len(gauntlet))
         notice(
-            f"meta {shared[1]}: about {duration(expected)} on {workers} core{'s' if workers > 1 else ''} by a CPU "
-            f"probe (longer while the machine is busy), {planned_games(space, sizes, len(gauntlet)):,} games at most; "
+            f"meta {arena.shared[1]}: about {duration(expected)} on {workers} core{'s' if workers > 1 else ''} "
+            f"by a CPU probe (longer while the machine is busy), "
+            f"{planned_games(space, sizes, len(gauntlet)):,} games at most; "
             f"repeat exactly with --seed {seed} {sizes.options()}"
         )
     return sizes
@@ -120,7 +120,6 @@ def meta(
         )
         sizes = _sizes(
             space,
-            arena.shared,
             gauntlet,
             arena,
             seed=seed,

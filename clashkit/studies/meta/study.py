@@ -87,7 +87,7 @@ def score_variance(scores: np.ndarray) -> float:
     return spread if spread > 0 else smoothed * (1.0 - smoothed)
 
 
-def _mean_interval(scores: np.ndarray) -> tuple[float, float, float]:
+def mean_interval(scores: np.ndarray) -> tuple[float, float, float]:
     """The mean score and its 95% normal interval (:func:`score_variance`)."""
     mean = float(scores.mean())
     half = Z95 * math.sqrt(score_variance(scores) / len(scores))
@@ -140,8 +140,8 @@ class Meta:
         rows = []
         for i, deck in enumerate(self.played.best):
             others = [j for j in range(len(field)) if j != i]
-            rate = _mean_interval(np.concatenate([self.against(i, j) for j in others]))
-            versus = _mean_interval(np.concatenate([self.against(i, j) for j in starters]))
+            rate = mean_interval(np.concatenate([self.against(i, j) for j in others]))
+            versus = mean_interval(np.concatenate([self.against(i, j) for j in starters]))
             rows.append(
                 {
                     "deck": i,
