@@ -91,3 +91,16 @@ def test_the_same_answers_on_the_reference_engine():
 def test_bad_options_are_refused_before_any_game(options, words):
     with pytest.raises(OptionError, match=words.replace("(", r"\(").replace(")", r"\)")):
         meta(**options)
+
+
+def test_a_budget_sets_sizes_that_repeat_the_study_exactly():
+    """--budget-seconds: a CPU probe sets the sizes (within their bounds); given back, the sizes
+    repeat the study answer for answer, whatever the machine's speed was."""
+    from clashkit.studies.meta.budget import LEAST_EVALUATIONS, N_RANGE, VALUE_GAMES_RANGE
+
+    timed = meta("greedy", budget_seconds=0.5, top=3, seed=2)
+    sizes = timed.sizes
+    assert sizes.evaluations >= LEAST_EVALUATIONS and len(timed.played.archive.tried) == sizes.evaluations
+    assert N_RANGE[0] <= sizes.n <= N_RANGE[1] and VALUE_GAMES_RANGE[0] <= sizes.value_games <= VALUE_GAMES_RANGE[1]
+    again = meta("greedy", evaluations=sizes.evaluations, n=sizes.n, value_games=sizes.value_games, top=3, seed=2)
+    assert without_time(again.to_dict()) == without_time(timed.to_dict())
