@@ -217,7 +217,7 @@ def play_out(state: GameState, policy_a="greedy", policy_b=None, *, events: bool
         s = from_state(state, events=rows)
         cap = s.hands.shape[1]
         work = new_work(cap, state.rules.turn_limit, search_params(specs))
-        game.play_from(s, tables, rules, codes, legal_rows(cap), work)
+        game.play(s, tables, rules, codes, legal_rows(cap), work)
         if s.g[G_ERROR] != ERR_EVENTS:
             return s
         rows *= 2  # the events needed more room: the same game again

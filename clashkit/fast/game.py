@@ -194,10 +194,4 @@ def play_batch(
     return k
 
 
-@compiled
-def play_from(s, t, r, pol_codes, legal, w):
-    """Play a converted position (:func:`clashkit.fast.from_state`) to its end."""
-    play(s, t, r, pol_codes, legal, w)
-
-
-__all__ = ["G_WIDTH", "begin", "deal_hand", "play", "play_batch", "play_from", "record_deal", "reset"]
+__all__ = ["G_WIDTH", "begin", "deal_hand", "play", "play_batch", "record_deal", "reset"]

@@ -17,6 +17,12 @@ words, about 200 of them on the stack a call.  So:
 - :data:`batch`, a compiled batch of games, lets go of the GIL, so that a thread plays
   one part while the caller writes the one before (:mod:`clashkit.runs.simulate`).
 
+A function that is called (:data:`compiled`, :data:`batch`) is compiled once for each list of
+argument types it meets, and numba types a bare constant (``0``, ``False``, a variable that is ``0``
+on one path) as a literal of its own: a search entry point called with one compiled again, about a
+minute of the search chain's compile for nothing.  Such arguments are passed as ``np.int64(0)``,
+``np.bool_(False)`` (``tests/fast/test_compiled_once.py`` reads the cache's signatures).
+
 ``docs/design.md`` (*The fast engine*) has the measurements behind each choice.
 """
 

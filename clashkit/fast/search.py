@@ -493,7 +493,7 @@ def play_deep(sim, t, r, w, until, me):
         if not has_choice(sim, t, r):
             _set_action(row, A_PROCEED, 0, 0, 0, 0)
         elif modelled and active != me:
-            choose(sim, t, r, lv.legal, w, w.model, model, active, False, 0)
+            choose(sim, t, r, lv.legal, w, w.model, model, active, np.bool_(False), np.int64(0))
             copy_action(row, w.model.choice)
             if row[0] == A_SPELL:
                 count_cast(sim, active)
@@ -551,7 +551,7 @@ def search_decision(s, t, r, legal, w):
     target player, target lane, target position) for the game loop to carry out."""
     p = s.g[G_ACTIVE]
     fair = w.params[p, S_FAIR] != 0.0
-    k = 0
+    k = np.int64(0)
     if fair:  # step 1
         see(s, p)
         k = hidden_slots(s, p, w.slots)

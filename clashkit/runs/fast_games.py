@@ -390,7 +390,7 @@ def play_position(game, state, s: FastState, tables, rules, policies, legal, wor
         from_state(state, out=s)
         s.g[G_RECORD] = record
         s.g[G_EVENTS] = 0
-        game.play_from(s, tables, rules, policies, legal, work)
+        game.play(s, tables, rules, policies, legal, work)
         if s.g[G_ERROR] != ERR_EVENTS:
             return s
         s = s._replace(ev=np.zeros((2 * s.ev.shape[0], s.ev.shape[1]), np.int32))
