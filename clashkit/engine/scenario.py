@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
@@ -19,6 +19,7 @@ from typing import Any
 
 from ..base.cards import COLUMNS, KEEP_NAMES, CardSet, card_from_fields, starter_set
 from ..base.errors import ClashkitError, IllegalActionError, InputError, ScenarioError
+from ..base.layout import SCENARIO_FLAGS, SCENARIO_KEYS
 from ..base.limits import LIMITS, check, read_text, shown
 from ..base.rules import Rules, SoloSettings
 from ..base.vocab import KEEP, PLAYERS, Lane, Mode, Player
@@ -32,7 +33,7 @@ from .transition import apply
 _TOP_KEYS = {"card", "game", "rules", "solo", "A", "B"}
 _GAME_KEYS = {"mode", "active", "mana", "seed", "actions", "turn"}
 _SIDE_KEYS = {"hand", "upper", "lower", "pile", "discard", "last_turn"}
-_LANE_KEYS = {"card", "damage", "new", "protection_used"}
+_LANE_KEYS = SCENARIO_KEYS  # clashkit.base.layout: the card and the marks a scenario sets
 _ACTION_KEYS = {"play", "lane", "target", "index", "siege"}
 
 
@@ -116,7 +117,7 @@ def _table(data: Mapping, key: str, source: str) -> dict:
     return dict(value)
 
 
-def _unknown(table: Mapping, allowed: set[str], source: str, where: str) -> None:
+def _unknown(table: Mapping, allowed: Set[str], source: str, where: str) -> None:
     extra = sorted(set(table) - allowed)
     if extra:
         raise _fail(source, where, f"unknown key {extra[0]!r} (known: {', '.join(sorted(allowed))})")
@@ -307,23 +308,24 @@ def _read_creature(state: GameState, entry: object, source: str, where: str) -> 
         if "card" not in entry:
             raise _fail(source, where, "a lane entry table needs 'card'")
         name, damage = entry["card"], entry.get("damage", 0)
-        new, used = entry.get("new", False), entry.get("protection_used", False)
+        flags = {flag: entry.get(flag, False) for flag in SCENARIO_FLAGS}
     else:
-        name, damage, new, used = entry, 0, False, False
+        name, damage, flags = entry, 0, dict.fromkeys(SCENARIO_FLAGS, False)
     card = _card_id(state.cards, name, source, where)
     if not state.cards.is_creature[card]:
         raise _fail(source, where, f"{name} is an incantation; only creatures are in play (R1.3)")
     damage = _whole(damage, source, f"{where} damage")
-    for flag, value in (("new", new), ("protection_used", used)):
+    for flag, value in flags.items():
         if not isinstance(value, bool):
             raise _fail(source, f"{where} {flag}", f"must be true or false, not {value!r}")
-    creature = Creature(state.cards, card, new=new)
+    creature = Creature(state.cards, card)
     if damage >= creature.health:
         raise _fail(
             source, where, f"{name} has {damage} damage but health {creature.health}: it would be destroyed (R4.3)"
         )
     creature.damage = damage
-    creature.protection_used = used
+    for flag, value in flags.items():
+        setattr(creature, flag, value)
     return creature
 
 
@@ -505,16 +507,11 @@ def _action_table(action: ScenarioAction) -> dict[str, object]:
 
 def _creature_entry(name: str, creature: Creature) -> object:
     """A lane entry: the bare name, or a table when the creature carries marks (§2)."""
-    if not (creature.damage or creature.new or creature.protection_used):
-        return name
     out: dict[str, object] = {"card": name}
     if creature.damage:
         out["damage"] = creature.damage
-    if creature.new:
-        out["new"] = True
-    if creature.protection_used:
-        out["protection_used"] = True
-    return out
+    out |= {flag: True for flag in SCENARIO_FLAGS if getattr(creature, flag)}
+    return out if len(out) > 1 else name
 
 
 def _toml(value: object) -> str:

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import itertools
 from array import array
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from ..base.cards import CardSet
+from ..base.layout import FLAGS, MARKS, RESET, Mark
 from ..base.rng import Rng
 from ..base.rules import Rules
 from ..base.vocab import ABILITY_BITS, KEEP, PLAYERS, Ability, Keep, Mode, Termination, hand_health_of, pile_health_of
@@ -52,27 +55,50 @@ class TurnCounters:
         return "TurnCounters(" + ", ".join(f"{k}={getattr(self, k)}" for k in self.__slots__) + ")"
 
 
-class Creature:
-    """One creature in play (R3.5, R10.0): its card, damage and this turn's marks."""
+def _value(mark: Mark, number: int | None) -> object:
+    """A mark's value in the reference engine: a flag a bool, a list a tuple (of creature uids)."""
+    if mark.kind == "flag":
+        return bool(number)
+    if mark.kind == "list":
+        return ()
+    return number
 
-    __slots__ = (
-        "card",
-        "attack",
-        "health",
-        "mask",
-        "aura_mask",
-        "aura_dirs",
-        "damage",
-        "new",
-        "protection_used",
-        "took_turn",
-        "attack_mod",
-        "granted",
-        "sprint_bonus",
-        "uid",
-        "aura_lost",
-        "slot",
-    )
+
+def _made(name: str, lines: list[str]) -> Callable[..., Any]:
+    """A method written out from the declaration, one assignment a line, as :mod:`dataclasses`
+    writes a class's ``__init__``: as fast as the same lines typed by hand."""
+    namespace: dict[str, Any] = {"_new": object.__new__}
+    exec(f"def {name}(self):\n" + "".join(f"    {line}\n" for line in lines), namespace)
+    return namespace[name]
+
+
+#: The card's values the rules read (copied as it enters play), then the marks.
+_SLOTS = ("attack", "health", "mask", "aura_mask", "aura_dirs", *(mark.name for mark in MARKS))
+
+
+class Creature:
+    """One creature in play (R3.5, R10.0): its card, a copy of the card's values the rules read
+    (attack, health, abilities, Aura) and the marks of ``clashkit.base.layout.MARKS`` (damage, new,
+    this turn's modifiers …), whose slots, copy, repr and end-of-turn reset are made from there."""
+
+    __slots__ = _SLOTS
+    # The slots' types, for the type checker (tests/test_layout.py holds them to the declaration).
+    attack: int
+    health: int
+    mask: int
+    aura_mask: int
+    aura_dirs: int
+    card: int
+    damage: int
+    new: bool
+    protection_used: bool
+    took_turn: bool
+    attack_mod: int
+    granted: int
+    sprint_bonus: int
+    uid: int
+    slot: int
+    aura_lost: tuple[int, ...]
 
     def __init__(self, cards: CardSet, card: int, *, new: bool = True) -> None:
         self.card = card
@@ -81,44 +107,30 @@ class Creature:
         self.mask = cards.mask[card]
         self.aura_mask = cards.aura_mask[card]
         self.aura_dirs = cards.aura_dirs[card]
-        self.damage = 0
+        self._start()
         self.new = new
-        self.protection_used = False
-        self.took_turn = False  # R3.9: has had its turn in this siege
-        self.attack_mod = 0  # R5.5 weaken / empower, until end of turn
-        self.granted = 0  # R5.5 grant, until end of turn
-        self.sprint_bonus = 0  # R6.7, until end of the siege phase
         self.uid = next(_uids)  # which creature this is, while it stays in play (R10.0)
-        self.aura_lost: tuple[int, ...] = ()  # R10.4 aura: holders whose grant it lost this turn
-        self.slot = -1  # R10.4 siege_order = "fixed": its place in this siege's order
 
-    def copy(self) -> Creature:
-        other = _new_creature(Creature)
-        other.card = self.card
-        other.attack = self.attack
-        other.health = self.health
-        other.mask = self.mask
-        other.aura_mask = self.aura_mask
-        other.aura_dirs = self.aura_dirs
-        other.damage = self.damage
-        other.new = self.new
-        other.protection_used = self.protection_used
-        other.took_turn = self.took_turn
-        other.attack_mod = self.attack_mod
-        other.granted = self.granted
-        other.sprint_bonus = self.sprint_bonus
-        other.uid = self.uid
-        other.aura_lost = self.aura_lost
-        other.slot = self.slot
-        return other
+    #: R3.5: the marks a creature entering play starts with (its card, uid and ``new`` are ``__init__``'s).
+    _start: ClassVar[Callable[[Creature], None]] = _made(
+        "start", [f"self.{m.name} = {_value(m, m.start)!r}" for m in MARKS if m.name not in ("card", "uid")]
+    )
+    #: Every slot, into a new creature.
+    copy: ClassVar[Callable[[Creature], Creature]] = _made(
+        "copy", ["other = _new(type(self))", *(f"other.{name} = self.{name}" for name in _SLOTS), "return other"]
+    )
+    #: R3.12: every mark of ``layout.RESET`` back to its value (damage healed, Protection re-armed,
+    #: until-end-of-turn effects over, nothing new).
+    end_turn: ClassVar[Callable[[Creature], None]] = _made(
+        "end_turn", [f"self.{m.name} = {_value(m, m.reset)!r}" for m in RESET]
+    )
 
     def __repr__(self) -> str:
         marks = [f"damage={self.damage}"] if self.damage else []
-        marks += [m for m in ("new", "protection_used", "took_turn") if getattr(self, m)]
+        marks += [m for m in FLAGS if getattr(self, m)]
         return f"Creature({self.card}{', ' if marks else ''}{', '.join(marks)})"
 
 
-_new_creature = object.__new__
 _uids = itertools.count()
 
 

@@ -130,15 +130,7 @@ def regenerate(state: GameState) -> None:
     for lanes in state.lanes:
         for side in lanes:
             for creature in side:
-                creature.damage = 0
-                creature.attack_mod = 0
-                creature.granted = 0
-                creature.sprint_bonus = 0
-                creature.protection_used = False
-                creature.new = False
-                creature.took_turn = False
-                creature.aura_lost = ()
-                creature.slot = -1
+                creature.end_turn()
     state.mana = 0
     if state.log is not None:
         ev.record(state, ev.REGENERATION)

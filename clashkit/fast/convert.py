@@ -6,21 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.errors import OptionError
+from ..base.layout import MARKS, MAX_LOST
 from ..engine.state import Creature, GameState
 from ..policies.expert import ExpertPolicy
 from .state import (
-    C_ATTACK_MOD,
-    C_CARD,
-    C_DAMAGE,
-    C_GRANTED,
-    C_LOST,
-    C_LOST_COUNT,
-    C_NEW,
-    C_PROTECTION_USED,
-    C_SLOT,
-    C_SPRINT_BONUS,
-    C_TOOK_TURN,
-    C_UID,
+    COLUMN,
     ERR_EVENTS,
     G_ACTIVE,
     G_AI_LAST_TURN,
@@ -45,7 +35,6 @@ from .state import (
     G_TURNS_LOGGED,
     G_UID,
     G_WINNER,
-    MAX_LOST,
     FastState,
     legal_rows,
     new_state,
@@ -179,22 +168,21 @@ def from_state(state: GameState, *, cap: int | None = None, out: FastState | Non
 
 
 def _creature_row(row: np.ndarray, c: Creature, uids: dict[int, int], gone: int) -> None:
-    row[:] = 0
-    row[C_CARD] = c.card
-    row[C_DAMAGE] = c.damage
-    row[C_NEW] = int(c.new)
-    row[C_PROTECTION_USED] = int(c.protection_used)
-    row[C_TOOK_TURN] = int(c.took_turn)
-    row[C_ATTACK_MOD] = c.attack_mod
-    row[C_GRANTED] = c.granted
-    row[C_SPRINT_BONUS] = c.sprint_bonus
-    row[C_UID] = uids[c.uid]
-    row[C_SLOT] = c.slot
-    lost = sorted({uids.get(u, gone) for u in c.aura_lost})
-    if len(lost) > MAX_LOST:
-        raise OptionError(f"the fast engine holds at most {MAX_LOST} lost Aura grants a creature (R10.4)")
-    row[C_LOST_COUNT] = len(lost)
-    row[C_LOST : C_LOST + len(lost)] = lost
+    """``c`` as its row, mark by mark (``clashkit.base.layout.MARKS``): its uid and the holders of
+    the Aura grants it lost as this game's small numbers (``gone``: a holder no longer in play)."""
+    for mark in MARKS:
+        at = COLUMN[mark.name]
+        if mark.name == "uid":
+            row[at] = uids[c.uid]
+        elif mark.kind == "list":
+            lost = sorted({uids.get(u, gone) for u in c.aura_lost})
+            if len(lost) > MAX_LOST:
+                raise OptionError(f"the fast engine holds at most {MAX_LOST} lost Aura grants a creature (R10.4)")
+            row[at : at + mark.width] = 0
+            row[at] = len(lost)
+            row[at + 1 : at + 1 + len(lost)] = lost
+        else:
+            row[at] = int(getattr(c, mark.name))
 
 
 def play_out(state: GameState, policy_a="greedy", policy_b=None, *, events: bool = False) -> FastState:

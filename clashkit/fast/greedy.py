@@ -11,24 +11,6 @@ from ``loop_watch`` on — lives in ``s.pol[p]`` and ``s.seen[p]``.
 from __future__ import annotations
 
 from ..base.vocab import BEHIND, BLOODLUST, FRONT, INDESTRUCTIBLE, PIERCE, PROTECTION, RAGE, SIDE, SPLASH, SPRINT
-from ..policies.greedy import (  # the casting weights, one place for both engines (compiled in as constants)
-    BLOODLUST_GRANT,
-    COMES_BACK,
-    COMES_BACK_FINAL,
-    EMPOWER_OPEN,
-    KILL,
-    NOTHING,
-    OPENS,
-    OPENS_ALONE,
-    RAGE_GRANT,
-    REMOVE_BASE,
-    REMOVE_OPENS,
-    REMOVE_OPENS_ALONE,
-    SHIFT_OPENS,
-    SPRINT_GRANT,
-    VICTIM_HIT,
-    VICTIM_KILLED,
-)
 from .abilities import abilities
 from .hand import keep_index
 from .jit import compiled, step
@@ -71,16 +53,32 @@ from .tables import (
     W_AURA,
     W_BLOCK,
     W_BLOCK_BASE,
+    W_BLOODLUST_GRANT,
     W_CASTS_PER_TURN,
+    W_COMES_BACK,
+    W_COMES_BACK_FINAL,
     W_CROWD,
+    W_EMPOWER_OPEN,
     W_HH_COST,
     W_HH_COST_LOW,
     W_INCANTATION_COST,
     W_KEEP_FOR_INCANTATIONS,
+    W_KILL,
     W_LOOP_WATCH,
     W_LOW_HEALTH,
+    W_NOTHING,
+    W_OPENS,
+    W_OPENS_ALONE,
+    W_RAGE_GRANT,
     W_RAGE_KILL,
+    W_REMOVE_BASE,
+    W_REMOVE_OPENS,
+    W_REMOVE_OPENS_ALONE,
+    W_SHIFT_OPENS,
+    W_SPRINT_GRANT,
     W_STOP,
+    W_VICTIM_HIT,
+    W_VICTIM_KILLED,
 )
 
 # --- Summon phase ------------------------------------------------------------------------
@@ -244,6 +242,7 @@ def summon(s, t, p):
 @step
 def aim_enemy(s, t, r, card, nxt_lane, final, p):
     """The best target of an ``enemy`` incantation and its score: (score, player, lane, pos)."""
+    w = t.weights  # the casts' weights (W_KILL …), greedy's attributes
     enemy = 1 - p
     effect = t.card[card].effect
     amount = t.card[card].amount
@@ -254,7 +253,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
                 return 0.0, enemy, 0, 0
             if s.ln[enemy, 1]:
                 return 0.0, enemy, 1, 0
-        return NOTHING, -1, -1, -1
+        return w[W_NOTHING], -1, -1, -1
     whole_side = final or effect == E_DAMAGE
     pressing0 = False
     pressing1 = False
@@ -270,7 +269,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
             if not c[C_TOOK_TURN] and not c[C_NEW]:
                 pressing1 = True
                 break
-    best = NOTHING
+    best = w[W_NOTHING]
     tp, tl, tpos = -1, -1, -1
     for lane in range(2):
         size = s.ln[enemy, lane]
@@ -286,17 +285,19 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
                     if final and best < 0.0:
                         best, tp, tl, tpos = 0.0, enemy, lane, pos
                     continue
-                score = KILL + attack + (OPENS if opens else 0.0) + (OPENS_ALONE if opens and alone else 0.0)
+                score = (
+                    w[W_KILL] + attack + (w[W_OPENS] if opens else 0.0) + (w[W_OPENS_ALONE] if opens and alone else 0.0)
+                )
             elif effect == E_DESTROY or effect == E_BOUNCE:
-                score = attack + 0.5 * left + REMOVE_BASE
+                score = attack + 0.5 * left + w[W_REMOVE_BASE]
                 if opens:
-                    score += REMOVE_OPENS + (REMOVE_OPENS_ALONE if alone else 0.0)
+                    score += w[W_REMOVE_OPENS] + (w[W_REMOVE_OPENS_ALONE] if alone else 0.0)
                 elif not final:
                     continue
             else:  # shift
                 if not (opens and alone):
                     continue
-                score = SHIFT_OPENS
+                score = w[W_SHIFT_OPENS]
             if score <= best:
                 continue
             mask = abilities(s, t, r, enemy, lane, pos)
@@ -316,6 +317,7 @@ def aim_enemy(s, t, r, card, nxt_lane, final, p):
 @step
 def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
     """The best target of an ``ally`` incantation and its score: (score, player, lane, pos)."""
+    w = t.weights  # the casts' weights (W_KILL …), greedy's attributes
     effect = t.card[card].effect
     amount = t.card[card].amount
     if nxt_lane < 0:
@@ -323,35 +325,35 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
             return 0.0, p, 0, 0
         if s.ln[p, 1]:
             return 0.0, p, 1, 0
-        return NOTHING, -1, -1, -1
+        return w[W_NOTHING], -1, -1, -1
     lane, pos = nxt_lane, nxt_pos
     me = s.cr[p, lane, pos]
     mask = abilities(s, t, r, p, lane, pos)
     th = s.ln[1 - p, lane]
     if me[C_NEW] and not mask & RAGE:
         if effect == E_GRANT and t.card[card].grant & RAGE and th:
-            return RAGE_GRANT, p, lane, pos
-        return NOTHING, -1, -1, -1
+            return w[W_RAGE_GRANT], p, lane, pos
+        return w[W_NOTHING], -1, -1, -1
     damage = t.card[me[C_CARD]].attack + me[C_ATTACK_MOD]
     if mask & SPRINT:
         damage += pos
     if not th:
         if effect == E_EMPOWER and not me[C_NEW]:
-            return EMPOWER_OPEN * amount, p, lane, pos
-        return NOTHING, -1, -1, -1
+            return w[W_EMPOWER_OPEN] * amount, p, lane, pos
+        return w[W_NOTHING], -1, -1, -1
     front = s.cr[1 - p, lane, 0]
     left = t.card[front[C_CARD]].health - front[C_DAMAGE]
     shield = abilities(s, t, r, 1 - p, lane, 0)
     blocked = bool(shield & PROTECTION) and not front[C_PROTECTION_USED]
     if effect == E_EMPOWER:
         if not blocked and damage < left and left <= damage + amount:
-            return KILL + t.card[front[C_CARD]].attack, p, lane, pos
-        return NOTHING, -1, -1, -1
+            return w[W_KILL] + t.card[front[C_CARD]].attack, p, lane, pos
+        return w[W_NOTHING], -1, -1, -1
     if effect != E_GRANT:
-        return NOTHING, -1, -1, -1
+        return w[W_NOTHING], -1, -1, -1
     grant = t.card[card].grant
     if mask & grant:
-        return NOTHING, -1, -1, -1
+        return w[W_NOTHING], -1, -1, -1
     vp, vl, vpos = -1, -1, -1
     if grant & SPLASH:
         if s.ln[1 - p, 1 - lane]:
@@ -361,16 +363,16 @@ def aim_ally(s, t, r, card, nxt_lane, nxt_pos, p):
             vp, vl, vpos = 1 - p, lane, 1
     elif grant & BLOODLUST:
         if not blocked and left <= damage:
-            return BLOODLUST_GRANT, p, lane, pos
+            return w[W_BLOODLUST_GRANT], p, lane, pos
     elif grant & SPRINT:
         if pos:
-            return SPRINT_GRANT * pos, p, lane, pos
+            return w[W_SPRINT_GRANT] * pos, p, lane, pos
     if vp < 0:
-        return NOTHING, -1, -1, -1
+        return w[W_NOTHING], -1, -1, -1
     victim = s.cr[vp, vl, vpos]
     if t.card[victim[C_CARD]].health - victim[C_DAMAGE] <= damage:
-        return VICTIM_KILLED + t.card[victim[C_CARD]].attack, p, lane, pos
-    return VICTIM_HIT, p, lane, pos
+        return w[W_VICTIM_KILLED] + t.card[victim[C_CARD]].attack, p, lane, pos
+    return w[W_VICTIM_HIT], p, lane, pos
 
 
 @step
@@ -412,7 +414,7 @@ def cast(s, t, r, p, final):
         if tp < 0:
             continue
         if i < keep_at:  # R5.2: it comes back on the right, past the keep
-            score += COMES_BACK_FINAL if final else COMES_BACK
+            score += w[W_COMES_BACK_FINAL] if final else w[W_COMES_BACK]
         if not final:
             score -= w[W_INCANTATION_COST] * t.card[card].cost
         if score > best:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..base.layout import MAX_LOST
 from ..base.vocab import BEHIND, FRONT, SIDE
 from . import events as ev
 from .abilities import has_lost
@@ -11,10 +12,9 @@ from .state import (
     C_CARD,
     C_LOST,
     C_LOST_COUNT,
-    C_NEW,
-    C_SLOT,
     C_TOOK_TURN,
     C_UID,
+    C_WIDTH,
     ERR_FULL,
     ERR_LOST,
     G_ACTIVE,
@@ -23,8 +23,8 @@ from .state import (
     G_RECORD,
     G_SIEGE_LANE,
     G_UID,
-    MAX_LOST,
     SIEGE,
+    START_ROW,
 )
 from .tables import (
     R_AURA,
@@ -54,12 +54,11 @@ def enter_play(s, p, lane, card):
         s.g[G_ERROR] = ERR_FULL
         return
     c = s.cr[p, lane, n]
-    fill(c, 0)
+    for i in range(C_WIDTH):  # the marks' starts (clashkit.base.layout: new, no slot)
+        c[i] = START_ROW[i]
     c[C_CARD] = card
-    c[C_NEW] = 1
     c[C_UID] = s.g[G_UID]
     s.g[G_UID] += 1
-    c[C_SLOT] = -1
     s.ln[p, lane] = n + 1
     if s.g[G_RECORD]:
         ev.record(s, ev.CREATURE_ENTERED, card, lane, n, p, -1, 0)

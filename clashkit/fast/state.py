@@ -27,6 +27,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..base.layout import MARKS, RESET, WIDTH, columns
 from ..engine.events import WIDTH as EVENT_WIDTH
 from ..engine.turn import TURN_WIDTH
 
@@ -65,23 +66,30 @@ NO_LAST_TURN, LAST_TURN_PENDING, LAST_TURN_UNDER_WAY = 0, 1, 2
 KEEP = -1
 
 # --- One creature in play (clashkit.engine.state.Creature) -------------------------------------
-#: Aura holders whose grant a creature lost this turn (R10.4 ``aura``), at most.
-MAX_LOST = 8
-(
-    C_CARD,
-    C_DAMAGE,
-    C_NEW,
-    C_PROTECTION_USED,
-    C_TOOK_TURN,
-    C_ATTACK_MOD,
-    C_GRANTED,
-    C_SPRINT_BONUS,
-    C_UID,
-    C_SLOT,
-    C_LOST_COUNT,
-    C_LOST,
-) = range(12)
-C_WIDTH = C_LOST + MAX_LOST
+# One row of ``C_WIDTH`` columns a creature, one column a mark of ``clashkit.base.layout.MARKS`` (the
+# Aura grants lost: their count, then up to ``MAX_LOST`` holders' ids).
+#: Each mark's (first) column (``clashkit.base.layout.columns``).
+COLUMN = columns()
+C_CARD = COLUMN["card"]
+C_DAMAGE = COLUMN["damage"]
+C_NEW = COLUMN["new"]
+C_PROTECTION_USED = COLUMN["protection_used"]
+C_TOOK_TURN = COLUMN["took_turn"]
+C_ATTACK_MOD = COLUMN["attack_mod"]
+C_GRANTED = COLUMN["granted"]
+C_SPRINT_BONUS = COLUMN["sprint_bonus"]
+C_UID = COLUMN["uid"]
+C_SLOT = COLUMN["slot"]
+C_LOST_COUNT = COLUMN["aura_lost"]
+C_LOST = C_LOST_COUNT + 1
+C_WIDTH = WIDTH
+#: R3.12: the columns the end of a turn resets, and their values (``layout.RESET``).
+RESET_COLUMNS = np.array([COLUMN[mark.name] for mark in RESET], np.int64)
+RESET_VALUES = np.array([mark.reset for mark in RESET], np.int32)
+#: R3.5: a creature's row as it enters play, before its card and uid are written (``Mark.start``).
+START_ROW = np.zeros(WIDTH, np.int32)
+for _mark in MARKS:
+    START_ROW[COLUMN[_mark.name]] = _mark.start
 
 #: Error codes in ``g[G_ERROR]``: a position the arrays cannot hold; ``ERR_EVENTS``: the event rows
 #: are full (the caller plays the game again with room for them).

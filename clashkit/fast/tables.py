@@ -56,22 +56,68 @@ CARD = np.dtype(
 #: field, because every compiled call passes them: fewer arrays make cheaper calls.
 Tables = namedtuple("Tables", ["card", "weights"])
 
-# greedy's weights, in this order in ``Tables.weights``
-(
-    W_HH_COST,
-    W_HH_COST_LOW,
-    W_LOW_HEALTH,
-    W_BLOCK,
-    W_BLOCK_BASE,
-    W_AURA,
-    W_CROWD,
-    W_STOP,
-    W_RAGE_KILL,
-    W_KEEP_FOR_INCANTATIONS,
-    W_LOOP_WATCH,
-    W_CASTS_PER_TURN,
-    W_INCANTATION_COST,
-) = range(13)
+#: greedy's weights in ``Tables.weights``, in this order: the :class:`GreedyPolicy` attributes of these
+#: names, the summon phase's then the casts' (a subclass's own weights travel in the table, nothing recompiles).
+WEIGHTS = (
+    "hh_cost",
+    "hh_cost_low",
+    "low_health",
+    "block",
+    "block_base",
+    "aura",
+    "crowd",
+    "stop",
+    "rage_kill",
+    "keep_for_incantations",
+    "loop_watch",
+    "casts_per_turn",
+    "incantation_cost",
+    "kill",
+    "opens",
+    "opens_alone",
+    "remove_base",
+    "remove_opens",
+    "remove_opens_alone",
+    "shift_opens",
+    "rage_grant",
+    "empower_open",
+    "bloodlust_grant",
+    "sprint_grant",
+    "victim_killed",
+    "victim_hit",
+    "comes_back_final",
+    "comes_back",
+    "nothing",
+)
+W_HH_COST = WEIGHTS.index("hh_cost")
+W_HH_COST_LOW = WEIGHTS.index("hh_cost_low")
+W_LOW_HEALTH = WEIGHTS.index("low_health")
+W_BLOCK = WEIGHTS.index("block")
+W_BLOCK_BASE = WEIGHTS.index("block_base")
+W_AURA = WEIGHTS.index("aura")
+W_CROWD = WEIGHTS.index("crowd")
+W_STOP = WEIGHTS.index("stop")
+W_RAGE_KILL = WEIGHTS.index("rage_kill")
+W_KEEP_FOR_INCANTATIONS = WEIGHTS.index("keep_for_incantations")
+W_LOOP_WATCH = WEIGHTS.index("loop_watch")
+W_CASTS_PER_TURN = WEIGHTS.index("casts_per_turn")
+W_INCANTATION_COST = WEIGHTS.index("incantation_cost")
+W_KILL = WEIGHTS.index("kill")
+W_OPENS = WEIGHTS.index("opens")
+W_OPENS_ALONE = WEIGHTS.index("opens_alone")
+W_REMOVE_BASE = WEIGHTS.index("remove_base")
+W_REMOVE_OPENS = WEIGHTS.index("remove_opens")
+W_REMOVE_OPENS_ALONE = WEIGHTS.index("remove_opens_alone")
+W_SHIFT_OPENS = WEIGHTS.index("shift_opens")
+W_RAGE_GRANT = WEIGHTS.index("rage_grant")
+W_EMPOWER_OPEN = WEIGHTS.index("empower_open")
+W_BLOODLUST_GRANT = WEIGHTS.index("bloodlust_grant")
+W_SPRINT_GRANT = WEIGHTS.index("sprint_grant")
+W_VICTIM_KILLED = WEIGHTS.index("victim_killed")
+W_VICTIM_HIT = WEIGHTS.index("victim_hit")
+W_COMES_BACK_FINAL = WEIGHTS.index("comes_back_final")
+W_COMES_BACK = WEIGHTS.index("comes_back")
+W_NOTHING = WEIGHTS.index("nothing")
 
 
 def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
@@ -101,25 +147,7 @@ def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
     card["hits"] = [r.as_hitter if r.creature else 0.0 for r in rows]
     card["tanks"] = [r.as_tank if r.creature else 0.0 for r in rows]
     card["opens"] = [r.on_open_lane if r.creature else 0.0 for r in rows]
-    g = greedy
-    weights = np.array(
-        [
-            g.hh_cost,
-            g.hh_cost_low,
-            g.low_health,
-            g.block,
-            g.block_base,
-            g.aura,
-            g.crowd,
-            g.stop,
-            g.rage_kill,
-            g.keep_for_incantations,
-            g.loop_watch,
-            g.casts_per_turn,
-            g.incantation_cost,
-        ],
-        np.float64,
-    )
+    weights = np.array([getattr(greedy, name) for name in WEIGHTS], np.float64)
     return Tables(card, weights)
 
 

@@ -9,15 +9,6 @@ from .jit import compiled, step
 from .siege import begin_siege
 from .solo import ai_mana, ai_summon, begin_ai_turn, end_ai_turn
 from .state import (
-    C_ATTACK_MOD,
-    C_DAMAGE,
-    C_GRANTED,
-    C_LOST_COUNT,
-    C_NEW,
-    C_PROTECTION_USED,
-    C_SLOT,
-    C_SPRINT_BONUS,
-    C_TOOK_TURN,
     END,
     ERR_FULL,
     G_ACTIVE,
@@ -39,6 +30,8 @@ from .state import (
     G_WINNER,
     MANA,
     OVER,
+    RESET_COLUMNS,
+    RESET_VALUES,
     SUMMON,
 )
 from .tables import (
@@ -136,15 +129,8 @@ def regenerate(s):
         for lane in range(2):
             for pos in range(s.ln[p, lane]):
                 c = s.cr[p, lane, pos]
-                c[C_DAMAGE] = 0
-                c[C_ATTACK_MOD] = 0
-                c[C_GRANTED] = 0
-                c[C_SPRINT_BONUS] = 0
-                c[C_PROTECTION_USED] = 0
-                c[C_NEW] = 0
-                c[C_TOOK_TURN] = 0
-                c[C_LOST_COUNT] = 0
-                c[C_SLOT] = -1
+                for i in range(RESET_COLUMNS.shape[0]):  # the marks of clashkit.base.layout.RESET
+                    c[RESET_COLUMNS[i]] = RESET_VALUES[i]
     s.g[G_MANA] = 0
     if s.g[G_RECORD]:
         ev.record(s, ev.REGENERATION, -1, -1, -1, -1, -1, 0)

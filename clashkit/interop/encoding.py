@@ -32,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.cards import CardSet
-from ..base.vocab import KEEP, LANES, PLAYERS, abilities_of
+from ..base.layout import OBSERVED
+from ..base.vocab import KEEP, LANES, PLAYERS, Ability, abilities_of
 from ..engine.actions import ATTACK, BEGIN_SIEGE, END_TURN, Action, Play, Proceed, play
 from ..engine.events import PHASES
 from ..engine.state import LAST_TURN_WORDS, OVER, SIEGE, SUMMON, GameState
@@ -83,8 +84,8 @@ class Table:
             ("discard", (n,)),  # R8.5: the AI discard, face up
             # own upper, own lower, their upper, their lower; bridge outward: present, card one-hot
             ("creatures", (*sides, n + 1)),
-            ("abilities", (*sides, 7)),  # printed and granted abilities (R6), rulebook order
-            ("marks", (*sides, 3)),  # new, protection used, has had its turn in this siege
+            ("abilities", (*sides, len(Ability))),  # printed and granted abilities (R6), rulebook order
+            ("marks", (*sides, len(OBSERVED))),  # clashkit.base.layout.OBSERVED: new, protection used, had its turn
             ("numbers", (*sides, 5)),  # damage, health, attack, attack modifier, Sprint's bonus (tenths)
         ]
 
@@ -170,7 +171,7 @@ def _lane_text(state: GameState, player: int, lane: int) -> str:
     entries = []
     for creature in state.lanes[player][lane]:
         marks = [f"{creature.damage}dmg"] if creature.damage else []
-        marks += [m for m in ("new", "protection_used", "took_turn") if getattr(creature, m)]
+        marks += [m for m in OBSERVED if getattr(creature, m)]
         if creature.attack_mod:
             marks.append(f"{creature.attack_mod:+d}atk")
         if creature.granted:
@@ -261,9 +262,9 @@ def fill_vector(table: Table, state: GameState, player: int, seen: set[int], out
             creatures[side, k, 0] = 1.0
             creatures[side, k, 1 + creature.card] = 1.0
             bits = creature.mask | creature.granted
-            for b in range(7):
+            for b in range(len(Ability)):
                 abilities[side, k, b] = (bits >> b) & 1
-            marks[side, k] = (creature.new, creature.protection_used, creature.took_turn)
+            marks[side, k] = [getattr(creature, m) for m in OBSERVED]
             numbers[side, k] = (
                 creature.damage / 10.0,
                 creature.health / 10.0,

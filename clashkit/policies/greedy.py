@@ -215,26 +215,6 @@ def tables(cards: CardSet) -> Tables:
     return t
 
 
-# What a cast earns, by the incantation's effect and what it does (see :meth:`GreedyPolicy.aim_enemy`
-# and :meth:`GreedyPolicy.aim_ally`); the weights of the summon phase are the policy's attributes.
-KILL = 2.0  # a damage incantation or an empowered attack that destroys a creature (plus its attack)
-OPENS = 3.0  # … that destroys the creature in front of an attacker still to strike
-OPENS_ALONE = 2.0  # … and the lane is then empty: the attacker hits the keep
-REMOVE_BASE = -1.0  # destroy or bounce: the victim's attack plus half its health left, less this much
-REMOVE_OPENS = 2.0  # destroy or bounce before an attacker still to strike
-REMOVE_OPENS_ALONE = 3.0  # … and the lane is then empty
-SHIFT_OPENS = 4.0  # shift the lone creature in front of an attacker away
-RAGE_GRANT = 2.0  # grant Rage to a new creature facing creatures
-EMPOWER_OPEN = 1.0  # per point of empower on an attacker facing an empty side
-BLOODLUST_GRANT = 2.0  # grant Bloodlust to an attacker that will destroy its target
-SPRINT_GRANT = 1.0  # per creature a granted Sprint passes
-VICTIM_KILLED = 2.0  # a granted Splash or Pierce that destroys its victim (plus its attack)
-VICTIM_HIT = 0.5  # … that only damages it
-COMES_BACK_FINAL = 1.5  # R5.2: an incantation left of the keep comes back on the right (heals 1), last window
-COMES_BACK = 0.5  # … before the last window
-NOTHING = -1.0  # no use: never cast
-
-
 class SummonRow(NamedTuple):
     """What the summon phase reads of one card, made once per card set and weights.
 
@@ -284,6 +264,23 @@ class GreedyPolicy(Policy):
     loop_watch = 16  # the turn from which positions are remembered to break loops
     casts_per_turn = 6  # incantations cast in one turn at most
     incantation_cost = 0.4  # per mana of an incantation cast before the last window
+    # What a cast earns, by the incantation's effect and what it does (:meth:`aim_enemy`, :meth:`aim_ally`).
+    kill = 2.0  # a damage incantation or an empowered attack that destroys a creature (plus its attack)
+    opens = 3.0  # … that destroys the creature in front of an attacker still to strike
+    opens_alone = 2.0  # … and the lane is then empty: the attacker hits the keep
+    remove_base = -1.0  # destroy or bounce: the victim's attack plus half its health left, less this much
+    remove_opens = 2.0  # destroy or bounce before an attacker still to strike
+    remove_opens_alone = 3.0  # … and the lane is then empty
+    shift_opens = 4.0  # shift the lone creature in front of an attacker away
+    rage_grant = 2.0  # grant Rage to a new creature facing creatures
+    empower_open = 1.0  # per point of empower on an attacker facing an empty side
+    bloodlust_grant = 2.0  # grant Bloodlust to an attacker that will destroy its target
+    sprint_grant = 1.0  # per creature a granted Sprint passes
+    victim_killed = 2.0  # a granted Splash or Pierce that destroys its victim (plus its attack)
+    victim_hit = 0.5  # … that only damages it
+    comes_back_final = 1.5  # R5.2: an incantation left of the keep comes back on the right (heals 1), last window
+    comes_back = 0.5  # … before the last window
+    nothing = -1.0  # no use: never cast
 
     def __init__(self) -> None:
         self._tables: Tables | None = None
@@ -585,7 +582,7 @@ class GreedyPolicy(Policy):
             if target is None:
                 continue
             if i < keep_at:  # R5.2: it comes back on the right, past the keep
-                score += COMES_BACK_FINAL if final else COMES_BACK
+                score += self.comes_back_final if final else self.comes_back
             if not final:
                 score -= self.incantation_cost * cost[card]
             if score > best:
@@ -606,7 +603,7 @@ class GreedyPolicy(Policy):
                     return 0.0, (enemy, 0, 0)
                 if theirs[1]:
                     return 0.0, (enemy, 1, 0)
-            return NOTHING, None
+            return self.nothing, None
         # Before the last window, only a damage incantation looks past the front creature.
         whole_side = final or effect is EFFECT_DAMAGE
         # Lanes where attackers of mine are still to strike in this siege.
@@ -621,7 +618,7 @@ class GreedyPolicy(Policy):
                 if not c.took_turn and not c.new:
                     pressing1 = True
                     break
-        best = NOTHING
+        best = self.nothing
         target = None
         for lane in (0, 1):
             side = theirs[lane]
@@ -636,17 +633,19 @@ class GreedyPolicy(Policy):
                         if final and best < 0.0:
                             best, target = 0.0, (enemy, lane, pos)
                         continue
-                    score = KILL + c.attack + (OPENS if opens else 0.0) + (OPENS_ALONE if opens and alone else 0.0)
-                elif effect is EFFECT_DESTROY or effect is EFFECT_BOUNCE:
-                    score = c.attack + 0.5 * left + REMOVE_BASE
+                    score = self.kill + c.attack
                     if opens:
-                        score += REMOVE_OPENS + (REMOVE_OPENS_ALONE if alone else 0.0)
+                        score += self.opens + (self.opens_alone if alone else 0.0)
+                elif effect is EFFECT_DESTROY or effect is EFFECT_BOUNCE:
+                    score = c.attack + 0.5 * left + self.remove_base
+                    if opens:
+                        score += self.remove_opens + (self.remove_opens_alone if alone else 0.0)
                     elif not final:
                         continue  # wait for the end of the siege
                 else:  # shift
                     if not (opens and alone):
                         continue
-                    score = SHIFT_OPENS
+                    score = self.shift_opens
                 if score <= best:
                     continue
                 mask = abilities(state, enemy, lane, pos)
@@ -670,19 +669,19 @@ class GreedyPolicy(Policy):
                 return 0.0, (player, 0, 0)
             if mine[1]:
                 return 0.0, (player, 1, 0)
-            return NOTHING, None
+            return self.nothing, None
         lane, pos = nxt
         me = mine[lane][pos]
         mask = abilities(state, player, lane, pos)
         th = theirs[lane]
         if me.new and not mask & RAGE:
             if effect is EFFECT_GRANT and t.grant[card] & RAGE and th:
-                return RAGE_GRANT, (player, lane, pos)
-            return NOTHING, None
+                return self.rage_grant, (player, lane, pos)
+            return self.nothing, None
         if not th:
             if effect is EFFECT_EMPOWER and not me.new:
-                return EMPOWER_OPEN * amount, (player, lane, pos)
-            return NOTHING, None
+                return self.empower_open * amount, (player, lane, pos)
+            return self.nothing, None
         damage = coming_attack_damage(me, mask, pos)  # R4.1, R6.7
         front = th[0]
         left = front.health - front.damage
@@ -692,14 +691,14 @@ class GreedyPolicy(Policy):
             empowered = coming_attack_damage(me, mask, pos, extra=amount)
             blocked = armed and protection_cancels(state.rules.protection, empowered, attack=True, aimed=True)
             if not blocked and damage < left <= empowered:
-                return KILL + front.attack, (player, lane, pos)
-            return NOTHING, None
+                return self.kill + front.attack, (player, lane, pos)
+            return self.nothing, None
         if effect is not EFFECT_GRANT:
-            return NOTHING, None
+            return self.nothing, None
         blocked = armed and protection_cancels(state.rules.protection, damage, attack=True, aimed=True)
         grant = t.grant[card]
         if mask & grant:
-            return NOTHING, None
+            return self.nothing, None
         victim = None
         if grant & SPLASH:
             other = theirs[1 - lane]
@@ -710,15 +709,15 @@ class GreedyPolicy(Policy):
                 victim = th[1]
         elif grant & BLOODLUST:
             if not blocked and left <= damage:
-                return BLOODLUST_GRANT, (player, lane, pos)
+                return self.bloodlust_grant, (player, lane, pos)
         elif grant & SPRINT:
             if pos:
-                return SPRINT_GRANT * pos, (player, lane, pos)
+                return self.sprint_grant * pos, (player, lane, pos)
         if victim is None:
-            return NOTHING, None
+            return self.nothing, None
         if victim.health - victim.damage <= damage:
-            return VICTIM_KILLED + victim.attack, (player, lane, pos)
-        return VICTIM_HIT, (player, lane, pos)
+            return self.victim_killed + victim.attack, (player, lane, pos)
+        return self.victim_hit, (player, lane, pos)
 
     # --- R4.6 and the formats ------------------------------------------------------
 

@@ -136,6 +136,7 @@ def frozen_values() -> list[str]:
 def _frozen(value: object, depth: int = 0) -> str:
     """What of ``value`` compiled code can freeze: a number, a string, a tuple of them, an
     enumeration's members, an array's bytes, a module's such attributes (one level deep)."""
+    import dataclasses
     import enum
     import types
 
@@ -154,6 +155,8 @@ def _frozen(value: object, depth: int = 0) -> str:
         return "{" + ", ".join(sorted(_frozen(item, 1) for item in value)) + "}"  # in no order of the process's
     if isinstance(value, tuple):
         return "(" + ", ".join(_frozen(item, 1) for item in value) + ")"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return repr(value)  # a declaration (clashkit.base.layout.Mark): its fields
     if isinstance(value, (int, float, str, bytes, bool, enum.Enum)) or value is None:
         return repr(value)
     return "code"  # a function or a class: called by the Python around compiled code, never frozen
