@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from clashkit.base.errors import ClashkitError
 from clashkit.base.rules import Rules
 from clashkit.engine import scenario as scenario_module
 from clashkit.engine.actions import ATTACK, BEGIN_SIEGE, END_TURN
@@ -34,7 +35,8 @@ from clashkit.fast import from_state
 from clashkit.fast.legality import A_CREATURE, A_PROCEED, A_SPELL
 from clashkit.fast.legality import legal_actions as fast_legal_actions
 from clashkit.fast.siege import next_in_order as fast_next_in_order
-from clashkit.fast.state import G_ERROR, G_EVENTS, G_PHASE, GREEDY, OVER, legal_rows
+from clashkit.fast.state import G_ERROR, G_EVENTS, G_PHASE, GREEDY, OVER, SIEGE, legal_rows
+from clashkit.fast.state import SUMMON as FAST_SUMMON
 from clashkit.fast.tables import card_tables, rules_array
 from clashkit.fast.transition import apply_row
 from clashkit.fast.turn import start_turn as fast_start_turn
@@ -113,9 +115,19 @@ class FastPlay:
         return to_state(self.s, self.start)
 
     def is_legal(self, action) -> bool:
-        """Whether the fast engine lists ``action`` among its legal actions now."""
+        """Whether the fast engine lists ``action`` among its legal actions now (``ATTACK`` while a
+        creature is still to attack, ``END_TURN`` once none is: R3.9)."""
         n = fast_legal_actions(self.s, self.t, self.r, self.legal)
-        return bool((self.legal[:n] == fast_row(action)).all(axis=1).any())
+        row = fast_row(action)
+        width = {A_CREATURE: 3, A_SPELL: 5, A_PROCEED: 1}[int(row[0])]  # a row's other columns are scratch
+        if not (self.legal[:n, :width] == row[:width]).all(axis=1).any():
+            return False
+        if action is ATTACK or action is END_TURN:
+            attacks_left = self.s.g[G_PHASE] == SIEGE and self.next_in_order() is not None
+            return attacks_left if action is ATTACK else self.s.g[G_PHASE] == SIEGE and not attacks_left
+        if action is BEGIN_SIEGE:
+            return bool(self.s.g[G_PHASE] == FAST_SUMMON)
+        return True
 
     def apply(self, action) -> None:
         """Carry out ``action`` (a reference action: a play, ``BEGIN_SIEGE`` or ``ATTACK``)."""
@@ -147,7 +159,11 @@ def fast_siege(scenario: Scenario) -> GameState:
 
     def play(n: int, action) -> None:
         here = fast.state()
-        resolved = action.resolve(here)
+        try:
+            resolved = action.resolve(here)
+        except ClashkitError:
+            scenario_module._play(here, action, scenario, n)  # raises the reference's error, placed
+            raise
         if not fast.is_legal(resolved):
             scenario_module._play(here, action, scenario, n)  # raises the reference's error
             raise AssertionError(f"the fast engine refuses {action.text()}, which the reference plays")

@@ -61,7 +61,7 @@ SCRIPT = textwrap.dedent(
     out = Path(sys.argv[1])
     for i, case in enumerate(CASES):
         for name, frame in zip(("events", "turns", "games"), play(case)):
-            frame.write_ipc(out / f"{i}.{name}.arrow")
+            frame.write_parquet(out / f"{i}.{name}.parquet")
     print(json.dumps({"plain": True}))
     """
 )
@@ -90,7 +90,7 @@ def test_plain_python_plays_the_compiled_games(plain_python, i):
     compiled = play(CASES[i])
     assert sum(c[0] for c in CASES) == 200
     for name, frame in zip(("events", "turns", "games"), compiled, strict=True):
-        plain = pl.read_ipc(plain_python / f"{i}.{name}.arrow", memory_map=False)
+        plain = pl.read_parquet(plain_python / f"{i}.{name}.parquet")
         assert plain.equals(frame), f"the {name} frames differ"
     assert compiled.games["engine"].unique().to_list() == ["fast"]
     assert compiled.games.height == CASES[i][0]

@@ -16,6 +16,8 @@ import inspect
 import helpers
 import pytest
 
+#: The parameter that names the engine of each rules test (its id: ``reference`` or ``fast``).
+ARG = "siege_engine"
 #: The helpers that play a scenario in the engine ``helpers.ENGINE`` names.
 PLAYS = frozenset({"siege", "siege_text", "siege_with", "siege_state", "play_step", "turn_starts", "run_turn_out"})
 
@@ -40,20 +42,30 @@ def _plays(function, module, seen: set) -> bool:
     )
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "reference_only(why): a rules test that plays, run on the reference engine alone, and why"
+    )
+
+
 def pytest_generate_tests(metafunc):
     if "engine" in metafunc.fixturenames:  # a test that names its engines itself
         return
-    engines = ["reference", "fast"] if _plays(metafunc.function, metafunc.module, set()) else ["reference"]
-    metafunc.fixturenames.append("engine")
-    metafunc.parametrize("engine", engines, indirect=True)
+    both = _plays(metafunc.function, metafunc.module, set())
+    both = both and not metafunc.definition.get_closest_marker("reference_only")
+    engines = ["reference", "fast"] if both else ["reference"]
+    metafunc.fixturenames.append(ARG)
+    metafunc.parametrize(ARG, engines)
 
 
-@pytest.fixture
-def engine(request):
-    """The engine the siege helpers play in for this test."""
-    helpers.ENGINE = request.param
+@pytest.fixture(autouse=True)
+def _siege_engine(request):
+    """The engine the siege helpers play in for this test (its :data:`ARG` parameter)."""
+    callspec = getattr(request.node, "callspec", None)
+    engine = callspec.params.get(ARG, "reference") if callspec is not None else "reference"
+    helpers.ENGINE = engine
     played = helpers.FAST_PLAYS
-    yield request.param
+    yield engine
     helpers.ENGINE = "reference"
-    if request.param == "fast":
+    if engine == "fast":
         assert helpers.FAST_PLAYS > played, "a [fast] rules test that played nothing in the fast engine"
