@@ -5,6 +5,11 @@ string), runs it exactly as ``clashkit siege`` does — summon-phase actions,
 then the siege with its windows, stopping before regeneration — and compares
 the whole table with :func:`board`, so every test asserts exact hands (left to
 right, keep included), lanes (card and damage), hand-health and winner.
+
+The siege runs in the engine :data:`ENGINE` names: ``reference``, or ``fast``, where
+:class:`FastPlay` plays the same steps in the fast engine from the same position and the
+tests read its result back as a reference state (:func:`clashkit.runs.compare.to_state`).
+``tests/rules/conftest.py`` runs each rules test that plays a siege in both.
 """
 
 from __future__ import annotations
@@ -17,11 +22,26 @@ import textwrap
 from array import array
 from pathlib import Path
 
+import numpy as np
+
+from clashkit.base.errors import ClashkitError
 from clashkit.base.rules import Rules
+from clashkit.engine import scenario as scenario_module
+from clashkit.engine.actions import ATTACK, BEGIN_SIEGE, END_TURN
 from clashkit.engine.scenario import Scenario, load_scenario, parse_scenario, run_siege
 from clashkit.engine.solo_setup import solo_setup
-from clashkit.engine.state import GameState
+from clashkit.engine.state import SUMMON, GameState
+from clashkit.fast import from_state
+from clashkit.fast.legality import A_CREATURE, A_PROCEED, A_SPELL
+from clashkit.fast.legality import legal_actions as fast_legal_actions
+from clashkit.fast.siege import next_in_order as fast_next_in_order
+from clashkit.fast.state import G_ERROR, G_EVENTS, G_PHASE, GREEDY, OVER, SIEGE, legal_rows
+from clashkit.fast.state import SUMMON as FAST_SUMMON
+from clashkit.fast.tables import card_tables, rules_array
+from clashkit.fast.transition import apply_row
+from clashkit.fast.turn import start_turn as fast_start_turn
 from clashkit.policies import get_policy
+from clashkit.runs.compare import to_state
 from clashkit.runs.game import new_game
 from clashkit.show.render import state_dict
 
@@ -51,20 +71,189 @@ def parse(text: str) -> Scenario:
     return parse_scenario(textwrap.dedent(text), source="<test>")
 
 
+#: The engine the siege helpers play in: ``"reference"`` or ``"fast"`` (set per test by
+#: ``tests/rules/conftest.py``).
+ENGINE = "reference"
+#: How many positions the fast engine has played on (the rules tests' ``[fast]`` runs check they played).
+FAST_PLAYS = 0
+#: Event rows the fast engine has room for in one scenario.
+FAST_EVENTS = 1 << 12
+
+
+def fast_row(action) -> np.ndarray:
+    """An engine action as the fast engine's legal-action row."""
+    row = np.zeros(5, np.int64)
+    if action is BEGIN_SIEGE or action is ATTACK or action is END_TURN:
+        row[0] = A_PROCEED  # R3.9: the turn ends once no creature is left to attack
+    elif action.target is None:
+        row[:3] = (A_CREATURE, action.index, action.lane)
+    else:
+        row[:5] = (A_SPELL, action.index, *action.target)
+    return row
+
+
+class FastPlay:
+    """A reference position played on in the fast engine, one reference action at a time.
+
+    ``s`` is the fast state (from :func:`clashkit.fast.from_state`, recording events),
+    ``t``, ``r`` and ``codes`` the tables, rules and players it plays with (greedy's R4.6
+    order for creatures destroyed together, the solo AI's default order).
+    """
+
+    def __init__(self, state: GameState) -> None:
+        global FAST_PLAYS
+        FAST_PLAYS += 1
+        self.start = state
+        self.s = from_state(state, events=FAST_EVENTS)
+        self.t = card_tables(state.cards)
+        self.r = rules_array(state.rules, solo=state.solo)
+        self.codes = np.array([GREEDY, GREEDY], np.int64)
+        self.legal = legal_rows(self.s.hands.shape[1])
+
+    def state(self) -> GameState:
+        """The fast position now, as a reference state (events from the start included)."""
+        return to_state(self.s, self.start)
+
+    def is_legal(self, action) -> bool:
+        """Whether the fast engine lists ``action`` among its legal actions now (``ATTACK`` while a
+        creature is still to attack, ``END_TURN`` once none is: R3.9)."""
+        n = fast_legal_actions(self.s, self.t, self.r, self.legal)
+        row = fast_row(action)
+        width = {A_CREATURE: 3, A_SPELL: 5, A_PROCEED: 1}[int(row[0])]  # a row's other columns are scratch
+        if not (self.legal[:n, :width] == row[:width]).all(axis=1).any():
+            return False
+        if action is ATTACK or action is END_TURN:
+            attacks_left = self.s.g[G_PHASE] == SIEGE and self.next_in_order() is not None
+            return attacks_left if action is ATTACK else self.s.g[G_PHASE] == SIEGE and not attacks_left
+        if action is BEGIN_SIEGE:
+            return bool(self.s.g[G_PHASE] == FAST_SUMMON)
+        return True
+
+    def apply(self, action) -> None:
+        """Carry out ``action`` (a reference action: a play, ``BEGIN_SIEGE`` or ``ATTACK``)."""
+        apply_row(self.s, self.t, self.r, self.codes, fast_row(action))
+        assert self.s.g[G_ERROR] == 0, f"the fast engine stopped with error {self.s.g[G_ERROR]}"
+
+    def next_in_order(self) -> tuple[int, int] | None:
+        """R3.9: the next creature to take its siege turn, or ``None``."""
+        lane, pos = fast_next_in_order(self.s, self.r)
+        return None if lane < 0 else (int(lane), int(pos))
+
+    def events(self) -> list[tuple]:
+        """The events recorded since the start, as row tuples."""
+        return [tuple(int(x) for x in row) for row in self.s.ev[: self.s.g[G_EVENTS]]]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.s.g[G_PHASE] == OVER)
+
+
+def fast_siege(scenario: Scenario) -> GameState:
+    """:func:`clashkit.engine.scenario.run_siege` played in the fast engine; its end as a reference state.
+
+    Each action is resolved (card names to places) on the fast position read back; one the
+    fast engine does not list as legal raises the error the reference gives for it (R3.2–R3.6,
+    R5.1), and it is a test failure if the reference would have played it.
+    """
+    fast = FastPlay(scenario.state)
+
+    def play(n: int, action) -> None:
+        here = fast.state()
+        try:
+            resolved = action.resolve(here)
+        except ClashkitError:
+            scenario_module._play(here, action, scenario, n)  # raises the reference's error, placed
+            raise
+        if not fast.is_legal(resolved):
+            scenario_module._play(here, action, scenario, n)  # raises the reference's error
+            raise AssertionError(f"the fast engine refuses {action.text()}, which the reference plays")
+        fast.apply(resolved)
+
+    summon = [a for a in scenario.actions if a.siege is None]
+    siege_actions = [a for a in scenario.actions if a.siege is not None]
+    for n, action in enumerate(summon):
+        play(n, action)
+        if fast.over:
+            return fast.state()
+    if fast.state().phase == SUMMON:
+        fast.apply(BEGIN_SIEGE)
+    turn_no = 0
+    pending = list(enumerate(siege_actions, start=len(summon)))
+    while not fast.over:
+        while pending and pending[0][1].window <= turn_no:
+            n, action = pending.pop(0)
+            play(n, action)
+            if fast.over:
+                return fast.state()
+        if fast.next_in_order() is None:
+            break
+        fast.apply(ATTACK)
+        turn_no += 1
+    for n, action in pending:  # past the last turn: after the last attack
+        if fast.over:
+            break
+        play(n, action)
+    return fast.state()
+
+
+def _become(state: GameState, other: GameState) -> None:
+    """``state`` takes every field of ``other`` (so a test's state object goes on in place)."""
+    for slot in GameState.__slots__:
+        setattr(state, slot, getattr(other, slot))
+
+
+def play_step(state: GameState, action) -> None:
+    """``clashkit.apply(state, action)`` (an action object: a play, ``BEGIN_SIEGE``, ``ATTACK``,
+    ``END_TURN``) in the engine :data:`ENGINE` names; ``state`` changes in place.  An action the
+    fast engine does not list as legal raises the reference's error for it."""
+    from clashkit import apply
+
+    if ENGINE == "reference":
+        apply(state, action)
+        return
+    fast = FastPlay(state)
+    if not fast.is_legal(action):
+        apply(state.clone(), action)  # raises the reference's error
+        raise AssertionError(f"the fast engine refuses {action}, which the reference plays")
+    fast.apply(action)
+    _become(state, fast.state())
+
+
+def turn_starts(state: GameState) -> None:
+    """R3.1 / R8.2–R8.4: the active player's turn starts (its mana; the solo AI's summon phase plays
+    itself) in the engine :data:`ENGINE` names; ``state`` changes in place."""
+    if ENGINE == "reference":
+        from clashkit.engine.turn import start_turn
+
+        start_turn(state)
+        return
+    fast = FastPlay(state)
+    fast_start_turn(fast.s, fast.t, fast.r, fast.codes)
+    _become(state, fast.state())
+
+
+def run(scenario: Scenario) -> GameState:
+    """The scenario's siege (``clashkit siege``) in the engine :data:`ENGINE` names."""
+    if ENGINE == "fast":
+        return fast_siege(scenario)
+    assert ENGINE == "reference", ENGINE
+    return run_siege(scenario)
+
+
 def siege(name: str) -> dict:
     """Run the siege of a scenario file; the ``siege --json`` object."""
-    return state_dict(run_siege(load(name)))
+    return state_dict(run(load(name)))
 
 
 def siege_text(text: str) -> dict:
     """Run the siege of an inline scenario; the ``siege --json`` object."""
-    return state_dict(run_siege(parse(text)))
+    return state_dict(run(parse(text)))
 
 
 def siege_state(name_or_text: str) -> GameState:
     """The state at the end of the siege (to go on with the API, e.g. end the turn)."""
     scenario = parse(name_or_text) if "\n" in name_or_text else load(name_or_text)
-    return run_siege(scenario)
+    return run(scenario)
 
 
 def _lane(entries: list[dict]) -> str:
@@ -154,14 +343,14 @@ def siege_with(name: str, **tables: dict) -> dict:
 
 def run_turn_out(state: GameState) -> GameState:
     """Let every creature of the active player take its siege turn (no incantations)."""
-    from clashkit.engine import apply, legal_actions
+    from clashkit.engine import legal_actions
     from clashkit.engine.actions import ATTACK, BEGIN_SIEGE
     from clashkit.engine.state import SUMMON
 
     if state.phase == SUMMON:
-        apply(state, BEGIN_SIEGE)
+        play_step(state, BEGIN_SIEGE)
     while not state.over and ATTACK in legal_actions(state):
-        apply(state, ATTACK)
+        play_step(state, ATTACK)
     return state
 
 

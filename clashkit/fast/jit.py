@@ -24,11 +24,20 @@ minute of the search chain's compile for nothing.  Such arguments are passed as 
 ``np.bool_(False)`` (``tests/fast/test_compiled_once.py`` reads the cache's signatures).
 
 ``docs/design.md`` (*The fast engine*) has the measurements behind each choice.
+
+With ``NUMBA_DISABLE_JIT=1`` numba compiles nothing: every decorator here gives back the
+plain function, and the fast engine plays its games in Python (to step a rule in a
+debugger).  :data:`JIT` says which; what differs without the compiler is decided from it:
+the card table's rows read by attribute (:func:`clashkit.fast.tables.card_tables`), the
+generator's words wrapping silently (:mod:`clashkit.fast.rng`).
 """
 
 from __future__ import annotations
 
-from numba import njit
+from numba import config, njit
+
+#: Whether the fast engine runs compiled (``False`` under ``NUMBA_DISABLE_JIT=1``: plain Python).
+JIT = not config.DISABLE_JIT
 
 #: Called where it is used; numba's cache, no allocator.
 compiled = njit(cache=True, _nrt=False)
@@ -39,4 +48,4 @@ search_step = njit(cache=True, _nrt=False, inline="always")
 #: A batch of games: called from Python, without the GIL.
 batch = njit(cache=True, _nrt=False, nogil=True)
 
-__all__ = ["batch", "compiled", "search_step", "step"]
+__all__ = ["JIT", "batch", "compiled", "search_step", "step"]

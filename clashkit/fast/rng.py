@@ -3,12 +3,21 @@
 ``rng`` is a ``uint64`` array of one element, the generator's state word; each
 function here is the :class:`clashkit.base.rng.Rng` method of the same name, step
 for step (``tests/fast/test_rng.py`` checks them bit for bit).
+
+Compiled, ``uint64`` sums and products wrap silently modulo ``2**64``.  In plain Python
+(``NUMBA_DISABLE_JIT=1``, :data:`clashkit.fast.jit.JIT`) NumPy's scalars wrap the same
+but warn on every word, so there the steps that wrap run with NumPy's overflow warning
+off (:func:`_wrapping`).
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
+
+from .jit import JIT
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -20,7 +29,22 @@ U11 = np.uint64(11)
 U64 = np.uint64(64)
 
 
-@njit(cache=True)
+def _wrapping(f):
+    """``f`` run with NumPy's overflow warning off: its ``uint64`` words wrap as compiled code's do."""
+
+    @functools.wraps(f)
+    def wrapped(*args):
+        with np.errstate(over="ignore"):
+            return f(*args)
+
+    return wrapped
+
+
+#: How a step that wraps ``uint64`` words is built: compiled, or in Python without warnings.
+_wraps = njit(cache=True) if JIT else _wrapping
+
+
+@_wraps
 def next64(rng):
     """One SplitMix64 step: the state moves on, the mixed word comes out."""
     s = rng[0] + GOLDEN
@@ -30,7 +54,7 @@ def next64(rng):
     return z ^ (z >> U31)
 
 
-@njit(cache=True)
+@_wraps
 def randrange(rng, n):
     """An integer in ``[0, n)``: words below ``2**64 mod n`` are drawn again."""
     un = np.uint64(n)

@@ -17,6 +17,7 @@ from ..base.rules import Rules
 from ..base.vocab import ABILITY_BITS, Ability, Effect, TargetSide
 from ..engine.turn import first_turn_mana
 from ..policies.greedy import GreedyPolicy, tables
+from .jit import JIT
 
 #: R5.5 effect codes, in ``Effect`` order.
 EFFECTS = tuple(Effect)
@@ -120,6 +121,27 @@ W_COMES_BACK = WEIGHTS.index("comes_back")
 W_NOTHING = WEIGHTS.index("nothing")
 
 
+class _Row:
+    """One ``CARD`` row read by attribute (``row.cost``), as compiled code reads it."""
+
+    __slots__ = ("_row",)
+
+    def __init__(self, row: np.void) -> None:
+        self._row = row
+
+    def __getattr__(self, field: str):
+        return self._row[field]
+
+
+class _Rows(np.ndarray):
+    """The card table without the compiler (:data:`~clashkit.fast.jit.JIT` off): numba reads a
+    structured row's fields by attribute, NumPy only by key; one row here gives a :class:`_Row`."""
+
+    def __getitem__(self, key):
+        row = super().__getitem__(key)
+        return _Row(row) if isinstance(row, np.void) else row
+
+
 def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
     """One ``CARD`` row a card (its rules, greedy's summon row) and greedy's weights (R9.3: cards are data)."""
     greedy = greedy if greedy is not None else GreedyPolicy()
@@ -148,7 +170,7 @@ def card_tables(cards: CardSet, greedy: GreedyPolicy | None = None) -> Tables:
     card["tanks"] = [r.as_tank if r.creature else 0.0 for r in rows]
     card["opens"] = [r.on_open_lane if r.creature else 0.0 for r in rows]
     weights = np.array([getattr(greedy, name) for name in WEIGHTS], np.float64)
-    return Tables(card, weights)
+    return Tables(card if JIT else card.view(_Rows), weights)
 
 
 # --- Rules options (R10.3, R10.4, R8.9) --------------------------------------------------

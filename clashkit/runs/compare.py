@@ -20,6 +20,7 @@ difference as its message.
 from __future__ import annotations
 
 import dataclasses
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,7 @@ import numpy as np
 from ..base.vocab import LANES, PLAYERS
 from ..engine.events import EVENT_FIELDS, EVENT_KINDS, PHASES, WIDTH, EventKind, decode
 from ..engine.records import GameRecords
-from ..engine.state import GameState
+from ..engine.state import Creature, GameState
 from ..engine.turn import TURN_WIDTH
 from .simulate import pool_seeds, seed_pool, setup_game
 from .spec import Matchup
@@ -158,6 +159,68 @@ def position_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
+def to_state(s, like: GameState) -> GameState:
+    """The fast engine's position ``s`` as a reference :class:`~clashkit.engine.state.GameState`
+    (the way back from :func:`clashkit.fast.from_state`), to read it with the reference's tools
+    (``siege --json``'s :func:`~clashkit.show.render.state_dict`, legality, the tests' boards).
+
+    ``like`` is the reference position ``s`` was made from: the cards, rules, mode and the
+    events before it come from there; the events after are ``s.ev``'s (recorded when
+    ``from_state`` was given room for them).  Creatures get new reference identities (R10.0),
+    the same for the same fast creature in one call; the Aura holders a creature lost its
+    grant from (R10.4) keep theirs.  The players' memories (greedy's) are not part of it.
+    """
+    from ..fast import state as F
+
+    g = s.g
+    out = like.clone()
+    out.hands = [[int(c) for c in s.hands[p, : s.hlen[p]]] for p in (0, 1)]
+    out.forts = [bool(g[F.G_FORT_A]), bool(g[F.G_FORT_B])]
+    out.active, out.turn, out.phase = int(g[F.G_ACTIVE]), int(g[F.G_TURN]), int(g[F.G_PHASE])
+    out.mana, out.mana_gained = int(g[F.G_MANA]), int(g[F.G_MANA_GAINED])
+    out.siege_lane = int(g[F.G_SIEGE_LANE])
+    out.winner = None if g[F.G_WINNER] < 0 else int(g[F.G_WINNER])
+    out.pile = [int(c) for c in s.pile[: g[F.G_PILE]]]
+    out.discard = [int(c) for c in s.discard[: g[F.G_DISCARD]]]
+    out.ai_last_turn = int(g[F.G_AI_LAST_TURN])
+    out.first_player = int(g[F.G_FIRST])
+    out.rng.setstate(int(s.rng[0]))
+    c = out.counters
+    c.cards_played, c.keep_damage = int(g[F.G_STAT_PLAYED]), int(g[F.G_STAT_KEEP_DAMAGE])
+    c.creatures_destroyed = int(g[F.G_STAT_DESTROYED])
+    c.hand_size_start, c.hand_health_start = int(g[F.G_STAT_HAND_SIZE]), int(g[F.G_STAT_HAND_HEALTH])
+    uids: dict[int, int] = {}
+
+    def uid(fast_uid: int) -> int:
+        if fast_uid not in uids:
+            uids[fast_uid] = Creature(like.cards, 0).uid  # a new identity (R10.0)
+        return uids[fast_uid]
+
+    out.lanes = [[[], []], [[], []]]
+    for p in (0, 1):
+        for lane in (0, 1):
+            for pos in range(s.ln[p, lane]):
+                row = s.cr[p, lane, pos]
+                creature = Creature(like.cards, int(row[F.C_CARD]), new=bool(row[F.C_NEW]))
+                creature.damage = int(row[F.C_DAMAGE])
+                creature.protection_used = bool(row[F.C_PROTECTION_USED])
+                creature.took_turn = bool(row[F.C_TOOK_TURN])
+                creature.attack_mod = int(row[F.C_ATTACK_MOD])
+                creature.granted = int(row[F.C_GRANTED])
+                creature.sprint_bonus = int(row[F.C_SPRINT_BONUS])
+                creature.slot = int(row[F.C_SLOT])
+                creature.uid = uid(int(row[F.C_UID]))
+                lost = row[F.C_LOST : F.C_LOST + row[F.C_LOST_COUNT]]
+                creature.aura_lost = tuple(uid(int(u)) for u in lost)
+                out.lanes[p][lane].append(creature)
+    if out.log is not None:
+        rows = s.ev[: g[F.G_EVENTS]] if g[F.G_RECORD] else s.ev[:0]
+        out.log.buffer.frombytes(np.ascontiguousarray(rows, dtype=np.int32).tobytes())
+    if out.turn_log is not None:
+        out.turn_log = array("h", s.tl[: g[F.G_TURNS_LOGGED]].astype(np.int16).tobytes())
+    return out
+
+
 def _options(matchup: Matchup) -> str:
     deck_b = "AI" if matchup.deck_b is None else matchup.asked[1]
     label_a, label_b = matchup.labels
@@ -276,4 +339,14 @@ def compare(
     return Comparison(n, events, None)
 
 
-__all__ = ["CONTEXT", "Comparison", "Difference", "compare", "describe", "first_difference", "position_text", "rule_of"]
+__all__ = [
+    "CONTEXT",
+    "Comparison",
+    "Difference",
+    "compare",
+    "describe",
+    "first_difference",
+    "position_text",
+    "rule_of",
+    "to_state",
+]

@@ -64,8 +64,11 @@ def compiling_ahead() -> None:
 
 def _first_use(part: str, module, function: str, what: str, takes: str) -> None:
     """Say, once a process, that ``what`` compiles now when numba's cache has no ``module.function``
-    yet (a fresh environment, or ``make lab`` still compiling it beside JupyterLab)."""
-    if part not in _WARM:
+    yet (a fresh environment, or ``make lab`` still compiling it beside JupyterLab); nothing
+    without the compiler (``NUMBA_DISABLE_JIT=1``, :data:`clashkit.fast.jit.JIT`)."""
+    from ..fast.jit import JIT
+
+    if part not in _WARM and JIT:
         if not _cache_present(module, function):
             print(f"clashkit: compiling {what} (once, {takes}; make venv does it ahead)…", file=sys.stderr, flush=True)
         _WARM.add(part)

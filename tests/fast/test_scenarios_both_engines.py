@@ -6,15 +6,17 @@ with its actions in their windows); the fast engine plays the same steps from
 the same position (:func:`clashkit.fast.from_state`).  After every step the
 two tables must be the same, every creature must have the same abilities
 (R6.8 Auras and their losses, R10.4, included), and the two engines must have
-recorded the same events, row for row (``clashkit.engine.events.FIELDS``).
-R4.6: both engines return creatures destroyed together in greedy's order.
+recorded the same events, row for row (``clashkit.engine.events.FIELDS``);
+the fast position read back as a reference state (:func:`clashkit.runs.compare.to_state`)
+must give the same ``siege --json`` object.  The fast side is ``helpers.FastPlay``, the
+one the rules tests' ``[fast]`` runs play with.  R4.6: both engines return creatures
+destroyed together in greedy's order.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from helpers import SCENARIOS
+from helpers import SCENARIOS, FastPlay
 
 from clashkit.engine import apply
 from clashkit.engine.abilities import abilities
@@ -23,14 +25,11 @@ from clashkit.engine.loop import returns_asker
 from clashkit.engine.scenario import load_scenario
 from clashkit.engine.siege import next_in_order, take_turn
 from clashkit.engine.state import SUMMON
-from clashkit.fast import from_state
 from clashkit.fast.abilities import abilities as fast_abilities
-from clashkit.fast.legality import A_CREATURE, A_PROCEED, A_SPELL
-from clashkit.fast.state import C_CARD, C_DAMAGE, G_EVENTS, G_FORT_A, G_FORT_B, G_MANA, G_WINNER, GREEDY
-from clashkit.fast.tables import card_tables, rules_array
-from clashkit.fast.transition import apply_row
+from clashkit.fast.state import C_CARD, C_DAMAGE, G_FORT_A, G_FORT_B, G_MANA, G_WINNER
 from clashkit.policies import GreedyPolicy
 from clashkit.runs.compare import describe
+from clashkit.show.render import state_dict
 
 GREEDY_RETURNS = returns_asker((GreedyPolicy(), GreedyPolicy()))
 
@@ -70,23 +69,9 @@ def table(ref, fast, t, r) -> tuple[dict, dict]:
     return out[0], out[1]
 
 
-def fast_row(action) -> np.ndarray:
-    """An engine action as the fast engine's legal-action row."""
-    row = np.zeros(5, np.int64)
-    if action is BEGIN_SIEGE or action is ATTACK:
-        row[0] = A_PROCEED
-    elif action.target is None:
-        row[:3] = (A_CREATURE, action.index, action.lane)
-    else:
-        row[:5] = (A_SPELL, action.index, *action.target)
-    return row
-
-
-def new_events(ref, fast, start: int) -> tuple[list[tuple], list[tuple]]:
+def new_events(ref, fast: FastPlay, start: int) -> tuple[list[tuple], list[tuple]]:
     """The events both engines recorded since the scenario's position, as row tuples."""
-    ref_rows = ref.log.rows(start)
-    fast_rows = [tuple(int(x) for x in row) for row in fast.ev[: fast.g[G_EVENTS]]]
-    return ref_rows, fast_rows
+    return ref.log.rows(start), fast.events()
 
 
 def events_message(path, steps: int, what: str, ref_rows, fast_rows, names) -> str:
@@ -108,10 +93,7 @@ def play_both(path) -> tuple[int, int]:
     scenario = load_scenario(path)
     ref = scenario.state
     start = len(ref.log)
-    fast = from_state(ref, events=1 << 12)
-    t = card_tables(ref.cards)
-    r = rules_array(ref.rules, solo=ref.solo)
-    codes = np.array([GREEDY, GREEDY], np.int64)
+    fast = FastPlay(ref.clone())
     steps = 0
 
     def step(action, what: str) -> None:
@@ -120,10 +102,12 @@ def play_both(path) -> tuple[int, int]:
             take_turn(ref, order_returns=GREEDY_RETURNS)
         else:
             apply(ref, action, GREEDY_RETURNS)
-        apply_row(fast, t, r, codes, fast_row(action))
+        fast.apply(action)
         steps += 1
-        left, right = table(ref, fast, t, r)
+        left, right = table(ref, fast.s, fast.t, fast.r)
         assert left == right, f"{path.name}: after step {steps} ({what}) the engines differ"
+        read_back = state_dict(fast.state())  # the fast position as a reference state (runs.compare.to_state)
+        assert read_back == state_dict(ref), f"{path.name}: after step {steps} ({what}) the read-back differs"
         ref_rows, fast_rows = new_events(ref, fast, start)
         assert ref_rows == fast_rows, events_message(path, steps, what, ref_rows, fast_rows, ref.cards.names)
 

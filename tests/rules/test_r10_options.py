@@ -19,6 +19,7 @@ from helpers import (
     board,
     kinds,
     parse,
+    play_step,
     scenario_text,
     siege,
     siege_state,
@@ -143,7 +144,7 @@ def test_r10_3_bloodlust_trigger_primary_versus_any():
 def test_r10_3_ai_incantation_side_and_ai_last_turn():
     # Both are shown at length in test_r8_solo_siege; here: the options reach the AI.
     state = siege_state(with_tables("r8_7_reveal_flips_and_reveals_on", rules={"ai_last_turn": "current"}))
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert board(state)["B.last_turn"] == "under_way"
 
 
@@ -151,10 +152,10 @@ def test_r10_1_turn_limit_stops_the_game_unfinished():
     state = parse(DUEL + "[rules]\nturn_limit = 3\n").state
     state.turn = 2
     apply(state, "siege")
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert (state.turn, state.over) == (3, False)
     apply(state, "siege")
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert state.over and state.winner is None and state.turn == 3
     assert board(state)["winner"] is None
     assert kinds(state)[-1] == "game_unfinished"
@@ -177,7 +178,7 @@ def test_r8_2_r10_3_ai_mana_fixed_plus_per_player_creature(fixed, per, expected)
         "r8_4_ai_incantations", solo={"ai_fixed_mana": fixed, "ai_mana_per_creature": per}
     )  # the player has 2 creatures
     state = siege_state(text)
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert state.mana_gained == expected
 
 

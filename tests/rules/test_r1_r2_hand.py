@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from helpers import board, deal_duel, parse, siege_text
+from helpers import board, deal_duel, parse, play_step, siege_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clashkit import Rules, apply, starter_set
+from clashkit import Rules, starter_set
 from clashkit.base.cards import Card, CardSet
 from clashkit.base.vocab import KEEP, Kind
 from clashkit.engine.actions import BEGIN_SIEGE, END_TURN
@@ -124,12 +124,12 @@ def test_r2_3_first_turn_6_mana_then_r3_1():
         state = deal_duel(seed=seed)
         first = state.first_player
         assert (state.active, state.turn, state.mana) == (first, 1, 6)
-        apply(state, BEGIN_SIEGE)
-        apply(state, END_TURN)
+        play_step(state, BEGIN_SIEGE)
+        play_step(state, END_TURN)
         # The other player's first turn follows R3.1: 8 cards and the keep.
         assert (state.active, state.turn, state.mana) == (1 - first, 2, 9)
-        apply(state, BEGIN_SIEGE)
-        apply(state, END_TURN)
+        play_step(state, BEGIN_SIEGE)
+        play_step(state, END_TURN)
         assert (state.active, state.turn, state.mana) == (first, 3, 9)
 
 
@@ -142,8 +142,8 @@ def test_r2_3_r10_3_first_turn_mana_is_the_first_turns_only(mana):
         # R3.3: a play needs its cost; with 0 mana only a cost-0 card could be played.
         costs = {state.cards.cost[card] for _, card in legal_cards(state)}
         assert all(cost <= mana for cost in costs)
-        apply(state, BEGIN_SIEGE)
-        apply(state, END_TURN)
+        play_step(state, BEGIN_SIEGE)
+        play_step(state, END_TURN)
         assert (state.active, state.turn, state.mana) == (1 - first, 2, 9)  # R3.1: 8 cards and the keep
 
 

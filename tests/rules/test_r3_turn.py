@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import attacks, board, kinds, parse, siege, siege_state, siege_text
+from helpers import attacks, board, kinds, parse, play_step, siege, siege_state, siege_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,11 +39,11 @@ def test_r3_1_mana_is_cards_in_hand_and_unspent_mana_is_lost():
         """
     )
     assert state.mana == 3  # nothing spent
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     # B's turn: 5 cards in hand, the keep included.
     assert (state.active, state.turn, state.mana) == (1, 2, 5)
-    apply(state, BEGIN_SIEGE)
-    apply(state, END_TURN)
+    play_step(state, BEGIN_SIEGE)
+    play_step(state, END_TURN)
     # A's next turn: 3 cards, not 3 + the 3 left unspent.
     assert (state.active, state.turn, state.mana) == (0, 3, 3)
 
@@ -529,7 +529,7 @@ def test_r3_9_live_order_under_any_sequence_of_lane_moves(split, program):
     state = parse(
         _SHIFTERS + f'[A]\nhand = ["SH", "BASTION", "P"]\nupper = {upper!r}\nlower = {lower!r}\n'.replace("'", '"')
     ).state
-    apply(state, BEGIN_SIEGE)
+    play_step(state, BEGIN_SIEGE)
     for shifts in program + [[]] * 20:
         for pick in shifts:
             everyone = [(lane, pos) for lane in (0, 1) for pos in range(len(state.lanes[0][lane]))]
@@ -538,7 +538,7 @@ def test_r3_9_live_order_under_any_sequence_of_lane_moves(split, program):
             apply(state, Play(card="SH", index=index, target=(0, lane, pos)))
         if ATTACK not in legal_actions(state):
             break
-        apply(state, ATTACK)
+        play_step(state, ATTACK)
     got = [a.split()[0][2:] for a in attacks(state)]
     assert got == _expected_attackers(upper, lower, program)
 
@@ -561,17 +561,17 @@ def test_r3_9_a_creature_never_attacks_twice():
 
 def test_r3_9_every_creature_must_take_its_turn_before_the_end():
     state = parse(PAWNS + '[A]\nhand = ["BASTION", "PAWN"]\nupper = ["PAWN"]\n[B]\nhand = ["BASTION", "PAWN"]\n').state
-    apply(state, BEGIN_SIEGE)
+    play_step(state, BEGIN_SIEGE)
     assert legal_actions(state) == [ATTACK]
     with pytest.raises(
         IllegalActionError, match=r"^R3\.9: every creature takes its turn in the siege; PAWN at A\.upper\.0 has not$"
     ) as err:
-        apply(state, END_TURN)
+        play_step(state, END_TURN)
     assert err.value.rule == "R3.9"
-    apply(state, ATTACK)
+    play_step(state, ATTACK)
     assert legal_actions(state) == [END_TURN]
     with pytest.raises(IllegalActionError, match=r"^R3\.9: every creature has had its turn"):
-        apply(state, ATTACK)
+        play_step(state, ATTACK)
 
 
 # --- R3.10 New creatures --------------------------------------------------------------
@@ -662,7 +662,7 @@ def test_r3_11_option_no_incantations_in_siege():
     ).state
     state.mana = 1
     apply(state, "play ZAP B.upper.0")
-    apply(state, BEGIN_SIEGE)
+    play_step(state, BEGIN_SIEGE)
     assert legal_actions(state) == [END_TURN]
 
 
@@ -683,9 +683,9 @@ def test_r3_11_ruling_an_attack_is_indivisible():
         upper = ["PAWN", "PAWN"]
         """
     ).state
-    apply(state, BEGIN_SIEGE)
+    play_step(state, BEGIN_SIEGE)
     before = len(state.log)
-    apply(state, ATTACK)
+    play_step(state, ATTACK)
     steps = [e["kind"] for e in event_dicts(state, before)]
     assert steps.count("creature_moved") == 1 and steps.count("attack") == 3
     assert steps[0] == "creature_moved"
@@ -735,7 +735,7 @@ def test_r3_12_end_of_turn_regenerates_everything():
     # A's SHIELDs attack B's SHIELD: the first hit (3, empowered) is stopped by
     # its Protection, the second (1) lands.
     assert (b_shield.damage, b_shield.protection_used, b_shield.attack_mod) == (5, True, -1)
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     for _, _, _, creature in state.in_play():
         assert (creature.damage, creature.attack_mod, creature.granted, creature.sprint_bonus) == (0, 0, 0, 0)
         assert not creature.protection_used and not creature.new and not creature.took_turn

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import board, kinds, parse, siege_text
+from helpers import board, kinds, parse, play_step, siege_text, turn_starts
 
-from clashkit import DeckError, OptionError, Rules, SoloSettings, apply
+from clashkit import DeckError, OptionError, Rules, SoloSettings
 from clashkit.base.levels import (
     DEFAULT_LEVELS,
     LEVELS,
@@ -31,7 +31,6 @@ from clashkit.base.vocab import KEEP
 from clashkit.engine.actions import ATTACK, END_TURN
 from clashkit.engine.solo_setup import deck_format, solo_setup, starter_pool
 from clashkit.engine.state import GameState
-from clashkit.engine.turn import start_turn
 from clashkit.policies import Policy, get_policy
 from clashkit.show.render import event_dicts
 
@@ -57,7 +56,7 @@ def ai_turn(position: str, seed: int = 0) -> GameState:
     """
     state = parse(CARDS + f'[game]\nmode = "solo"\nseed = {seed}\n' + position).state
     state.active, state.turn = 1, 2
-    start_turn(state)
+    turn_starts(state)
     return state
 
 
@@ -70,7 +69,7 @@ def reveals(state: GameState) -> list[str]:
 def finish_ai_turn(state: GameState) -> None:
     """Run the rest of the AI's siege and end its turn (it makes no choices)."""
     while state.active == 1 and not state.over:
-        apply(state, ATTACK if next_attack(state) else END_TURN)
+        play_step(state, ATTACK if next_attack(state) else END_TURN)
 
 
 def next_attack(state: GameState) -> bool:

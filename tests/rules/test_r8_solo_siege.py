@@ -13,6 +13,7 @@ from helpers import (
     attacks,
     board,
     kinds,
+    play_step,
     run_turn_out,
     scenario_path,
     siege,
@@ -34,7 +35,7 @@ from clashkit.engine.state import LAST_TURN_PENDING, LAST_TURN_UNDER_WAY, SIEGE,
 def ai_turn(text: str):
     """Run A's siege of a solo scenario, end A's turn: the AI's mana and summon play themselves."""
     state = siege_state(text)
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert state.active == 1 and state.phase == SIEGE
     return state
 
@@ -355,19 +356,19 @@ def test_r8_7_lone_fort_means_one_more_ai_turn_then_the_player_wins():
         "B.upper": "",
         "B.lower": "AI",
     }
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert state.ai_last_turn == LAST_TURN_UNDER_WAY
     assert kinds(state, "ai_reveal") == []  # nothing above the Fort to reveal
     run_turn_out(state)
     assert board(state)["A.hand"] == "X BASTION X X" and state.winner is None
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert state.over and board(state)["winner"] == "A"
 
 
 def test_r8_7_the_ai_may_still_win_in_its_last_turn():
     text = scenario_path("r8_7_fort_alone_last_turn_pending").read_text()
     state = siege_state(text.replace('hand = ["BASTION", "X", "X", "X"]', 'hand = ["X", "FORT", "X"]'))
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     run_turn_out(state)
     assert board(state)["winner"] == "B" and board(state)["A.hand"] == "X X FORT"
 
@@ -394,14 +395,14 @@ def test_r8_7_ruling_fort_exposed_in_the_ais_turn_next_turn_is_the_last():
     state = ai_turn(text.replace('hand = ["BASTION", "X"]', 'hand = ["BASTION", "X", "X", "X", "X"]'))
     assert state.ai_last_turn == LAST_TURN_PENDING
     run_turn_out(state)
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert not state.over and state.active == 0
     apply(state, "siege")
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert state.ai_last_turn == LAST_TURN_UNDER_WAY and state.active == 1
     run_turn_out(state)  # C1 and D1 hit A's keep, which survives
     assert board(state)["A.hand"] == "X X BASTION X X"
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert board(state)["winner"] == "A"
 
 
@@ -409,7 +410,7 @@ def test_r8_7_option_ai_last_turn_current():
     state = ai_turn(with_tables("r8_7_reveal_flips_and_reveals_on", rules={"ai_last_turn": "current"}))
     assert board(state)["B.last_turn"] == "under_way"
     run_turn_out(state)
-    apply(state, END_TURN)
+    play_step(state, END_TURN)
     assert board(state)["winner"] == "A" and state.turn == 2
 
 
