@@ -12,6 +12,10 @@ TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 
+# The conftest files below are loaded as conftest files, never collected again for their doctests
+# (--doctest-modules would import two modules named ``conftest`` and stop on the second).
+collect_ignore = ["rules/conftest.py", "viz/conftest.py"]
+
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):

@@ -213,3 +213,15 @@ def test_a_new_mark_is_one_line_of_the_declaration(tmp_path):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "found in every place"
+
+
+def test_the_converter_carries_every_mark_both_ways():
+    from clashkit.fast.convert import creature_from_row
+
+    state, creature = marked()
+    s = from_state(state)
+    order = [c.uid for lanes in state.lanes for side in lanes for c in side]  # this game's small numbers
+    back = creature_from_row(state.cards, s.cr[0, 0, 0], lambda small: order[small])
+    assert {m.name: getattr(back, m.name) for m in layout.MARKS} == {
+        m.name: getattr(creature, m.name) for m in layout.MARKS
+    }

@@ -185,6 +185,26 @@ def _creature_row(row: np.ndarray, c: Creature, uids: dict[int, int], gone: int)
             row[at] = int(getattr(c, mark.name))
 
 
+def creature_from_row(cards, row: np.ndarray, uid) -> Creature:
+    """The way back from :func:`_creature_row`: a reference creature, mark by mark
+    (``clashkit.base.layout.MARKS``); ``uid`` maps this game's small numbers to reference
+    identities (the creature's own and the Aura holders')."""
+    creature = Creature(cards, int(row[COLUMN["card"]]))
+    for mark in MARKS:
+        at = COLUMN[mark.name]
+        if mark.name == "card":
+            continue
+        if mark.name == "uid":
+            creature.uid = uid(int(row[at]))
+        elif mark.kind == "list":
+            creature.aura_lost = tuple(uid(int(u)) for u in row[at + 1 : at + 1 + row[at]])
+        elif mark.kind == "flag":
+            setattr(creature, mark.name, bool(row[at]))
+        else:
+            setattr(creature, mark.name, int(row[at]))
+    return creature
+
+
 def play_out(state: GameState, policy_a="greedy", policy_b=None, *, events: bool = False) -> FastState:
     """Play a reference position to its end in the fast engine (the reference state is not changed).
 
@@ -211,4 +231,4 @@ def play_out(state: GameState, policy_a="greedy", policy_b=None, *, events: bool
         rows *= 2  # the events needed more room: the same game again
 
 
-__all__ = ["FAST_POLICIES", "capacity", "from_state", "play_out", "policy_code", "search_params"]
+__all__ = ["FAST_POLICIES", "capacity", "creature_from_row", "from_state", "play_out", "policy_code", "search_params"]

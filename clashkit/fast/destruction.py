@@ -77,7 +77,7 @@ def destroy(s, t, r, pol_codes, owner, uids, count):
     out = s.moved[0]
     for i in range(count):
         lane, pos = locate(s, owner, uids[i])
-        leave_play(s, t, r, owner, lane, pos, out, False)
+        leave_play(s, t, r, owner, lane, pos, out, shifting=False)
         s.g[G_STAT_DESTROYED] += 1
         order[i] = out[C_CARD]
         if s.g[G_RECORD]:

@@ -65,7 +65,7 @@ def play(s, t, r, pol_codes, legal, w):
         kind, index, a, b, c = A_PROCEED, 0, 0, 0, 0
         drawn = False  # the action is drawn from the legal list (random, or greedy leaving a loop, R10.1)
         if summon and greedy:
-            if turn >= t.weights[W_LOOP_WATCH] and leaves_loop(s, t, r, p, False):
+            if turn >= t.weights[W_LOOP_WATCH] and leaves_loop(s, t, r, p, checked=False):
                 drawn = True
             else:
                 kind, index, a, b, c = decide(s, t, r, p)

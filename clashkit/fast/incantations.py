@@ -66,7 +66,7 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
         return
     if effect == E_DAMAGE or effect == E_DESTROY:
         if effect == E_DAMAGE:  # R5.6: not an attack; destroyed once its damage reaches its health
-            hurt(s, t, r, p, lane, pos, amount, card, False, False)
+            hurt(s, t, r, p, lane, pos, amount, card, attack=False, aimed=False)
             if c[C_DAMAGE] < t.card[c[C_CARD]].health:
                 return
         uids = s.work[W_VICTIMS : W_VICTIMS + 1]
@@ -74,7 +74,7 @@ def resolve(s, t, r, pol_codes, card, p, lane, pos):
         destroy(s, t, r, pol_codes, p, uids, 1)
     elif effect == E_BOUNCE:  # not a destruction
         out = s.moved[0]
-        leave_play(s, t, r, p, lane, pos, out, False)
+        leave_play(s, t, r, p, lane, pos, out, shifting=False)
         to_owner(s, p, out[C_CARD])
     elif effect == E_SHIFT:
         shift(s, t, r, p, lane, pos)

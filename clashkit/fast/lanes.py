@@ -164,14 +164,14 @@ def shift(s, t, r, p, lane, pos):
     grants = s.grants[0]
     k = _grants_before_move(s, t, r, p, lane, pos, pos, grants)
     moved = s.moved[1]
-    leave_play(s, t, r, p, lane, pos, moved, True)
+    leave_play(s, t, r, p, lane, pos, moved, shifting=True)
     n = s.ln[p, 1 - lane]
     if n >= s.cr.shape[2]:
         s.g[G_ERROR] = ERR_FULL
         return
     copy_row(s.cr[p, 1 - lane, n], moved)
     s.ln[p, 1 - lane] = n + 1
-    _lose_grants(s, p, grants, k, moved, False)
+    _lose_grants(s, p, grants, k, moved, shifting=False)
     if lane == 1 and s.g[G_SIEGE_LANE] >= 1 and s.g[G_PHASE] == SIEGE and p == s.g[G_ACTIVE]:
         if not r[R_SIEGE_ORDER]:
             s.cr[p, 0, n, C_TOOK_TURN] = 1
@@ -191,7 +191,7 @@ def sprint_forward(s, t, r, p, lane, pos):
         for i in range(pos, 0, -1):
             copy_row(side[i], side[i - 1])
         copy_row(side[0], moving)
-        _lose_grants(s, p, grants, k, moving, False)
+        _lose_grants(s, p, grants, k, moving, shifting=False)
         if s.g[G_RECORD]:
             ev.record(s, ev.CREATURE_MOVED, moving[C_CARD], lane, 0, p, -1, pos)
     return pos

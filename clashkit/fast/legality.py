@@ -66,7 +66,7 @@ def legal_cards(s, t, r, out, first_only):
 @compiled
 def has_choice(s, t, r):
     """Whether :func:`legal_actions` lists more than the one action that moves the turn on."""
-    return legal_cards(s, t, r, s.work[W_LEGAL : W_LEGAL + PLAYABLE], True) > 0
+    return legal_cards(s, t, r, s.work[W_LEGAL : W_LEGAL + PLAYABLE], first_only=True) > 0
 
 
 @step
@@ -79,7 +79,7 @@ def legal_actions(s, t, r, out):
     """
     cards = s.work[W_LEGAL : W_LEGAL + PLAYABLE]
     k = 0
-    for j in range(legal_cards(s, t, r, cards, False)):
+    for j in range(legal_cards(s, t, r, cards, first_only=False)):
         i = cards[j]
         if t.card[s.hands[s.g[G_ACTIVE], i]].is_creature:
             for lane in range(2):

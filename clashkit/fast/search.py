@@ -365,7 +365,7 @@ def play_until(s, t, r, codes, legal, until, noisy, noise, row):
         if not has_choice(s, t, r):
             _set_action(row, A_PROCEED, 0, 0, 0, 0)
         elif (noisy and R.random(s.rng) < noise) or (
-            s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, s.g[G_ACTIVE], True)
+            s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, s.g[G_ACTIVE], checked=True)
         ):
             n = legal_actions(s, t, r, legal)
             copy_action(row, legal[R.randrange(s.rng, n)])
@@ -417,7 +417,7 @@ def opening(s, t, r, legal, lv, p):
     """Steps 2–3: greedy's loop check, then the candidates into ``lv.cand``; how many, or 0 when the
     decision is made already (a loop left, or a single candidate) and stands in ``lv.choice``."""
     n = legal_actions(s, t, r, legal)
-    if s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, p, True):
+    if s.g[G_PHASE] == SUMMON and leaves_loop(s, t, r, p, checked=True):
         copy_action(lv.choice, legal[R.randrange(s.rng, n)])
         return 0
     m = candidates(s, t, r, legal, n, p, lv.cand)
@@ -445,7 +445,7 @@ def choose(s, t, r, legal, w, lv, prm, p, fair, k):
     expert = prm[S_EXPERT] != 0.0
     rollouts = tried if expert else budget  # an expert: no spare rollouts
     if expert:  # its rollouts' one copy (see rollout)
-        start_copy(lv.base, s, seed, False, fair, w.slots, k, w.cards, p)
+        start_copy(lv.base, s, seed, noisy=False, fair=fair, slots=w.slots, k=k, cards=w.cards, p=p)
     for i in range(rollouts):
         j = i % tried
         scores[j] += rollout(s, t, r, w, lv, prm, cand[j], seed + np.uint64(i // tried), i >= tried, fair, k, p)
@@ -497,7 +497,7 @@ def play_deep(sim, t, r, w, until, me):
             copy_action(row, w.model.choice)
             if row[0] == A_SPELL:
                 count_cast(sim, active)
-        elif sim.g[G_PHASE] == SUMMON and leaves_loop(sim, t, r, active, True):
+        elif sim.g[G_PHASE] == SUMMON and leaves_loop(sim, t, r, active, checked=True):
             n = legal_actions(sim, t, r, lv.legal)
             copy_action(row, lv.legal[R.randrange(sim.rng, n)])
         else:
@@ -535,7 +535,9 @@ def deep_choose(s, t, r, legal, w, p, k):
         totals[j] = 0.0
     until = s.g[G_TURN] + np.int64(prm[S_HORIZON])
     for b in range(np.int64(prm[S_BUDGET])):
-        start_copy(lv.base, s, seed + np.uint64(b), False, True, w.slots, k, w.cards, p)  # one guess
+        start_copy(
+            lv.base, s, seed + np.uint64(b), noisy=False, fair=True, slots=w.slots, k=k, cards=w.cards, p=p
+        )  # one guess
         for j in range(m):
             totals[j] += look_ahead(s, t, r, w, cand[j], until, p)
     best = 0

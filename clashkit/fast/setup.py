@@ -311,7 +311,7 @@ def draft(s, t, plan, pool, work):
 
 @step
 def _take(s, t, choice, offered, left, mine, held, p):
-    i = pick(s, t, choice, offered, left, mine, held[p], False)
+    i = pick(s, t, choice, offered, left, mine, held[p], solo=False)
     mine[held[p]] = offered[i]
     held[p] += 1
     remove_at(offered, left, i)
@@ -363,7 +363,7 @@ def draft_against_ai(s, t, plan, pool, work):
     for start in range(0, n, REVEALED):
         for i in range(REVEALED):
             offered[i] = deck[start + i]
-        picked = pick(s, t, plan[D_CHOICE_A], offered, REVEALED, mine, m, True)
+        picked = pick(s, t, plan[D_CHOICE_A], offered, REVEALED, mine, m, solo=True)
         mine[m] = offered[picked]
         m += 1
         for i in range(REVEALED):

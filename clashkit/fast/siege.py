@@ -127,7 +127,7 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
     uids = s.work[W_VICTIMS : W_VICTIMS + 3]
     c = s.cr[p, lane, pos]
     while True:
-        amount = attack_damage(t, c, True)
+        amount = attack_damage(t, c, sprint=True)
         # R4.2: an empty opposing side means the keep is hit, and only the keep.
         if not s.ln[enemy, lane]:
             if c[C_NEW]:  # R6.3, R6.6: in its entry turn it may hit only creatures
@@ -147,11 +147,11 @@ def attack(s, t, r, pol_codes, p, lane, pos, mask):
         source = c[C_CARD]
         if s.g[G_RECORD]:
             ev.record(s, ev.ATTACK, source, lane, pos, enemy, s.cr[enemy, lane, 0, C_CARD], amount)
-        hurt(s, t, r, enemy, lane, 0, amount, source, True, True)
+        hurt(s, t, r, enemy, lane, 0, amount, source, attack=True, aimed=True)
         if beside >= 0:
-            hurt(s, t, r, enemy, 1 - lane, 0, amount, source, True, False)
+            hurt(s, t, r, enemy, 1 - lane, 0, amount, source, attack=True, aimed=False)
         if behind >= 0:
-            hurt(s, t, r, enemy, lane, 1, amount, source, True, False)
+            hurt(s, t, r, enemy, lane, 1, amount, source, attack=True, aimed=False)
         # R4.3: every creature hit whose damage reached its health, in the order hit.
         count = 0
         front = s.cr[enemy, lane, 0]
@@ -187,7 +187,7 @@ def hit_keep(s, t, r, p, lane, pos, c, amount):
     if solo_pile:
         amount = pile_damage(r, amount)
     elif r[R_KEEP_DISTANCE]:
-        amount = attack_damage(t, c, False)
+        amount = attack_damage(t, c, sprint=False)
     if s.g[G_RECORD]:
         ev.record(s, ev.ATTACK, c[C_CARD], lane, pos, enemy, -1, amount)
     if solo_pile:

@@ -171,6 +171,7 @@ def to_state(s, like: GameState) -> GameState:
     grant from (R10.4) keep theirs.  The players' memories (greedy's) are not part of it.
     """
     from ..fast import state as F
+    from ..fast.convert import creature_from_row
 
     g = s.g
     out = like.clone()
@@ -200,18 +201,7 @@ def to_state(s, like: GameState) -> GameState:
     for p in (0, 1):
         for lane in (0, 1):
             for pos in range(s.ln[p, lane]):
-                row = s.cr[p, lane, pos]
-                creature = Creature(like.cards, int(row[F.C_CARD]), new=bool(row[F.C_NEW]))
-                creature.damage = int(row[F.C_DAMAGE])
-                creature.protection_used = bool(row[F.C_PROTECTION_USED])
-                creature.took_turn = bool(row[F.C_TOOK_TURN])
-                creature.attack_mod = int(row[F.C_ATTACK_MOD])
-                creature.granted = int(row[F.C_GRANTED])
-                creature.sprint_bonus = int(row[F.C_SPRINT_BONUS])
-                creature.slot = int(row[F.C_SLOT])
-                creature.uid = uid(int(row[F.C_UID]))
-                lost = row[F.C_LOST : F.C_LOST + row[F.C_LOST_COUNT]]
-                creature.aura_lost = tuple(uid(int(u)) for u in lost)
+                creature = creature_from_row(like.cards, s.cr[p, lane, pos], uid)
                 out.lanes[p][lane].append(creature)
     if out.log is not None:
         rows = s.ev[: g[F.G_EVENTS]] if g[F.G_RECORD] else s.ev[:0]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 from helpers import SCENARIOS, FastPlay
 
+from clashkit.base.layout import MARKS
 from clashkit.engine import apply
 from clashkit.engine.abilities import abilities
 from clashkit.engine.actions import ATTACK, BEGIN_SIEGE
@@ -26,7 +27,7 @@ from clashkit.engine.scenario import load_scenario
 from clashkit.engine.siege import next_in_order, take_turn
 from clashkit.engine.state import SUMMON
 from clashkit.fast.abilities import abilities as fast_abilities
-from clashkit.fast.state import C_CARD, C_DAMAGE, G_FORT_A, G_FORT_B, G_MANA, G_WINNER
+from clashkit.fast.state import COLUMN, G_FORT_A, G_FORT_B, G_MANA, G_WINNER
 from clashkit.policies import GreedyPolicy
 from clashkit.runs.compare import describe
 from clashkit.show.render import state_dict
@@ -34,8 +35,23 @@ from clashkit.show.render import state_dict
 GREEDY_RETURNS = returns_asker((GreedyPolicy(), GreedyPolicy()))
 
 
+#: The marks both engines must agree on (a creature's uid is each engine's own numbering).
+COMPARED = [mark for mark in MARKS if mark.name != "uid"]
+
+
+def reference_marks(creature) -> tuple[int, ...]:
+    return tuple(
+        len(getattr(creature, m.name)) if m.kind == "list" else int(getattr(creature, m.name)) for m in COMPARED
+    )
+
+
+def fast_marks(row) -> tuple[int, ...]:
+    return tuple(int(row[COLUMN[m.name]]) for m in COMPARED)
+
+
 def table(ref, fast, t, r) -> tuple[dict, dict]:
-    """The two engines' tables as plain values: hands, lanes (card, damage, abilities), keeps, mana, winner."""
+    """The two engines' tables as plain values: hands, lanes (every mark of ``clashkit.base.layout``
+    but the creature's identity, the Aura grants lost counted, and its abilities), keeps, mana, winner."""
     out = []
     for engine in ("reference", "fast"):
         d: dict = {}
@@ -44,17 +60,13 @@ def table(ref, fast, t, r) -> tuple[dict, dict]:
                 d[f"hand{p}"] = list(ref.hands[p])
                 for lane in (0, 1):
                     d[f"lane{p}{lane}"] = [
-                        (c.card, c.damage, abilities(ref, p, lane, pos)) for pos, c in enumerate(ref.lanes[p][lane])
+                        (*reference_marks(c), abilities(ref, p, lane, pos)) for pos, c in enumerate(ref.lanes[p][lane])
                     ]
             else:
                 d[f"hand{p}"] = fast.hands[p, : fast.hlen[p]].tolist()
                 for lane in (0, 1):
                     d[f"lane{p}{lane}"] = [
-                        (
-                            int(fast.cr[p, lane, pos, C_CARD]),
-                            int(fast.cr[p, lane, pos, C_DAMAGE]),
-                            int(fast_abilities(fast, t, r, p, lane, pos)),
-                        )
+                        (*fast_marks(fast.cr[p, lane, pos]), int(fast_abilities(fast, t, r, p, lane, pos)))
                         for pos in range(fast.ln[p, lane])
                     ]
         if engine == "reference":
