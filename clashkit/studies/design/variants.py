@@ -1,5 +1,6 @@
 """Card sets that differ in one card (R9.3): a card changed in place, so decks keep their
-order and their deals; the fields a designer varies."""
+order and their deals; the fields a designer varies: numbers (:data:`FIELDS`) and what a card
+does (:data:`TEXT_FIELDS`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,16 @@ FIELDS = {
     Kind.INCANTATION: ("cost", "amount"),
 }
 _AMOUNT_EFFECTS = (Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER)
+#: The fields of what a card does that :func:`vary` can set, each the text of a card-file
+#: cell (``docs/cards.md``; ``""``: none): a creature's abilities (R6) and Aura (R6.8), an
+#: incantation's effect and the side it is meant for (R5.5).  ``ability`` writes the whole
+#: ``abilities`` cell (``"splash;pierce"``).
+TEXT_FIELDS = {
+    Kind.CREATURE: ("ability", "aura"),
+    Kind.INCANTATION: ("effect", "target"),
+}
+#: The card-file column each of :data:`TEXT_FIELDS` writes.
+COLUMNS = {"ability": "abilities", "aura": "aura", "effect": "effect", "target": "target"}
 
 
 # --- Card sets that differ in one card -----------------------------------------------------
@@ -37,20 +48,26 @@ def replace_card(cards: CardSet, card: Card) -> CardSet:
     return new
 
 
-def vary(cards: CardSet, name: str, **values: int) -> CardSet:
-    """``cards`` with card ``name``'s fields set (``attack=6``, ``cost=2``, ``amount=3``),
-    checked as the card file would check them (R9.3)."""
+def vary(cards: CardSet, name: str, **values: int | str) -> CardSet:
+    """``cards`` with card ``name``'s fields set (``attack=6``, ``cost=2``, ``amount=3``; a field
+    of :data:`TEXT_FIELDS` as its cell's text: ``ability="splash;rage"``, ``aura=""``,
+    ``effect="destroy"``), checked as the card file would check them (R9.3)."""
     if name not in cards:
         raise unknown_card(str(name), cards)
     card = cards.card(name)
     row = card_row(card)
     for key, value in values.items():
-        allowed = FIELDS[card.kind]
+        allowed = FIELDS[card.kind] + TEXT_FIELDS[card.kind]
         if key not in allowed:
             raise OptionError(
                 f"{name} is {'a' if card.is_creature else 'an'} {card.kind.value}: "
                 f"unknown field {key!r} (one of {', '.join(allowed)}){did_you_mean(key, allowed)}"
             )
+        if key in TEXT_FIELDS[card.kind]:
+            if not isinstance(value, str):
+                raise OptionError(f"{name} {key}={value!r}: a value must be the card file's text")
+            row[COLUMNS[key]] = value
+            continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise OptionError(f"{name} {key}={value!r}: a value must be a whole number")
         if key == "amount":
@@ -70,6 +87,11 @@ def vary(cards: CardSet, name: str, **values: int) -> CardSet:
 def field_value(card: Card, name: str) -> int:
     """The value of one of :data:`FIELDS` on ``card``."""
     return card.amount if name == "amount" else getattr(card, name)
+
+
+def text_value(card: Card, name: str) -> str:
+    """The text of one of :data:`TEXT_FIELDS` on ``card``: its card-file cell (``""``: none)."""
+    return card_row(card)[COLUMNS[name]]
 
 
 def vanilla(card: Card) -> Card:
