@@ -14,7 +14,7 @@ from ...base.cards import Aura, Card, CardSet
 from ...base.errors import OptionError
 from ...base.vocab import Ability, Direction, Effect, TargetSide
 from ..card_sets import TARGETS, lacking
-from .variants import _AMOUNT_EFFECTS, FIELDS, TEXT_FIELDS, field_value, text_value, vary
+from .variants import _AMOUNT_EFFECTS, FIELDS, TEXT_FIELDS, field_value, text_value, vary, vary_text
 
 #: How much a change of what a card does weighs in the tuner's size objective, beside a number's
 #: change, which weighs ``|new − old|`` (one point of attack: 1).  A designer reads these as bigger
@@ -63,10 +63,16 @@ def _shown(value: int | str) -> str:
 
 
 def apply_changes(cards: CardSet, changes: Iterable[Change]) -> CardSet:
-    """``cards`` with every change made (in place, :func:`vary`)."""
+    """``cards`` with every change made (in place, :func:`vary` or :func:`vary_text`)."""
     for change in changes:
-        cards = vary(cards, change.card, **{change.field: change.new})
+        cards = _applied(cards, change.card, change.field, change.new)
     return cards
+
+
+def _applied(cards: CardSet, name: str, field: str, new: int | str) -> CardSet:
+    if isinstance(new, str):
+        return vary_text(cards, name, **{field: new})
+    return vary(cards, name, **{field: new})
 
 
 def change_size(change: Change) -> int:
@@ -229,7 +235,7 @@ def candidates(
                 if keep_character and card.name in base and not keeps_character(base.card(card.name), change):
                     continue
                 try:
-                    changed = vary(cards, card.name, **{f: new})
+                    changed = _applied(cards, card.name, f, new)
                 except OptionError:
                     continue
                 if f in TEXT_FIELDS[card.kind] and not keeps_r9_2(cards, changed):
