@@ -200,7 +200,7 @@ def run(*args: str):
             "unknown field 'abilities' (one of cost, attack, health, amount, ability, aura, effect, target); "
             "did you mean ability?",
         ),
-        ("aura,speed", "unknown field 'speed'"),
+        ("aura,speed", "unknown field 'speed' (one of cost, attack, health, amount, ability, aura, effect, target)"),
     ],
 )
 def test_cli_refuses_a_bad_field_in_one_line(fields, message):
