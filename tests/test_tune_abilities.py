@@ -5,14 +5,18 @@ the character guard, the command line, and a run that finds a change of what a c
 from __future__ import annotations
 
 import json
+import re
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
+from helpers import ROOT
 
-from clashkit.base.cards import Aura, Card, CardSet, starter_set
+from clashkit.base.cards import Aura, Card, CardSet, load_cards, starter_set
 from clashkit.base.errors import OptionError
 from clashkit.base.vocab import Ability, Direction, Effect, Kind, TargetSide
 from clashkit.cli import main
+from clashkit.studies import design
 from clashkit.studies.card_sets import draw, lacking
 from clashkit.studies.design import changes as ch
 from clashkit.studies.design.variants import TEXT_FIELDS, text_value, vary, vary_text
@@ -208,3 +212,47 @@ def test_cli_refuses_a_bad_field_in_one_line(fields, message):
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.strip().splitlines() == [f"clashkit: error: {message}"]
+
+
+# --- End to end ---------------------------------------------------------------------------------
+
+
+def test_tune_finds_the_change_of_what_a_card_does_that_a_number_cannot_match(tmp_path):
+    """A set broken by one cell: METEORITE (damage 3) meant for an ally, so greedy aims it at its
+    own creatures (R5.5) and deck 3 loses nearly every game.  Among deck 3's attack (+1, +2) and
+    every target, the tuner proposes the target back on the enemy's side."""
+    broken = tmp_path / "broken.csv"
+    vary_text(starter_set(), "METEORITE", target="ally").to_csv(broken)
+    out, tuned = tmp_path / "out", tmp_path / "tuned.csv"
+    args = ["tune", "--cards", str(broken), "--policies", "greedy", "-n", "10", "--max-changes", "1"]
+    args += ["--beam", "1", "--evaluations", "20", "--fields", "attack,target", "--write-cards", str(tuned)]
+    for name in starter_set().deck(3):
+        args += ["--card", name]
+    result = run(*args, "--out", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    (change,) = data["changes"]
+    assert (change["card"], change["field"], change["from"]) == ("METEORITE", "target", "ally")
+    assert change["to"] in ("enemy", "any")  # bots aim both at the enemy (R8.4)
+    # Every candidate: six creatures' attack +1 and +2 (toward 50%), METEORITE's and VORTEX's two other sides.
+    assert data["candidates"] == 16
+    assert data["pareto"][0]["size"] == 2
+    assert data["check_distances"][1] < data["check_distances"][0]
+    assert load_cards(tuned).card("METEORITE").target.value == change["to"]
+    table = pl.read_parquet(out / "changes.parquet")
+    assert table.rows() == [("METEORITE", "target", "ally", change["to"])]
+
+
+def test_tune_keep_character_leaves_an_ally_incantation_meant_for_an_ally():
+    """With ``keep_character`` METEORITE, here meant for an ally, may not move to the enemy's side:
+    no candidate, so no change (and the set as it is checked on fresh seeds)."""
+    broken = vary_text(starter_set(), "METEORITE", target="ally")
+    result = design.tune(2, 1, fields=["target"], names=["METEORITE"], cards=broken, keep_character=True)
+    assert (result.changes, result.candidates) == ((), 0)
+    assert design.tune(2, 1, fields=["target"], names=["METEORITE"], cards=broken, evaluations=1).candidates == 1
+
+
+def test_the_balance_guide_gives_the_weights_of_the_code():
+    text = (ROOT / "docs/guide/balance.md").read_text()
+    for field, weight in ch.CHANGE_WEIGHT.items():
+        assert re.search(rf"^\| `{field}` \| .* \| {weight} \|$", text, re.MULTILINE), field

@@ -22,9 +22,9 @@ from .variants import _AMOUNT_EFFECTS, FIELDS, TEXT_FIELDS, field_value, text_va
 #:
 #: * ``target`` 2: the same effect aimed at another side (R5.5) — the bots read it, the card
 #:   text hardly changes;
-#: * ``ability`` 3, ``aura`` 3: a creature given or denied a way to fight (R6, R6.8), about what
-#:   the shipped costs charge for an ability, so the tuner takes a change of one or two points
-#:   of a value over it when both balance as well;
+#: * ``ability`` 3, ``aura`` 3: a creature given or denied a way to fight (R6, R6.8), which
+#:   changes every fight it is in, so the tuner takes a change of one or two points of a value
+#:   over it when both balance as well;
 #: * ``effect`` 4: the incantation does something else (R5.5); a new amount comes with it free.
 CHANGE_WEIGHT = {"ability": 3, "aura": 3, "effect": 4, "target": 2}
 
