@@ -8,6 +8,7 @@ import click
 from ..base.errors import OptionError
 from ..base.files import file_to_write
 from ..base.limits import fraction
+from ..studies.design.changes import weights_text
 from .design_options import (
     asked_check,
     check_options,
@@ -31,14 +32,25 @@ from .numbers import Whole
     default=3,
     show_default=True,
     metavar="K",
-    help="At most K single-field changes.",
+    help="At most K changes, each of one field of one card.",
 )
 @click.option(
     "--fields",
     default="cost,attack,health",
     show_default=True,
     metavar="F,…",
-    help="The fields it may change (cost, attack, health, amount).",
+    help="The fields it may change: the numbers cost, attack, health, amount, and what a card does: ability "
+    "(give a creature one ability of R6 or take one away), aura (give, change or remove a creature's Aura, R6.8), "
+    "effect (another effect for an incantation, meant for the same side, R5.5), target (the side an "
+    f"incantation is meant for). A change of a number weighs |new − old| in the size of a proposal; "
+    f"{weights_text()}.",
+)
+@click.option(
+    "--keep-character",
+    is_flag=True,
+    default=False,
+    help="Only changes that keep each card's character: its cost moves by 1 at most, it loses no ability and "
+    "no Aura, an incantation stays meant for the same side (ally, or enemy/any).",
 )
 @click.option(
     "--card",
@@ -104,6 +116,7 @@ from .numbers import Whole
 def command(
     max_changes,
     fields,
+    keep_character,
     cards,
     step,
     max_step,
@@ -122,9 +135,13 @@ def command(
 ) -> None:
     """Propose the fewest changes to single fields of the starter decks' cards that bring every
     deck's overall rate near 50%, at every strength of --policies at once.
+    Besides numbers, --fields may let it change what cards do (ability, aura,
+    effect, target); no proposal breaks the card file's limits or R9.2 (every
+    ability of R6 on a creature, every Aura direction on an Aura).
 
     The objective is the largest distance of any deck's rate from 50% at any
-    strength, then the number and the size of the changes.  A beam search
+    strength, then the number and the size of the changes (see --fields for
+    what each change weighs).  A beam search
     (--beam sets go on each round) over changes of --step … --max-step, toward
     50% for the changed card's deck, on N games per pairing at every strength,
     the same seeds for every candidate, within --budget-seconds or
@@ -156,6 +173,7 @@ def command(
         **options,
         "max_changes": max_changes,
         "fields": names,
+        "keep_character": keep_character,
         "step": step,
         "max_step": max_step,
         "beam": beam,
@@ -174,6 +192,7 @@ def command(
         result, seconds = timed(tune)(
             max_changes=max_changes,
             fields=names,
+            keep_character=keep_character,
             step=step,
             max_step=max_step,
             beam=beam,

@@ -2,10 +2,12 @@
 strengths at once, within a budget of time or of candidate sets (``clashkit tune``).
 
 Round ``r`` adds one change to each of the ``beam`` best sets of ``r − 1`` changes (at
-first the set as it is): every change a card file allows (:func:`~clashkit.studies.design.candidates`)
-of each size asked for, to a (card, field) not changed yet, in the direction that brings
-its deck toward 50% (:data:`~clashkit.studies.design.changes.STRENGTHENS`) at the strength
-where the deck is furthest from it.  Each new set is played on the same seeds as every
+first the set as it is): every change a card file and R9.2 allow
+(:func:`~clashkit.studies.design.candidates`) of each size asked for, to a (card, field) not
+changed yet, in the direction that brings its deck toward 50%
+(:func:`~clashkit.studies.design.changes.direction`) at the strength where the deck is
+furthest from it; a change of what a card does (an ability, an Aura, an effect, a target),
+whose direction depends on the board, either way.  Each new set is played on the same seeds as every
 other (common random numbers, R10.2) at every strength, and scored by
 :func:`~clashkit.studies.design.strengths.skill_distance`, then by the number and the size
 of its changes; the ``beam`` best go on.  Two parents that reach the same set play it once.
@@ -26,7 +28,7 @@ import polars as pl
 
 from ...base.cards import CardSet
 from ..analysis import deck_rates
-from .changes import STRENGTHENS, Change, apply_changes, candidates, size
+from .changes import Change, apply_changes, candidates, change_size, direction, size
 from .jobs import SMALL_BATCH, duration, estimate_seconds, notice
 from .strengths import DECKS, Objective, skill_distance
 from .study import Study, matchups
@@ -88,16 +90,19 @@ def beam_search(
     evaluations: int | None = None,
     progress: bool = False,
     objective: Objective = DECKS,
+    keep_character: bool = False,
 ) -> Found:
     """The search of the module docstring; with ``progress``, an estimate on stderr before it
-    starts and a bar over the candidate sets."""
+    starts and a bar over the candidate sets; with ``keep_character`` only changes that keep
+    each card's character in ``base`` (:func:`~clashkit.studies.design.changes.keeps_character`)."""
     from tqdm.auto import tqdm
 
     started = time.perf_counter()
     root_played = {p: games[0] for p, games in study.play_at(policies, [base], desc="tune: the set as it is").items()}
     root = Scored((), base, root_played, skill_distance(root_played, objective))
     both_ways = objective.both_ways
-    first_round = _options(root, fields, sizes, names, seen=set(), both_ways=both_ways)
+    keep = base if keep_character else None
+    first_round = _options(root, fields, sizes, names, seen=set(), both_ways=both_ways, keep=keep)
     planned = len(first_round) * (1 + beam * max(0, max_changes - 1)) if max_changes else 0
     if evaluations is not None:
         planned = min(planned, evaluations)
@@ -130,7 +135,7 @@ def beam_search(
         for depth in range(1, max_changes + 1):
             children: list[Scored] = []
             for k, parent in enumerate(frontier):
-                options = _options(parent, fields, sizes, names, seen, both_ways=both_ways)
+                options = _options(parent, fields, sizes, names, seen, both_ways=both_ways, keep=keep)
                 # The bar's total: what is left if every later parent and round is as wide as the
                 # first round, within what the budget and the evaluations leave room for.
                 later = (len(frontier) - k - 1 + beam * (max_changes - depth)) * len(first_round)
@@ -185,22 +190,28 @@ def _options(
     names: Sequence[str] | None,
     seen: set[frozenset],
     both_ways: bool = False,
+    keep: CardSet | None = None,
 ) -> list[Change]:
     """The changes to try on ``parent``: toward 50% for their deck (either way with
     ``both_ways``: a deck near 50% overall may still win one pairing and lose another, and any
-    card may move the first player's edge), new sets
-    only, the deck furthest from 50% first, then the smaller change."""
+    card may move the first player's edge; either way for a change whose direction is unknown),
+    new sets only, the deck furthest from 50% first, then the smaller change
+    (:func:`~clashkit.studies.design.changes.change_size`); with ``keep``, only changes that
+    keep each card's character in that set."""
     signed = _signed_distances(parent.played)
     deck_of = {c.name: c.deck for c in parent.cards}
     done = {(c.card, c.field) for c in parent.changes}
     out = []
-    for c in candidates(parent.cards, fields, sizes[0], names=names, done=done, sizes=sizes):
+    found = candidates(
+        parent.cards, fields, sizes[0], names=names, done=done, sizes=sizes, keep_character=keep is not None, base=keep
+    )
+    for c in found:
         away = signed[deck_of[c.card]]
         want = 0 if away == 0 else (1 if away < 0 else -1)  # below 50%: strengthen it
-        moves = STRENGTHENS[c.field] * (1 if c.new > c.old else -1)
-        if (both_ways or want == 0 or moves == want) and _key((*parent.changes, c)) not in seen:
+        moves = direction(c)
+        if (both_ways or want == 0 or moves in (0, want)) and _key((*parent.changes, c)) not in seen:
             out.append(c)
-    return sorted(out, key=lambda c: (-abs(signed[deck_of[c.card]]), abs(c.new - c.old)))
+    return sorted(out, key=lambda c: (-abs(signed[deck_of[c.card]]), change_size(c)))
 
 
 def _signed_distances(played: dict[str, pl.DataFrame]) -> dict[int, float]:

@@ -1,5 +1,5 @@
-"""The tuner: the smallest changes to the card values that balance the starter decks, checked
-on fresh seeds (``clashkit tune``)."""
+"""The tuner: the smallest changes to the cards — their values and, if asked, what they do — that
+balance the starter decks, checked on fresh seeds (``clashkit tune``)."""
 
 from __future__ import annotations
 
@@ -23,10 +23,12 @@ from .jobs import Runner
 from .matrix import Balance, card_set_of, make_study, on_cluster, rate_text
 from .strengths import DECKS, Objective, distance_improvement, skill_distance, strengths
 from .study import matchups
-from .variants import FIELDS, unknown_card
+from .variants import FIELDS, TEXT_FIELDS, unknown_card
 
 #: The fields :func:`tune` changes unless told otherwise.
 TUNE_FIELDS = ("cost", "attack", "health")
+#: Every field :func:`tune` can change: the numbers, then what a card does.
+ALL_FIELDS = tuple(dict.fromkeys(f for fields in (*FIELDS.values(), *TEXT_FIELDS.values()) for f in fields))
 #: :func:`tune` checks its proposal on master seeds ``seed + CHECK_SEED_OFFSET + k``.
 CHECK_SEED_OFFSET = 1_000_000
 #: What the tuner says when it proposes nothing (the command line and the notebooks).
@@ -125,10 +127,18 @@ class Tuning:
 
     def table(self, cards: CardSet | None = None) -> pl.DataFrame:
         """The proposal beside the shipped values: ``card``, ``field``, ``shipped``,
-        ``proposed``."""
+        ``proposed``; whole numbers when every change is a number's, else text (a card-file
+        cell's, a number in digits)."""
+        numbers = all(isinstance(v, int) for c in self.changes for v in (c.old, c.new))
+        kind = pl.Int64 if numbers else pl.String
         return pl.DataFrame(
-            [{"card": c.card, "field": c.field, "shipped": c.old, "proposed": c.new} for c in self.changes],
-            schema={"card": pl.String, "field": pl.String, "shipped": pl.Int64, "proposed": pl.Int64},
+            [
+                {"card": c.card, "field": c.field, "shipped": c.old, "proposed": c.new}
+                if numbers
+                else {"card": c.card, "field": c.field, "shipped": str(c.old), "proposed": str(c.new)}
+                for c in self.changes
+            ],
+            schema={"card": pl.String, "field": pl.String, "shipped": kind, "proposed": kind},
         )
 
     def pareto_table(self) -> pl.DataFrame:
@@ -266,6 +276,7 @@ def tune(
     bootstrap: int = 1000,
     pairing_weight: float = 0.0,
     first_weight: float = 0.0,
+    keep_character: bool = False,
 ) -> Tuning:
     """Search for the fewest changes to the cards of the starter decks that bring every deck
     near 50% at every strength, then check them on fresh seeds.
@@ -281,7 +292,13 @@ def tune(
     ``beam`` best sets so far: every change of ``step``, ``2·step`` … ``max_step`` (default
     ``2·step``) to one of ``fields`` of a card of a starter deck that the card file allows, in
     the direction that brings its deck toward 50% at the strength where it is furthest, a
-    (card, field) changed at most once.  Every candidate plays the same ``n`` games per pairing
+    (card, field) changed at most once.  ``fields`` may also name what a card does —
+    ``ability``, ``aura``, ``effect``, ``target``
+    (:func:`~clashkit.studies.design.changes.text_options`), tried either way — each weighing
+    :data:`~clashkit.studies.design.changes.CHANGE_WEIGHT` in the size; no candidate breaks the
+    card file's limits or R9.2.  With ``keep_character`` every change keeps its card's character
+    (:func:`~clashkit.studies.design.changes.keeps_character`: cost ±1 at most, no ability or
+    Aura taken away, an incantation meant for the same side).  Every candidate plays the same ``n`` games per pairing
     at every strength (master seeds ``seed + k``: common random numbers; only the pairings of
     the changed decks are played again), on the fast engine where the policies exist there.
     It stops after ``max_changes`` rounds, when a round finds nothing better, or when
@@ -310,13 +327,12 @@ def tune(
     objective = Objective(pairing_weight, first_weight)
     if budget_seconds is not None:
         budget_seconds = fraction(budget_seconds, "budget_seconds", "budget_seconds", OptionError)
-    known = sorted({f for fs in FIELDS.values() for f in fs})
     fields = tuple(dict.fromkeys(str(f).strip().lower() for f in fields))
     for f in fields:
-        if f not in known:
-            raise OptionError(f"unknown field {f!r} (one of {', '.join(known)}){did_you_mean(f, known)}")
+        if f not in ALL_FIELDS:
+            raise OptionError(f"unknown field {f!r} (one of {', '.join(ALL_FIELDS)}){did_you_mean(f, ALL_FIELDS)}")
     if not fields:
-        raise OptionError("no field to tune (cost, attack, health, amount)")
+        raise OptionError(f"no field to tune (one of {', '.join(ALL_FIELDS)})")
     if names is not None:
         names = [str(x).strip().upper() for x in names]
         for name in names:
@@ -347,6 +363,7 @@ def tune(
         evaluations=evaluations,
         progress=progress,
         objective=objective,
+        keep_character=keep_character,
     )
     # The check: the shipped set and every Pareto row on fresh seeds, at every strength.
     rows = found.rows

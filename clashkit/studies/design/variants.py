@@ -1,7 +1,10 @@
 """Card sets that differ in one card (R9.3): a card changed in place, so decks keep their
-order and their deals; the fields a designer varies."""
+order and their deals; the fields a designer varies: numbers (:data:`FIELDS`) and what a card
+does (:data:`TEXT_FIELDS`)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from ...base.cards import Card, CardSet, card_from_fields, card_row
 from ...base.errors import OptionError
@@ -15,6 +18,16 @@ FIELDS = {
     Kind.INCANTATION: ("cost", "amount"),
 }
 _AMOUNT_EFFECTS = (Effect.DAMAGE, Effect.WEAKEN, Effect.EMPOWER)
+#: The fields of what a card does that :func:`vary` can set, each the text of a card-file
+#: cell (``docs/cards.md``; ``""``: none): a creature's abilities (R6) and Aura (R6.8), an
+#: incantation's effect and the side it is meant for (R5.5).  ``ability`` writes the whole
+#: ``abilities`` cell (``"splash;pierce"``).
+TEXT_FIELDS = {
+    Kind.CREATURE: ("ability", "aura"),
+    Kind.INCANTATION: ("effect", "target"),
+}
+#: The card-file column each of :data:`TEXT_FIELDS` writes.
+COLUMNS = {"ability": "abilities", "aura": "aura", "effect": "effect", "target": "target"}
 
 
 # --- Card sets that differ in one card -----------------------------------------------------
@@ -40,17 +53,10 @@ def replace_card(cards: CardSet, card: Card) -> CardSet:
 def vary(cards: CardSet, name: str, **values: int) -> CardSet:
     """``cards`` with card ``name``'s fields set (``attack=6``, ``cost=2``, ``amount=3``),
     checked as the card file would check them (R9.3)."""
-    if name not in cards:
-        raise unknown_card(str(name), cards)
-    card = cards.card(name)
+    card = _card_of(cards, name)
     row = card_row(card)
     for key, value in values.items():
-        allowed = FIELDS[card.kind]
-        if key not in allowed:
-            raise OptionError(
-                f"{name} is {'a' if card.is_creature else 'an'} {card.kind.value}: "
-                f"unknown field {key!r} (one of {', '.join(allowed)}){did_you_mean(key, allowed)}"
-            )
+        _check_field(card, key, FIELDS[card.kind])
         if isinstance(value, bool) or not isinstance(value, int):
             raise OptionError(f"{name} {key}={value!r}: a value must be a whole number")
         if key == "amount":
@@ -59,17 +65,56 @@ def vary(cards: CardSet, name: str, **values: int) -> CardSet:
             row["effect"] = f"{card.effect.value} {value}"
         else:
             row[key] = str(value)
+    return _rebuilt(cards, row, values)
+
+
+def vary_text(cards: CardSet, name: str, **texts: str) -> CardSet:
+    """``cards`` with card ``name``'s :data:`TEXT_FIELDS` set to card-file text
+    (``ability="splash;rage"``, ``aura=""``, ``effect="destroy"``, ``target="ally"``), checked
+    as the card file would check them (R9.3)."""
+    card = _card_of(cards, name)
+    row = card_row(card)
+    for key, text in texts.items():
+        _check_field(card, key, TEXT_FIELDS[card.kind])
+        if not isinstance(text, str):
+            raise OptionError(f"{name} {key}={text!r}: a value must be the card file's text")
+        row[COLUMNS[key]] = text
+    return _rebuilt(cards, row, texts)
+
+
+def _card_of(cards: CardSet, name: str) -> Card:
+    if name not in cards:
+        raise unknown_card(str(name), cards)
+    return cards.card(name)
+
+
+def _check_field(card: Card, key: str, allowed: tuple[str, ...]) -> None:
+    if key not in allowed:
+        raise OptionError(
+            f"{card.name} is {'a' if card.is_creature else 'an'} {card.kind.value}: "
+            f"unknown field {key!r} (one of {', '.join(allowed)}){did_you_mean(key, allowed)}"
+        )
+
+
+def _rebuilt(cards: CardSet, row: dict[str, str], values: Mapping[str, object]) -> CardSet:
+    """``cards`` with the card of ``row`` read back from it in place, or the card file's
+    complaint as an :class:`OptionError` naming ``values``."""
     try:
         changed = card_from_fields(row)
     except ValueError as e:
         shown = ", ".join(f"{k}={v}" for k, v in values.items())
-        raise OptionError(f"{name} {shown}: {e}") from None
+        raise OptionError(f"{row['name']} {shown}: {e}") from None
     return replace_card(cards, changed)
 
 
 def field_value(card: Card, name: str) -> int:
     """The value of one of :data:`FIELDS` on ``card``."""
     return card.amount if name == "amount" else getattr(card, name)
+
+
+def text_value(card: Card, name: str) -> str:
+    """The text of one of :data:`TEXT_FIELDS` on ``card``: its card-file cell (``""``: none)."""
+    return card_row(card)[COLUMNS[name]]
 
 
 def vanilla(card: Card) -> Card:
