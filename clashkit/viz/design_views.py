@@ -369,30 +369,16 @@ def proposal(result: Tuning, shipped: CardSet | None = None) -> Proposal:
 
 
 def proposal_table(result: Tuning, shipped: CardSet | None = None) -> pl.DataFrame:
-    """Each card the tuner changes: its shipped description beside the proposed one, and the
-    field's shipped and proposed values."""
+    """Each card the tuner changes: the field's shipped and proposed values (:meth:`Tuning.table`:
+    whole numbers, or a card file's text for what a card does) beside its shipped and proposed
+    descriptions."""
     shipped = shipped if shipped is not None else starter_set()
-    rows = []
-    for change in result.changes:
-        rows.append(
-            {
-                "card": change.card,
-                "field": change.field,
-                "shipped": change.old,
-                "proposed": change.new,
-                "shipped card": shipped.card(change.card).describe(),
-                "proposed card": result.cards.card(change.card).describe(),
-            }
-        )
-    schema = {
-        "card": pl.String,
-        "field": pl.String,
-        "shipped": pl.Int64,
-        "proposed": pl.Int64,
-        "shipped card": pl.String,
-        "proposed card": pl.String,
-    }
-    return pl.DataFrame(rows, schema=schema)
+    table = result.table()
+    names = table["card"].to_list()
+    return table.with_columns(
+        pl.Series("shipped card", [shipped.card(n).describe() for n in names], pl.String),
+        pl.Series("proposed card", [result.cards.card(n).describe() for n in names], pl.String),
+    )
 
 
 def balance_side_by_side(result: Tuning) -> pl.DataFrame:

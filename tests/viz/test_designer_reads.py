@@ -165,3 +165,17 @@ def test_the_sweep_shows_the_same_matrix_of_paired_changes_and_changes_in_points
     rows = sweep_rows_readable(result)
     assert rows.filter(pl.col("attack") == 5)["change (points)"].to_list() == ["0.0"] * 4
     assert all("." in r and len(r.split(".")[1]) == 1 for r in rows["rate (%)"].to_list())
+
+
+def test_the_proposal_table_shows_what_a_card_does_as_the_card_file_writes_it(designer):
+    from clashkit.studies.design import Change
+    from clashkit.viz.design_views import proposal_table
+
+    ogre = designer.base.card("OGRE").describe()
+    numbers = proposal_table(_tuning(designer, [Change("OGRE", "attack", 5, 6)]), designer.base)
+    assert numbers.schema["shipped"] == numbers.schema["proposed"] == pl.Int64
+    assert numbers.rows() == [("OGRE", "attack", 5, 6, ogre, ogre)]
+    changes = [Change("OGRE", "attack", 5, 6), Change("OGRE", "aura", "", "rage@front")]
+    text = proposal_table(_tuning(designer, changes), designer.base)
+    assert text.columns == ["card", "field", "shipped", "proposed", "shipped card", "proposed card"]
+    assert text.select("shipped", "proposed").rows() == [("5", "6"), ("", "rage@front")]
