@@ -13,7 +13,10 @@ import pytest
 from numba import types
 
 from clashkit.fast import game, search
+from clashkit.fast.jit import JIT
 from clashkit.runs.simulate import simulate
+
+pytestmark = pytest.mark.skipif(not JIT, reason="NUMBA_DISABLE_JIT: nothing is compiled")
 
 
 @pytest.fixture(scope="module")
