@@ -68,7 +68,7 @@ def test_the_fast_engine_s_columns_are_the_declaration_s():
     for mark in layout.MARKS:
         name = "C_LOST_COUNT" if mark.name == "aura_lost" else f"C_{mark.name.upper()}"
         assert getattr(fast_state, name) == column[mark.name], name
-    assert fast_state.C_WIDTH == layout.WIDTH == len(layout.MARKS) - 1 + 1 + layout.MAX_LOST
+    assert fast_state.C_WIDTH == layout.WIDTH == len(layout.MARKS) + layout.MAX_LOST  # one a mark, plus the ids
     assert fast_state.new_state(8, 60).cr.shape[-1] == layout.WIDTH
 
 

@@ -76,8 +76,6 @@ MARKS: tuple[Mark, ...] = (
     Mark("aura_lost", "list", "R10.4", reset=0),
 )
 
-#: Each mark by name.
-BY_NAME = {mark.name: mark for mark in MARKS}
 #: The marks R3.12 resets at the end of every turn, in :data:`MARKS` order.
 RESET = tuple(mark for mark in MARKS if mark.reset is not None)
 #: The flags a scenario's lane entry may set (``damage`` is read on its own: it is checked against health).
@@ -103,7 +101,6 @@ def columns() -> dict[str, int]:
 WIDTH = sum(mark.width for mark in MARKS)
 
 __all__ = [
-    "BY_NAME",
     "FLAGS",
     "MARKS",
     "MAX_LOST",
