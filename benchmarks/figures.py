@@ -47,6 +47,10 @@ FIGURES: dict[str, Figure] = {
     "balance-expert": Figure(
         ("-m", "clashkit", "balance", "--policy", "expert", "-n", "2000", "--no-progress"), True, "about 30 s"
     ),
+    "balance-deep": Figure(
+        ("-m", "clashkit", "balance", "--policy", "deep", "-n", "300", "--no-progress"), True, "about 3 min"
+    ),
+    "retune": Figure(("benchmarks/retune.py",), True, "about 5 min"),
     "balance-first-turn-5": Figure(
         ("-m", "clashkit", "balance", "-n", "2000", "--rules", "first_turn_mana=5", "--no-progress"),
         True,

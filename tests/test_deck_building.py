@@ -30,7 +30,7 @@ from clashkit.runs.spec import Matchup
 
 CARDS = starter_set()
 #: sha256 of ``data/card-values.csv`` as ``make card-values`` writes it.
-SHIPPED_SHA256 = "98a362fff40060aa492cbf80a0d09742f850ebe212abd5c04c9225f5d94b9447"
+SHIPPED_SHA256 = "8edd8cc78c7585f705a881c09d041b6c47bf0082e4ce44bf246830d9d5f034e8"
 
 
 def names(ids) -> list[str]:
@@ -117,22 +117,22 @@ def test_r7_3_constructed_on_fixed_seeds_in_both_engines():
     and the same generator state from the compiled deal; expert chooses as greedy does."""
     expected = {
         1: (
-            ["CYCLONE", "GRRR", "DISCIPLE", "COMBUSTION", "ASSASSIN", "PARTISAN", "MACHINE", "ALPHA", "CARAPACE"]
-            + ["ABOMINATION"],
-            ["CYCLONE", "GRRR", "MICROCTOPUS", "ABERRATION", "OGRE", "DISCIPLE", "CARAPACE", "MARTYR", "ZOMBIE"]
-            + ["COMBUSTION"],
-            ["DISCIPLE", "COMBUSTION", "ASSASSIN", "PARTISAN", "MACHINE", "ALPHA", "CARAPACE", "ABOMINATION"],
-            ["MICROCTOPUS", "ABERRATION", "OGRE", "DISCIPLE", "CARAPACE", "MARTYR", "ZOMBIE", "COMBUSTION"],
+            ["GRRR", "PARASITE", "DISCIPLE", "CYCLONE", "ZOMBIE", "ALPHA", "ASSASSIN", "SCRIBE", "CARAPACE", "MARTYR"],
+            ["CYCLONE", "ALPHA", "GRRR", "MARTYR", "METEORITE", "BARON", "ZOMBIE", "CARAPACE", "VORTEX", "SCRIBE"],
+            ["PARASITE", "DISCIPLE", "CYCLONE", "ZOMBIE", "ASSASSIN", "SCRIBE", "CARAPACE", "MARTYR"],
+            ["CYCLONE", "MARTYR", "METEORITE", "BARON", "ZOMBIE", "CARAPACE", "VORTEX", "SCRIBE"],
         ),
         2: (
-            ["CYCLONE", "GRRR", "COMBUSTION", "MARTYR", "CARAPACE", "ALPHA", "METEORITE", "ZOMBIE", "OGRE", "SCRIBE"],
-            ["COMBUSTION", "CYCLONE", "CARAPACE", "GRRR", "ZOMBIE", "ABERRATION", "MARTYR", "ALPHA", "PARASITE"]
-            + ["BARON"],
-            ["COMBUSTION", "MARTYR", "CARAPACE", "ALPHA", "METEORITE", "ZOMBIE", "OGRE", "SCRIBE"],
-            ["COMBUSTION", "CARAPACE", "ZOMBIE", "ABERRATION", "MARTYR", "ALPHA", "PARASITE", "BARON"],
+            ["ABERRATION", "MICROCTOPUS", "ASSASSIN", "GRRR", "MARTYR", "SCRIBE", "CARAPACE", "COMBUSTION", "ZOMBIE"]
+            + ["CYCLONE"],
+            ["CYCLONE", "GRRR", "PARASITE", "ALPHA", "COMBUSTION", "SCRIBE", "ZOMBIE", "ASSASSIN", "DISCIPLE"]
+            + ["CARAPACE"],
+            ["ABERRATION", "MICROCTOPUS", "ASSASSIN", "MARTYR", "SCRIBE", "CARAPACE", "COMBUSTION", "ZOMBIE"],
+            ["CYCLONE", "PARASITE", "COMBUSTION", "SCRIBE", "ZOMBIE", "ASSASSIN", "DISCIPLE", "CARAPACE"],
         ),
     }
-    # the two most valuable cards of each ten (CYCLONE, GRRR) are the ones banned (R7.3)
+    # the two most valuable cards of each ten are the ones banned (R7.3): ALPHA and GRRR, the
+    # set's two best by the fitted values; CYCLONE, the third, where the ten lacks ALPHA
     for seed, (ten_a, ten_b, a, b) in expected.items():
         for policy in (GreedyPolicy(), ExpertPolicy()):
             rng = Rng(seed)
@@ -146,8 +146,8 @@ def test_r7_3_constructed_on_fixed_seeds_in_both_engines():
 def test_r7_2_draft_picks_on_fixed_seeds_in_both_engines():
     expected = {
         5: (
-            ["REPTILE", "ANNIHILATION", "ALPHA", "BARON", "ZOMBIE", "MICROCTOPUS", "METEORITE", "GNOME"],
-            ["ABOMINATION", "TROLL", "GRRR", "BOOM!", "MARTYR", "PARTISAN", "COMBUSTION", "MUTANT"],
+            ["ANNIHILATION", "TROLL", "GRRR", "BARON", "ZOMBIE", "PARTISAN", "METEORITE", "GNOME"],
+            ["REPTILE", "ABOMINATION", "ALPHA", "BOOM!", "MARTYR", "MICROCTOPUS", "COMBUSTION", "MUTANT"],
         ),
     }
     for seed, (a, b) in expected.items():
@@ -177,7 +177,7 @@ def test_constructed_decks_vary_from_game_to_game():
     ).games
     keep = set(CARDS.names)
     decks = {tuple(sorted(n for n in hand if n in keep)) for column in ("hand_a", "hand_b") for hand in games[column]}
-    assert len(decks) == 379  # of 400 hands
+    assert len(decks) == 344  # of 400 hands
 
 
 # --- The file the meta study writes -------------------------------------------------------------
