@@ -18,6 +18,7 @@ that deck within 45–55% at both.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -68,7 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     jobs = [(label, p) for label in SETS for p in STRENGTHS]
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:  # no fork of threads
         futures = {
             job: pool.submit(measure, *job, args.deep_n if job[1] == "deep" else args.n, args.seed) for job in jobs
         }

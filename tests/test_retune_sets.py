@@ -43,3 +43,43 @@ def test_the_shipped_row_is_the_balance_study():
 def test_the_before_set_is_the_set_the_retune_started_from():
     before = apply_changes(starter_set(), retune.SETS["before (CYCLONE 2 mana, CARAPACE 2 mana)"])
     assert before.card("CYCLONE").cost == 2 and before.card("CARAPACE").cost == 2
+
+
+# --- benchmarks/retune_screen.py: one round of the search at three strengths ---------------------
+
+import retune_screen  # noqa: E402
+
+
+def test_the_screen_keeps_the_tuners_candidates_that_move_their_deck_the_way_asked():
+    from clashkit.studies.design.changes import direction
+
+    cards = starter_set()
+    pool = retune_screen.screened([], {4: -1, 2: 1}, ["cost", "attack", "health"], [], True)
+    assert pool and all(cards.card(c.card).deck in (2, 4) for c in pool)
+    assert all(direction(c) == (-1 if cards.card(c.card).deck == 4 else 1) for c in pool)
+    assert {str(c) for c in pool} >= {"CYCLONE cost 3 → 4", "OGRE cost 3 → 2", "ZOMBIE attack 2 → 1"}
+    # a change of what a card does only for the cards named, with --numbers-only
+    named = retune_screen.screened([], {4: -1}, ["cost", "effect", "target"], ["CYCLONE"], True)
+    texts = [c for c in named if not isinstance(c.new, int)]
+    assert texts and {c.card for c in texts} == {"CYCLONE"}
+
+
+def test_the_screen_starts_from_changes_made_first():
+    start = [retune_screen.parse_change("CYCLONE cost 3 2")]
+    assert start[0].old == 3 and start[0].new == 2
+    pool = retune_screen.screened(start, {4: -1}, ["cost"], [], True)
+    assert "CYCLONE cost 2 → 3" not in {str(c) for c in pool}  # a field changed once
+    assert retune_screen.parse_toward("4=-1,2=+1") == {4: -1, 2: 1}
+
+
+def test_the_screen_plays_every_strength_and_prints_its_table(capsys):
+    assert (
+        retune_screen.main(
+            ["--toward", "4=-1", "--numbers-only", "-n", "2", "--deep-n", "1"] + ["--limit", "1", "--jobs", "1"]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert out.count("\n| ") >= 3 and "| start |" in out and "- deck 4:" in out
+    result = retune_screen.measure((), 2, 1, 4401)
+    assert set(result) == set(retune.STRENGTHS) and len(result["deep"]["pairs"]) == 12
