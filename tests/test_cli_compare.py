@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from clashkit.base.cards import CardSet, starter_set
 from clashkit.cli import main
-from clashkit.studies.design import vary
+from clashkit.studies.design import balance, vary
 
 #: A cheap stand-in for the arbiter: the checks' plumbing, not its verdicts, is under test.
 CHECK = ("--check-strength", "--check-policy", "expert:budget=2")
@@ -48,6 +48,11 @@ def strong_gnome(tmp_path) -> str:
     return str(vary(starter_set(), "GNOME", attack=9, health=9).to_csv(tmp_path / "gnome.csv"))
 
 
+def deck_3_rate(cards: str | None) -> float:
+    """Deck 3's overall rate under ``clashkit balance -n 4`` (seed 0) of ``cards`` (default: shipped)."""
+    return balance(4, cards=cards).decks.filter(pl.col("deck") == 3)["rate"].item()
+
+
 def test_a_file_identical_to_the_base_changes_nothing_to_the_last_game(same, tmp_path):
     data = last_json(run("compare", "--cards", same, "-n", "3", "--json", "--out", str(tmp_path / "out")))
     (policy,) = data["policies"]
@@ -70,9 +75,11 @@ def test_a_file_identical_to_the_base_changes_nothing_to_the_last_game(same, tmp
 def test_a_stronger_card_in_deck_3_raises_deck_3_and_lowers_the_others(strong_gnome):
     data = last_json(run("compare", "--cards", strong_gnome, "-n", "4", "--json"))
     decks = data["policies"]["greedy"]["decks"]
-    # The same seeds as `clashkit balance -n 4`: 7 of deck 3's 24 games won before, 22 after.
-    assert (decks["3"]["before"], decks["3"]["after"]) == (7 / 24, 22 / 24)
-    assert decks["3"]["change"] == pytest.approx(15 / 24) and decks["3"]["change_low"] > 0
+    # The same seeds as `clashkit balance -n 4`, of each set: deck 3's rate in each, and its change.
+    before, after = (deck_3_rate(cards) for cards in (None, strong_gnome))
+    assert (decks["3"]["before"], decks["3"]["after"]) == (before, after)
+    assert decks["3"]["change"] == pytest.approx(after - before) and decks["3"]["change_low"] > 0
+    assert after - before > 0.25  # a 9/9 for 1 mana wins most of deck 3's games
     assert all(decks[d]["change_high"] < 0 for d in ("1", "2", "4"))
     # Every pairing deck 3 plays in seat A gains; the pairings without it are the same games.
     matrix = {(m["a"], m["b"]): m for m in data["policies"]["greedy"]["matrix"]}
@@ -83,7 +90,8 @@ def test_a_stronger_card_in_deck_3_raises_deck_3_and_lowers_the_others(strong_gn
 def test_the_text_report_says_each_change_and_when_no_game_changed(strong_gnome):
     result = run("compare", "--cards", strong_gnome, "-n", "4")
     assert result.exit_code == 0, result.output
-    assert "     3    29.2%    91.7%  +62.5 [+42.7, +82.3]" in result.stdout
+    before, after = (deck_3_rate(cards) for cards in (None, strong_gnome))
+    assert f"     3    {before:.1%}    {after:.1%}  +{100 * (after - before):.1f} [+" in result.stdout
     assert "1 vs 2" in result.stdout and "±0 (no game changed)" in result.stdout
 
 

@@ -32,6 +32,7 @@ from clashkit.base.limits import LIMITS
 from clashkit.base.rules import RULES_CHOICES, RULES_RANGES, SOLO_CHOICES, Rules, SoloSettings
 from clashkit.base.vocab import Ability, Direction, Effect, Kind, TargetSide
 from clashkit.engine.formats import check_first_player
+from clashkit.engine.setup import new_solo
 from clashkit.fast import play_out
 from clashkit.fast.state import G_TURN, G_TURNS_LOGGED, G_WINNER
 from clashkit.runs.compare import compare
@@ -299,6 +300,22 @@ def random_positions(seed: int, count: int):
         play(state, "random", "random", max_steps=rng.randint(1, 60))
         if not state.over:
             yield k, state
+
+
+def duel_and_solo_in_play():
+    """A duel (deck 1 against deck 2, seed 3) at turn 9 and a solo game (deck 1 against the other
+    decks' pile) at turn 7, both played by greedy and neither over: the solo game of the first seed
+    from 5 that is still on (which seed depends on the card file)."""
+    duel, _ = new_game("1", "2", seed=3, record=False)
+    play(duel, "greedy", "greedy", until_turn=9)
+    cards = duel.cards
+    for seed in range(5, 105):
+        solo = new_solo(cards.decks[1], [n for d in (2, 3, 4) for n in cards.decks[d]], seed=seed, record=False)
+        play(solo, "greedy", until_turn=7)
+        if not solo.over:
+            break
+    assert solo.solo and not solo.over and not duel.over
+    return duel, solo
 
 
 def assert_played_out_the_same(state, policy_a: str, policy_b: str) -> None:

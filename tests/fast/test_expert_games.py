@@ -13,11 +13,17 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from test_differential import OPTIONS, assert_played_out_the_same, assert_same, random_cards, random_positions
+from test_differential import (
+    OPTIONS,
+    assert_played_out_the_same,
+    assert_same,
+    duel_and_solo_in_play,
+    random_cards,
+    random_positions,
+)
 
 from clashkit.base.cards import CardSet, starter_set
 from clashkit.base.rules import Rules
-from clashkit.engine.setup import new_solo
 from clashkit.fast import from_state, search_params
 from clashkit.fast.expert import N_FEATURES
 from clashkit.fast.expert import features as fast_features
@@ -25,7 +31,6 @@ from clashkit.fast.expert import value as fast_value
 from clashkit.fast.search import S_MODEL, S_ROW, S_WEIGHTS
 from clashkit.fast.tables import card_tables
 from clashkit.policies.expert import FEATURES, ExpertPolicy, features, shipped_weights, value
-from clashkit.runs.game import new_game, play
 from clashkit.runs.simulate import simulate
 
 CARDS = starter_set()
@@ -103,12 +108,7 @@ def test_positions_from_state_play_out_the_same():
 
 
 def test_a_position_has_the_same_features_and_value():
-    state, _ = new_game("1", "2", seed=3, record=False)
-    play(state, "greedy", "greedy", until_turn=9)
-    cards = state.cards
-    solo = new_solo(cards.decks[1], [n for d in (2, 3, 4) for n in cards.decks[d]], seed=5, record=False)
-    play(solo, "greedy", until_turn=7)
-    assert solo.solo and not solo.over and not state.over
+    state, solo = duel_and_solo_in_play()
     weights = np.array([0.0] * S_WEIGHTS + list(shipped_weights()))
     out = np.zeros(N_FEATURES, np.int64)
     assert N_FEATURES == len(FEATURES)

@@ -17,15 +17,20 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_differential import OPTIONS, assert_played_out_the_same, assert_same, random_cards, random_positions
+from test_differential import (
+    OPTIONS,
+    assert_played_out_the_same,
+    assert_same,
+    duel_and_solo_in_play,
+    random_cards,
+    random_positions,
+)
 
 from clashkit.base.rules import Rules
-from clashkit.engine.setup import new_solo
 from clashkit.fast import from_state, search_params
 from clashkit.fast.search import evaluate as fast_evaluate
 from clashkit.fast.search import life as fast_life
 from clashkit.policies.search import evaluate, life
-from clashkit.runs.game import new_game, play
 
 # (policy A, policy B, deck A, deck B, games, seed, rules options)
 DUELS = [
@@ -133,12 +138,7 @@ def test_positions_from_state_play_out_the_same():
 
 def test_a_position_evaluates_the_same():
     """``life`` and ``evaluate`` (the score of a rollout at its horizon) in both engines, duel and solo."""
-    state, _ = new_game("1", "2", seed=3, record=False)
-    play(state, "greedy", "greedy", until_turn=9)
-    cards = state.cards
-    solo = new_solo(cards.decks[1], [n for d in (2, 3, 4) for n in cards.decks[d]], seed=5, record=False)
-    play(solo, "greedy", until_turn=7)
-    assert solo.solo and not solo.over and not state.over
+    state, solo = duel_and_solo_in_play()
     for position in (state, solo):
         s = from_state(position)
         for p in (0, 1):
