@@ -7,8 +7,8 @@ rate, the first player's and the worst ordered pairing under ``greedy``, ``exper
 Each set is the shipped card file with a few changes (:data:`SETS`): the set before the last
 retune, the shipped set, and the strongest alternative the retune's search found.  Every set is
 played on the same seeds (``--seed``, games ``0 … n−1`` of every ordered pairing), ``greedy`` and
-``expert`` ``-n`` games a pairing, ``deep`` ``--deep-n`` (it is about 400 times slower than
-``greedy``).  Printed as Markdown: one table of rates, then the distance from the targets of
+``expert`` ``-n`` games a pairing, ``deep`` ``--deep-n`` (it is the slowest bot by far: the
+policy-speed figure of the bots guide).  Printed as Markdown: one table of rates, then the distance from the targets of
 the balance guide (each deck 45–55%, each ordered pairing 35–65%, the first player at most 56%
 under ``expert`` and ``deep`` and 58% under ``greedy``) and how far ``expert`` and ``deep``
 disagree on each deck: while they disagree by more than 10 points on a deck, no set can bring

@@ -8,7 +8,8 @@ the shipped retune, one round of it.
     .venv/bin/python benchmarks/retune_screen.py --toward 2=+1,3=-1,4=+1 --numbers-only
 
 ``clashkit tune --policies greedy,expert,deep`` plays every strength on the same ``-n``; ``deep``
-is about 400 times slower than ``greedy``, so a round of it spends nearly all its time there.
+is the slowest bot by far (the policy-speed figure of the bots guide), so a round of it spends
+nearly all its time there.
 This screen plays ``deep`` on fewer games (``--deep-n``) than the others (``-n``), every
 candidate on the same seeds.  The candidates are the tuner's own
 (:func:`clashkit.studies.design.changes.candidates` with ``keep_character``, the fields of
