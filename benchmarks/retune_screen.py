@@ -21,9 +21,9 @@ unless ``--numbers-only``, and for the cards ``--card`` names in any case.
 Printed as Markdown, best first: each candidate's deck rates and first player's rate at each
 strength, and its **excess**: the largest number of points by which
 a deck (45–55%), an ordered pairing (35–65%, counted a third) or the first player (at most 58%
-under ``greedy``, 56% under the others, counted 1/1.2) misses its target at any strength; then
-the range, over every set played, of ``expert`` − ``deep`` for each deck.  ``--jsonl FILE``
-keeps every row.
+under ``greedy``, 56% under the others, counted 1/1.2) misses its target at any strength (0: all
+met); then the range, over every set played, of ``expert`` − ``deep`` for each deck.
+``--jsonl FILE`` keeps every row.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from retune import DECK_BAND, FIRST_AT_MOST, PAIRING_BAND, STRENGTHS  # the targets, in one place
+from retune import STRENGTHS, misses  # the targets, in one place
 
 from clashkit.base.cards import starter_set
 from clashkit.studies.analysis import first_player
@@ -103,13 +103,13 @@ def played(sets: list[tuple[str, tuple[Change, ...]]], args: argparse.Namespace)
 
 
 def excess(result: dict) -> float:
-    """The largest miss of a target at any strength, in a deck's points (≤ 0: every target met)."""
-    worst = []
-    for policy, r in result.items():
-        worst.append(max(abs(x - 50) for x in r["decks"]) - DECK_BAND)
-        worst.append((max(abs(x - 50) for x in r["pairs"]) - PAIRING_BAND) / 3)
-        worst.append((r["first"] - FIRST_AT_MOST[policy]) / 1.2)
-    return max(worst)
+    """The largest miss of a target at any strength (:func:`retune.misses`), a pairing's counted a
+    third and the first player's 1/1.2 (0: every target met)."""
+    return max(
+        max(deck, pairing / 3, first / 1.2)
+        for policy, r in result.items()
+        for deck, pairing, first in [misses(r["decks"], r["pairs"], r["first"], policy)]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,3 +83,11 @@ def test_the_screen_plays_every_strength_and_prints_its_table(capsys):
     assert out.count("\n| ") >= 3 and "| start |" in out and "- deck 4:" in out
     result = retune_screen.measure((), 2, 1, 4401)
     assert set(result) == set(retune.STRENGTHS) and len(result["deep"]["pairs"]) == 12
+
+
+def test_a_miss_is_the_points_beyond_each_target():
+    # decks 45–55%, ordered pairings 35–65%, the first player at most 58% (greedy) or 56% (the others)
+    assert retune.misses([50.0, 56.0, 44.5, 50.0], [30.0, 66.0], 59.0, "greedy") == (1.0, 5.0, 1.0)
+    assert retune.misses([45.0, 55.0], [35.0, 65.0], 56.0, "deep") == (0.0, 0.0, 0.0)
+    assert retune.misses([50.0], [50.0], 57.0, "expert") == (0.0, 0.0, 1.0)
+    assert retune_screen.excess({"deep": {"decks": [50.0], "pairs": [20.0], "first": 50.0}}) == 5.0
