@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from helpers import ROOT, parse
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from clashkit.base.rulebook import rule
@@ -256,15 +256,21 @@ def test_a_creature_destroyed_by_a_destroy_incantation_is_not_said_to_have_moved
 
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.sampled_from(["1", "2", "3", "4"]), st.sampled_from(["1", "2", "3", "4"]))
+@example(seed=1, deck_a="4", deck_b="3")  # VORTEX on MACHINE: a no_effect event (R5.4, R6.5) with the shipped set
 def test_every_why_ends_with_a_rule_of_the_rulebook_and_sprint_bonuses_add_up(seed, deck_a, deck_b):
     state, _ = new_game(deck_a, deck_b, seed=seed, mirror=deck_a == deck_b)
     play(state, "greedy")
     events = event_dicts(state)
     for e in events:
-        if e["why"] is not None:
-            number = re.fullmatch(r".+, (R\d+\.\d+)", e["why"]).group(1)
-            assert rule(number).number == number
+        if e["why"] is None:
+            continue
+        if e["kind"] == "no_effect":  # the reason is the line: "ZAP has no effect: B's ROCK is … (R5.4, R6.5)"
+            numbers = re.fullmatch(r".+ \((R\d+\.\d+(?:, R\d+\.\d+)*)\)", e["why"]).group(1).split(", ")
+            assert describe_event(e) == f"{e['card']} has no effect: {e['why']}"
+        else:
+            numbers = [re.fullmatch(r".+, (R\d+\.\d+)", e["why"]).group(1)]
             assert describe_event(e).endswith(f"{e['why']})")
+        assert all(rule(number).number == number for number in numbers)
     for i, e in enumerate(events):
         if e["kind"] == "attack" and e["why"] and "Sprint" in e["why"]:
             bonus = int(re.search(r"\+(\d+) from Sprint", e["why"]).group(1))
