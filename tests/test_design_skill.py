@@ -124,6 +124,17 @@ def test_paired_contrast_is_paired_changes_and_a_difference_of_two_changes_is_ex
     assert design.paired_changes(a, b)["change"].to_list() == [0.25, -0.25]
 
 
+def test_a_paired_interval_stays_within_what_a_change_can_be():
+    """On two games a change of +1 and 0 has a normal interval past +1 (a change of a rate is at most
+    100 points); it is cut there.  A sum of two such changes may reach +2, and is cut there."""
+    a = outcomes([(1, 2, 0, "B"), (1, 2, 1, "B")])
+    b = outcomes([(1, 2, 0, "A"), (1, 2, 1, None)])  # a win, and an unfinished game (no one's win)
+    deck_1 = design.paired_changes(a, b).filter(pl.col("deck") == 1).row(0, named=True)
+    assert deck_1["change"] == 0.5 and deck_1["change_high"] == 1.0 and -1.0 < deck_1["change_low"] < 0
+    both = design.paired_contrast([(1.0, b), (-1.0, a), (1.0, b), (-1.0, a)]).filter(pl.col("deck") == 1)
+    assert both["change"].item() == 1.0 and both["change_high"].item() == 2.0
+
+
 def test_skill_changes_between_the_same_games_are_0_and_none_for_one_strength():
     a = outcomes([(1, 2, 0, "A"), (1, 2, 1, "B"), (2, 1, 0, "A"), (2, 1, 1, "B")])
     changes = design.skill_changes({WEAK: a, STRONG: a})

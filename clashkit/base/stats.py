@@ -110,17 +110,25 @@ def win_rates(games: pl.DataFrame | pl.LazyFrame, by: str | Sequence[str] | None
     ).sort([*keys, pl.col("outcome").cast(pl.Enum(list(OUTCOMES)))], maintain_order=True)
 
 
-def mean_exprs(values: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+def mean_exprs(
+    values: pl.Expr, z: float = Z95, bounds: tuple[float, float] | None = None
+) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """The mean of ``values`` with its 95% interval (mean ± z·sd/√n), as three expressions.
 
     Given per-game differences of one outcome between two versions of a card
     set played on the same seeds, this is the *paired* interval of the change:
     luck that both versions share cancels game by game.  With fewer than two
-    values the interval is null; with no spread it is the mean itself.
+    values the interval is null; with no spread it is the mean itself.  With
+    ``bounds`` (the least and the most a value can be) the interval is cut to
+    them: on a few games the normal interval of a change of a rate can reach
+    past ±1, which no change can.
     """
     mean = values.mean()
     half = z * values.std() / values.count().cast(pl.Float64).sqrt()
-    return mean, mean - half, mean + half
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = low.clip(lower_bound=bounds[0]), high.clip(upper_bound=bounds[1])
+    return mean, low, high
 
 
 def farthest_from_even(rates: Sequence[float]) -> float:

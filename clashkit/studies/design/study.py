@@ -146,7 +146,9 @@ def paired_contrast(terms: Sequence[tuple[float, pl.DataFrame]], *, by: Sequence
     for j, (w, frame) in enumerate(rest):
         term = sides(frame).select(*keys, (w * pl.col("win")).alias(f"term{j}"))
         joined = joined.join(term, on=keys).with_columns((pl.col("diff") + pl.col(f"term{j}")).alias("diff"))
-    mean, low, high = mean_exprs(pl.col("diff"))
+    # a game's sum lies between the negative weights' sum and the positive ones' (a win is 0 … 1)
+    bounds = (sum(min(0.0, w) for w, _ in terms), sum(max(0.0, w) for w, _ in terms))
+    mean, low, high = mean_exprs(pl.col("diff"), bounds=bounds)
     return (
         joined.group_by(*by)
         .agg(
