@@ -57,7 +57,15 @@ def misses(decks: list[float], pairings: list[float], first: float, policy: str)
 
 
 def measure(label: str, policy: str, n: int, seed: int) -> dict:
-    played = balance(n, cards=apply_changes(starter_set(), SETS[label]), policy=policy, seed=seed, jobs=1)
+    """:func:`rates` of the set :data:`SETS` names ``label``."""
+    return rates(SETS[label], policy, n, seed)
+
+
+def rates(changes: tuple[Change, ...], policy: str, n: int, seed: int) -> dict:
+    """The shipped set with ``changes`` played by ``policy``, ``n`` games an ordered pairing from
+    ``seed``: each deck's rate, each ordered pairing's (seat A's wins), the first player's (%), and
+    the pairing farthest from 50%."""
+    played = balance(n, cards=apply_changes(starter_set(), changes), policy=policy, seed=seed, jobs=1)
     rows = played.matchups.select("deck_a", "deck_b").rows()
     rates = [100 * r for r in played.a_rates]
     worst = max(range(len(rates)), key=lambda i: abs(rates[i] - 50))

@@ -35,12 +35,10 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from retune import STRENGTHS, misses  # the targets, in one place
+from retune import STRENGTHS, misses, rates  # the targets and the measure, in one place
 
 from clashkit.base.cards import starter_set
-from clashkit.studies.analysis import first_player
 from clashkit.studies.design.changes import Change, apply_changes, candidates, direction
-from clashkit.studies.design.matrix import balance
 
 FIELDS = "cost,attack,health,amount,ability,aura,effect,target"
 
@@ -80,14 +78,14 @@ def screened(base: list[Change], toward: dict[int, int], fields: list[str], card
 
 
 def measure(changes: tuple[Change, ...], n: int, deep_n: int, seed: int) -> dict:
-    cards = apply_changes(starter_set(), changes)
+    """:func:`retune.rates` at every strength (``deep`` on ``deep_n`` games), to a tenth of a point."""
     out = {}
     for policy in STRENGTHS:
-        played = balance(deep_n if policy == "deep" else n, cards=cards, policy=policy, seed=seed, jobs=1)
+        r = rates(changes, policy, deep_n if policy == "deep" else n, seed)
         out[policy] = {
-            "decks": [round(100 * r, 1) for r in played.decks["rate"].to_list()],
-            "pairs": [round(100 * r, 1) for r in played.a_rates],
-            "first": round(100 * first_player(played.matchups)[0], 1),
+            "decks": [round(x, 1) for x in r["decks"]],
+            "pairs": [round(x, 1) for x in r["pairings"]],
+            "first": round(r["first"], 1),
         }
     return out
 
